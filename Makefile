@@ -1,0 +1,41 @@
+# cuzk: top-level entry points. CMake does the building underneath.
+#   make          install missing dependencies, build everything into build/
+#   make test     build, then run the whole suite (also under ASan/UBSan)
+#   make demo     build, then prove and verify the bundled example
+#   make bench    build, then run the CPU benchmarks
+BUILD      ?= build
+BUILD_SAN  ?= build-san
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+
+.PHONY: all setup configure test test-fast test-san demo bench clean
+
+all: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+setup:
+	@scripts/setup.sh --check || scripts/setup.sh
+
+configure: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
+
+test: all test-fast test-san
+
+test-fast: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu-only
+
+# Sanitizer pass: the suite rebuilt with ASan + UBSan, slow tests excluded.
+test-san: setup
+	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=address,undefined -DCUZK_CUDA=OFF $(CMAKE_ARGS) >/dev/null
+	cmake --build $(BUILD_SAN) -j $(JOBS)
+	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 CZ_TEST_SCALE=0.25 \
+		ctest --output-on-failure -j $(JOBS) -LE 'slow|gpu-only'
+
+demo: all
+	scripts/demo.sh $(BUILD)
+
+bench: all
+	$(BUILD)/bin/bench-core
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

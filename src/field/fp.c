@@ -1,0 +1,14 @@
+/* fp.c: the base field Fp of BLS12-381 (381-bit p, 6 limbs). See field.h. */
+#include "field/field.h"
+#include "field/constants.h"
+
+#define MONT_N 6
+#define MONT_T cz_fp
+#define MONT(x) cz_fp_mont_##x
+#define MONT_P CZ_FP_P
+#define MONT_N0 CZ_FP_N0
+#define MONT_ONE CZ_FP_ONE_MONT
+#define MONT_R2 CZ_FP_R2
+#define MONT_P_MINUS_2 CZ_FP_P_MINUS_2
+#define F(x) cz_fp_##x
+#include "field/prime_impl.h"

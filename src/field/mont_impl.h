@@ -1,0 +1,84 @@
+/*
+ * mont_impl.h: portable Montgomery arithmetic over N 64-bit limbs.
+ *
+ * DESIGN. One body of code serves Fp (N = 6) and Fr (N = 4): the including
+ * file defines MONT_N, MONT_T (the element type), MONT(name) (the name
+ * prefix), MONT_P (modulus limbs) and MONT_N0 (-m^-1 mod 2^64), then
+ * includes this file, which defines static inline functions. Both moduli
+ * are below 2^(64N-1), so sums and Montgomery products stay below 2m in N
+ * limbs and need only one conditional subtraction. All code here is
+ * constant time: selections are masks, loops have fixed bounds.
+ *
+ * Costs (N limbs): mul = 2N^2 + N 64x64 products (CIOS); sqr the same here.
+ */
+typedef unsigned __int128 cz_u128;
+
+static const uint64_t MONT(p_)[MONT_N] = MONT_P;
+
+/* out = t - m if t >= m else t; t < 2m. */
+static inline void MONT(reduce_once)(uint64_t out[MONT_N], const uint64_t t[MONT_N])
+{
+    uint64_t d[MONT_N], borrow = 0;
+    for (int i = 0; i < MONT_N; i++) {
+        cz_u128 x = (cz_u128)t[i] - MONT(p_)[i] - borrow;
+        d[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    uint64_t keep = 0 - borrow; /* all ones: t < m, keep t */
+    for (int i = 0; i < MONT_N; i++)
+        out[i] = (t[i] & keep) | (d[i] & ~keep);
+}
+
+static inline void MONT(add_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    uint64_t s[MONT_N], c = 0;
+    for (int i = 0; i < MONT_N; i++) {
+        cz_u128 x = (cz_u128)a[i] + b[i] + c;
+        s[i] = (uint64_t)x;
+        c = (uint64_t)(x >> 64);
+    }
+    MONT(reduce_once)(out, s);
+}
+
+static inline void MONT(sub_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    uint64_t d[MONT_N], borrow = 0;
+    for (int i = 0; i < MONT_N; i++) {
+        cz_u128 x = (cz_u128)a[i] - b[i] - borrow;
+        d[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    uint64_t mask = 0 - borrow, c = 0;
+    for (int i = 0; i < MONT_N; i++) {
+        cz_u128 x = (cz_u128)d[i] + (MONT(p_)[i] & mask) + c;
+        out[i] = (uint64_t)x;
+        c = (uint64_t)(x >> 64);
+    }
+}
+
+/* CIOS Montgomery product: out = a*b/R mod m. */
+static inline void MONT(mul_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    uint64_t t[MONT_N + 1] = {0};
+    for (int i = 0; i < MONT_N; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < MONT_N; j++) {
+            cz_u128 x = (cz_u128)a[j] * b[i] + t[j] + c;
+            t[j] = (uint64_t)x;
+            c = (uint64_t)(x >> 64);
+        }
+        uint64_t top = t[MONT_N] + c; /* no overflow: t < 2m < 2^(64N) */
+        uint64_t q = t[0] * MONT_N0;
+        cz_u128 x = (cz_u128)q * MONT(p_)[0] + t[0];
+        c = (uint64_t)(x >> 64);
+        for (int j = 1; j < MONT_N; j++) {
+            x = (cz_u128)q * MONT(p_)[j] + t[j] + c;
+            t[j - 1] = (uint64_t)x;
+            c = (uint64_t)(x >> 64);
+        }
+        x = (cz_u128)top + c;
+        t[MONT_N - 1] = (uint64_t)x;
+        t[MONT_N] = (uint64_t)(x >> 64);
+    }
+    MONT(reduce_once)(out, t);
+}
