@@ -22,14 +22,14 @@ configure: setup
 test: all test-fast test-san
 
 test-fast: all
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu-only
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Sanitizer pass: the suite rebuilt with ASan + UBSan, slow tests excluded.
 test-san: setup
 	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=address,undefined -DCUZK_CUDA=OFF $(CMAKE_ARGS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 CZ_TEST_SCALE=0.25 \
-		ctest --output-on-failure -j $(JOBS) -LE 'slow|gpu-only'
+		ctest --output-on-failure -j $(JOBS) -LE 'slow|gpu'
 
 demo: all
 	scripts/demo.sh $(BUILD)
