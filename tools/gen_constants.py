@@ -44,6 +44,8 @@ out.append(u64("CZ_FP_N0", (-pow(P, -1, 2**64)) % 2**64, "-p^-1 mod 2^64"))
 out.append(arr("CZ_FP_P_MINUS_2", P - 2, 6, "p - 2 (Fermat inversion exponent)"))
 out.append(arr("CZ_FP_P_MINUS_1_HALF", (P - 1) // 2, 6, "(p - 1) / 2 (lexicographic sign bound)"))
 out.append(arr("CZ_FP_SQRT_EXP", (P + 1) // 4, 6, "(p + 1) / 4 (sqrt exponent, p = 3 mod 4)"))
+out.append(arr("CZ_FP_P_MINUS_3_DIV_4", (P - 3) // 4, 6, "(p - 3) / 4 (Fp2 sqrt exponent, p = 3 mod 4)"))
+out.append(arr("CZ_FP_R3", RP**3 % P, 6, "R^3 mod p (variable-time inversion fix-up)"))
 out.append(arr("CZ_FP_B_MONT", 4 * RP % P, 6, "4 * R mod p (G1: y^2 = x^3 + 4)"))
 out.append(arr("CZ_G1_GEN_X_MONT", G1X * RP % P, 6, "G1 generator x * R mod p"))
 out.append(arr("CZ_G1_GEN_Y_MONT", G1Y * RP % P, 6, "G1 generator y * R mod p"))
@@ -60,6 +62,11 @@ out.append(arr("CZ_FR_R2", RR * RR % R, 4, "R^2 mod r"))
 out.append(u64("CZ_FR_N0", (-pow(R, -1, 2**64)) % 2**64, "-r^-1 mod 2^64"))
 out.append(arr("CZ_FR_P_MINUS_2", R - 2, 4, "r - 2 (Fermat inversion exponent)"))
 out.append("/* r - 1 = 2^32 * t with t odd */\n#define CZ_FR_TWO_ADICITY 32\n")
+out.append(arr("CZ_FR_R3", RR**3 % R, 4, "R^3 mod r (variable-time inversion fix-up)"))
+T = (R - 1) >> 32
+assert T % 2 == 1
+out.append(arr("CZ_FR_TS_T_MINUS_1_HALF", (T - 1) // 2, 4,
+               "(t - 1) / 2, t = (r - 1) / 2^32 (Tonelli-Shanks)"))
 root5 = pow(5, (R - 1) >> 32, R)
 root7 = pow(7, (R - 1) >> 32, R)
 assert pow(root5, 1 << 32, R) == 1 and pow(root5, 1 << 31, R) != 1

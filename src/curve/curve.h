@@ -91,5 +91,10 @@ void cz_g2_to_snarkjs(uint8_t out[192], const cz_g2_affine *p);
 cz_status cz_g1_from_dec(cz_g1_affine *out, const char *x, const char *y, const char *z);
 cz_status cz_g2_from_dec(cz_g2_affine *out, const char *x0, const char *x1,
                          const char *y0, const char *y1, const char *z0, const char *z1);
+/* Writers (added by curve): infinity as ("0", "1", "0") / (("0","0"),
+   ("1","0"), ("0","0")), else z = "1" (G2: ("1", "0")). */
+void cz_g1_to_dec(char *x, char *y, char *z, const cz_g1_affine *p);
+void cz_g2_to_dec(char *x0, char *x1, char *y0, char *y1, char *z0, char *z1,
+                  const cz_g2_affine *p);
 
 #endif

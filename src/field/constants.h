@@ -16,6 +16,10 @@
 #define CZ_FP_P_MINUS_1_HALF { 0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL, 0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL }
 /* (p + 1) / 4 (sqrt exponent, p = 3 mod 4) */
 #define CZ_FP_SQRT_EXP { 0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL }
+/* (p - 3) / 4 (Fp2 sqrt exponent, p = 3 mod 4) */
+#define CZ_FP_P_MINUS_3_DIV_4 { 0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL, 0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL }
+/* R^3 mod p (variable-time inversion fix-up) */
+#define CZ_FP_R3 { 0xed48ac6bd94ca1e0ULL, 0x315f831e03a7adf8ULL, 0x9a53352a615e29ddULL, 0x34c04e5e921e1761ULL, 0x2512d43565724728ULL, 0x0aa6346091755d4dULL }
 /* 4 * R mod p (G1: y^2 = x^3 + 4) */
 #define CZ_FP_B_MONT { 0xaa270000000cfff3ULL, 0x53cc0032fc34000aULL, 0x478fe97a6b0a807fULL, 0xb1d37ebee6ba24d7ULL, 0x8ec9733bbf78ab2fULL, 0x09d645513d83de7eULL }
 /* G1 generator x * R mod p */
@@ -44,6 +48,10 @@
 #define CZ_FR_P_MINUS_2 { 0xfffffffeffffffffULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL }
 /* r - 1 = 2^32 * t with t odd */
 #define CZ_FR_TWO_ADICITY 32
+/* R^3 mod r (variable-time inversion fix-up) */
+#define CZ_FR_R3 { 0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL, 0x6e2a5bb9c8db33e9ULL }
+/* (t - 1) / 2, t = (r - 1) / 2^32 (Tonelli-Shanks) */
+#define CZ_FR_TS_T_MINUS_1_HALF { 0x7fff2dff7fffffffULL, 0x04d0ec02a9ded201ULL, 0x94cebea4199cec04ULL, 0x0000000039f6d3a9ULL }
 /* 5^((r-1)/2^32) * R mod r: the 2^32-th root of unity snarkjs uses */
 #define CZ_FR_ROOT_OF_UNITY_5_MONT { 0x9cab6d5c0c17f47cULL, 0x1ce1e93dfd4b71e5ULL, 0x0d6db230471dd505ULL, 0x3f0ee990743a3b6aULL }
 /* 7^((r-1)/2^32) * R mod r: the 2^32-th root blst/arkworks/Filecoin use */

@@ -38,6 +38,8 @@ typedef struct { cz_fp6 c0, c1; } cz_fp12;      /* Fp6[w]/(w^2 - v) */
     bool cz_##F##_is_zero(const T *a);                                         \
     bool cz_##F##_is_one(const T *a);                                          \
     bool cz_##F##_eq(const T *a, const T *b);                                  \
+    /* out = flag ? a : out, constant time (added by field) */                 \
+    void cz_##F##_cmov(T *out, const T *a, bool flag);                         \
     void cz_##F##_add(T *out, const T *a, const T *b);                         \
     void cz_##F##_sub(T *out, const T *a, const T *b);                         \
     void cz_##F##_neg(T *out, const T *a);                                     \
@@ -88,6 +90,8 @@ void cz_fp2_zero(cz_fp2 *out);
 void cz_fp2_one(cz_fp2 *out);
 bool cz_fp2_is_zero(const cz_fp2 *a);
 bool cz_fp2_eq(const cz_fp2 *a, const cz_fp2 *b);
+bool cz_fp2_is_one(const cz_fp2 *a);                           /* added by field */
+void cz_fp2_cmov(cz_fp2 *out, const cz_fp2 *a, bool flag);     /* out = flag ? a : out; added by field */
 void cz_fp2_add(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b);
 void cz_fp2_sub(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b);
 void cz_fp2_neg(cz_fp2 *out, const cz_fp2 *a);
@@ -119,6 +123,15 @@ void cz_fp6_mul_by_nonresidue(cz_fp6 *out, const cz_fp6 *a); /* * v */
 void cz_fp6_inv(cz_fp6 *out, const cz_fp6 *a);
 void cz_fp6_frobenius(cz_fp6 *out, const cz_fp6 *a, int power); /* a^(p^power), power 1..5 */
 void cz_fp6_random(cz_fp6 *out, cz_rng *rng);
+/* added by pairing: */
+bool cz_fp6_is_one(const cz_fp6 *a);
+void cz_fp6_dbl(cz_fp6 *out, const cz_fp6 *a);
+void cz_fp6_cmov(cz_fp6 *out, const cz_fp6 *a, bool flag);   /* out = flag ? a : out */
+void cz_fp6_mul_fp2(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b);
+/* sparse products: a * (b0 + b1 v) (5 Fp2 products), a * (b1 v) (3) */
+void cz_fp6_mul_by_01(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b0, const cz_fp2 *b1);
+void cz_fp6_mul_by_1(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b1);
+void cz_fp6_inv_var(cz_fp6 *out, const cz_fp6 *a);
 
 /* ---- Fp12 ---- */
 void cz_fp12_zero(cz_fp12 *out);
@@ -136,5 +149,20 @@ void cz_fp12_pow(cz_fp12 *out, const cz_fp12 *a, const uint64_t *e, size_t e_lim
 void cz_fp12_random(cz_fp12 *out, cz_rng *rng);
 /* 12 * 48 big-endian bytes, c0.c0.c0 first ... as noble serialises; for tests */
 void cz_fp12_to_bytes_be(uint8_t out[576], const cz_fp12 *a);
+/* added by pairing: */
+void cz_fp12_neg(cz_fp12 *out, const cz_fp12 *a);
+void cz_fp12_cmov(cz_fp12 *out, const cz_fp12 *a, bool flag);  /* out = flag ? a : out */
+void cz_fp12_inv_var(cz_fp12 *out, const cz_fp12 *a);
+/* out = a * (c0 + c1 v + c4 v w): the sparse shape of a Miller-loop line
+   (Fp12 slots c0.c0, c0.c1, c1.c1); 13 Fp2 products instead of 18. */
+void cz_fp12_mul_by_014(cz_fp12 *out, const cz_fp12 *a, const cz_fp2 *c0,
+                        const cz_fp2 *c1, const cz_fp2 *c4);
+/* Squaring for a in the cyclotomic subgroup (a^(p^4 - p^2 + 1) = 1, e.g.
+   any value after the easy part (p^6 - 1)(p^2 + 1) of the final
+   exponentiation), Granger-Scott: 9 Fp2 squarings. Wrong for other a. */
+void cz_fp12_cyclotomic_sqr(cz_fp12 *out, const cz_fp12 *a);
+/* out = a^|x| for the BLS parameter |x| = 0xd201000000010000, a cyclotomic;
+   63 cyclotomic squarings + 5 products. Variable time only in the public x. */
+void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a);
 
 #endif

@@ -29,7 +29,7 @@ static inline void MONT(reduce_once)(uint64_t out[MONT_N], const uint64_t t[MONT
         out[i] = (t[i] & keep) | (d[i] & ~keep);
 }
 
-static inline void MONT(add_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+static inline void MONT(add_portable_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
 {
     uint64_t s[MONT_N], c = 0;
     for (int i = 0; i < MONT_N; i++) {
@@ -40,7 +40,7 @@ static inline void MONT(add_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], co
     MONT(reduce_once)(out, s);
 }
 
-static inline void MONT(sub_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+static inline void MONT(sub_portable_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
 {
     uint64_t d[MONT_N], borrow = 0;
     for (int i = 0; i < MONT_N; i++) {
@@ -56,8 +56,9 @@ static inline void MONT(sub_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], co
     }
 }
 
-/* CIOS Montgomery product: out = a*b/R mod m. */
-static inline void MONT(mul_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+/* CIOS Montgomery product: out = a*b/R mod m. Needs a*b < m*R (e.g. a < m,
+   b < 2^(64N)); the result is then < 2m before the final subtraction. */
+static inline void MONT(mul_portable_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
 {
     uint64_t t[MONT_N + 1] = {0};
     for (int i = 0; i < MONT_N; i++) {
@@ -81,4 +82,33 @@ static inline void MONT(mul_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], co
         t[MONT_N] = (uint64_t)(x >> 64);
     }
     MONT(reduce_once)(out, t);
+}
+
+/* The add, subtract and product every other function uses: the mulx/adx
+   assembly of mont_x86_64.h where the compiler targets BMI2 + ADX on x86-64
+   (the including file names it with MONT_ASM(op)), else the portable code
+   above. Defining CZ_NO_ASM forces the portable path. */
+#if defined(MONT_ASM) && defined(__x86_64__) && defined(__BMI2__) && defined(__ADX__) && \
+    !defined(CZ_NO_ASM)
+#include "field/mont_x86_64.h"
+#define MONT_HAVE_ASM 1
+#define MONT_PICK(op) MONT_ASM(op)
+#else
+#define MONT_HAVE_ASM 0
+#define MONT_PICK(op) MONT(op##_portable_)
+#endif
+
+static inline void MONT(mul_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    MONT_PICK(mul)(out, a, b);
+}
+
+static inline void MONT(add_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    MONT_PICK(add)(out, a, b);
+}
+
+static inline void MONT(sub_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    MONT_PICK(sub)(out, a, b);
 }

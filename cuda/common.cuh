@@ -1,0 +1,89 @@
+/*
+ * common.cuh: the device context, its arena and error handling, shared by
+ * the CUDA translation units.
+ *
+ * DESIGN. One context per device: one stream and one arena, a single
+ * cudaMalloc made at creation, sized from cudaMemGetInfo minus a margin
+ * (default 512 MiB) or capped by the caller. Persistent buffers (keys kept
+ * on the GPU) are carved from the bottom in LIFO order; each operation
+ * carves its scratch above them with a czd_scratch cursor that is dropped
+ * when the call returns. No cudaMalloc/cudaFree on the per-call path.
+ * Every CUDA call and launch goes through CZD_TRY, which turns an error
+ * into CZ_ERR_DEVICE and a message naming the call, file and line. A
+ * context is not thread-safe: its owner serialises calls (the engine's GPU
+ * lock).
+ */
+#ifndef CZ_CUDA_COMMON_CUH
+#define CZ_CUDA_COMMON_CUH
+
+#include <cuda_runtime.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "czd.h"
+
+#define CZD_MAX_BUFS 64
+
+struct czd_ctx {
+    int device;
+    cudaStream_t stream;
+    cudaDeviceProp prop;
+    char *arena;
+    size_t arena_bytes;
+    size_t used;              /* persistent buffers: [0, used) */
+    size_t buf_off[CZD_MAX_BUFS];
+    int nbufs;
+    char err[512];
+};
+
+static inline cz_status czd_fail(czd_ctx *ctx, cz_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+#define CZD_TRY(ctx, call)                                                             \
+    do {                                                                               \
+        cudaError_t e_ = (call);                                                       \
+        if (e_ != cudaSuccess)                                                         \
+            return czd_fail((ctx), CZ_ERR_DEVICE, "%s:%d: %s: %s", __FILE__, __LINE__, \
+                            #call, cudaGetErrorString(e_));                            \
+    } while (0)
+
+#define CZD_LAUNCHED(ctx, name) CZD_TRY(ctx, cudaPeekAtLastError())
+
+/* A cursor over the free part of the arena, for one call's scratch. */
+struct czd_scratch {
+    char *base;
+    size_t off, cap;
+    explicit czd_scratch(czd_ctx *ctx)
+        : base(ctx->arena + ctx->used), off(0), cap(ctx->arena_bytes - ctx->used) {}
+    size_t left() const { return off + 256 <= cap ? cap - off - 256 : 0; }
+    template <class T>
+    T *take(size_t count)
+    {
+        size_t a = (off + 255) & ~(size_t)255;
+        size_t bytes = count * sizeof(T);
+        if (a > cap || bytes > cap - a)
+            return nullptr;
+        off = a + bytes;
+        return reinterpret_cast<T *>(base + a);
+    }
+};
+
+#define CZD_TAKE(ctx, sc, T, var, count)                                                   \
+    T *var = (sc).take<T>(count);                                                          \
+    if (!var)                                                                              \
+        return czd_fail((ctx), CZ_ERR_NOMEM,                                               \
+                        "device arena exhausted: %s needs %zu bytes, %zu free of %zu",     \
+                        #var, (size_t)(count) * sizeof(T), (sc).left(), (ctx)->arena_bytes)
+
+static inline unsigned czd_blocks(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+#endif

@@ -1,0 +1,414 @@
+/*
+ * ctx.cu: device contexts, the arena, copies, and the arithmetic check
+ * kernels (field and curve operations over arrays, compared with the host
+ * code by the GPU tests), plus point generation for tests and benchmarks.
+ *
+ * Point generation: base points B_j = k_j G by double-and-add (XYZZ) and a
+ * Fermat inversion each (m of them, m <= 2^20), then P_i = B_{i mod m} +
+ * B_{(i/m) mod m} in affine coordinates with one inversion per 16 points
+ * (Montgomery's trick): about 40 Fp products per point, so 2^26 points take
+ * a fraction of a second where a CPU would take minutes.
+ */
+#include <string.h>
+
+#include "common.cuh"
+#include "ec.cuh"
+
+extern "C" int czd_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* clear the sticky "no device" */
+        return 0;
+    }
+    return n;
+}
+
+extern "C" cz_status czd_ctx_create(czd_ctx **out, int device, size_t max_bytes, size_t margin,
+                                    char *err, size_t err_len)
+{
+    *out = nullptr;
+    czd_ctx *ctx = (czd_ctx *)calloc(1, sizeof *ctx);
+    if (!ctx) {
+        snprintf(err, err_len, "out of host memory");
+        return CZ_ERR_NOMEM;
+    }
+    ctx->device = device;
+    cz_status st = CZ_OK;
+    size_t free_b = 0, total_b = 0, want;
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = cudaGetDeviceProperties(&ctx->prop, device);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaMemGetInfo(&free_b, &total_b);
+    if (e != cudaSuccess) {
+        snprintf(err, err_len, "CUDA device %d: %s", device, cudaGetErrorString(e));
+        st = CZ_ERR_DEVICE;
+        goto fail;
+    }
+    if (margin == 0)
+        margin = (size_t)512 << 20;
+    if (free_b <= margin + ((size_t)64 << 20)) {
+        snprintf(err, err_len, "CUDA device %d: only %zu bytes free (margin %zu)", device, free_b,
+                 margin);
+        st = CZ_ERR_NOMEM;
+        goto fail;
+    }
+    want = free_b - margin;
+    if (max_bytes && want > max_bytes)
+        want = max_bytes;
+    want &= ~(size_t)((1 << 20) - 1);
+    e = cudaMalloc((void **)&ctx->arena, want);
+    if (e != cudaSuccess) {
+        snprintf(err, err_len, "CUDA device %d: arena of %zu bytes: %s", device, want,
+                 cudaGetErrorString(e));
+        cudaGetLastError();
+        st = CZ_ERR_NOMEM;
+        goto fail;
+    }
+    ctx->arena_bytes = want;
+    *out = ctx;
+    return CZ_OK;
+fail:
+    if (ctx->stream)
+        cudaStreamDestroy(ctx->stream);
+    free(ctx);
+    return st;
+}
+
+extern "C" void czd_ctx_destroy(czd_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    cudaSetDevice(ctx->device);
+    cudaStreamSynchronize(ctx->stream);
+    cudaFree(ctx->arena);
+    cudaStreamDestroy(ctx->stream);
+    free(ctx);
+}
+
+extern "C" const char *czd_ctx_error(const czd_ctx *ctx) { return ctx ? ctx->err : "no context"; }
+extern "C" const char *czd_device_name(const czd_ctx *ctx) { return ctx->prop.name; }
+extern "C" size_t czd_arena_bytes(const czd_ctx *ctx) { return ctx->arena_bytes; }
+extern "C" size_t czd_arena_free(const czd_ctx *ctx) { return ctx->arena_bytes - ctx->used; }
+extern "C" int czd_sm_count(const czd_ctx *ctx) { return ctx->prop.multiProcessorCount; }
+
+extern "C" cz_status czd_buf_alloc(czd_ctx *ctx, void **dev, size_t bytes)
+{
+    size_t off = (ctx->used + 255) & ~(size_t)255;
+    if (ctx->nbufs == CZD_MAX_BUFS)
+        return czd_fail(ctx, CZ_ERR_NOMEM, "too many device buffers (%d)", CZD_MAX_BUFS);
+    if (off > ctx->arena_bytes || bytes > ctx->arena_bytes - off)
+        return czd_fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: %zu bytes wanted, %zu free",
+                        bytes, ctx->arena_bytes - ctx->used);
+    ctx->buf_off[ctx->nbufs++] = ctx->used;
+    ctx->used = off + bytes;
+    *dev = ctx->arena + off;
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_buf_free(czd_ctx *ctx, void *dev)
+{
+    if (!dev)
+        return CZ_OK;
+    if (ctx->nbufs == 0)
+        return czd_fail(ctx, CZ_ERR_ARG, "device buffer freed twice or not from this context");
+    size_t prev = ctx->buf_off[ctx->nbufs - 1];
+    char *last = ctx->arena + ((prev + 255) & ~(size_t)255);
+    if ((char *)dev != last)
+        return czd_fail(ctx, CZ_ERR_ARG, "device buffers must be freed in reverse order");
+    ctx->nbufs--;
+    ctx->used = prev;
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes)
+{
+    CZD_TRY(ctx, cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, ctx->stream));
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    CZD_TRY(ctx, cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, ctx->stream));
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes)
+{
+    CZD_TRY(ctx, cudaHostRegister(host, bytes, cudaHostRegisterDefault));
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_host_unregister(czd_ctx *ctx, void *host)
+{
+    CZD_TRY(ctx, cudaHostUnregister(host));
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_sync(czd_ctx *ctx)
+{
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+/* ---- arithmetic check kernels ---- */
+
+template <class F>
+__device__ F czd_field_apply(int op, const F &a, const F &b);
+
+template <>
+__device__ czd_fr czd_field_apply<czd_fr>(int op, const czd_fr &a, const czd_fr &b)
+{
+    switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return czd_fr::sqr(a);
+    case 4: return a.from_mont();
+    default: return czd_fr::inv(a);
+    }
+}
+template <>
+__device__ czd_fp czd_field_apply<czd_fp>(int op, const czd_fp &a, const czd_fp &b)
+{
+    switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return czd_fp::sqr(a);
+    case 4: return a.from_mont();
+    default: return czd_fp::inv(a);
+    }
+}
+template <>
+__device__ czd_fp2 czd_field_apply<czd_fp2>(int op, const czd_fp2 &a, const czd_fp2 &b)
+{
+    switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return czd_fp2::sqr(a);
+    case 4: return {a.c0.from_mont(), a.c1.from_mont()};
+    default: return czd_fp2::inv(a);
+    }
+}
+
+template <class F>
+__global__ void k_field_op(F *out, const F *a, const F *b, size_t n, int op)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = czd_field_apply<F>(op, a[i], b[i]);
+}
+
+extern "C" cz_status czd_field_op(czd_ctx *ctx, int field, int op, void *dev_out, const void *dev_a,
+                                  const void *dev_b, size_t n)
+{
+    if (n == 0)
+        return CZ_OK;
+    unsigned t = 128, g = czd_blocks(n, t);
+    switch (field) {
+    case 0:
+        k_field_op<czd_fr><<<g, t, 0, ctx->stream>>>((czd_fr *)dev_out, (const czd_fr *)dev_a,
+                                                     (const czd_fr *)dev_b, n, op);
+        break;
+    case 1:
+        k_field_op<czd_fp><<<g, t, 0, ctx->stream>>>((czd_fp *)dev_out, (const czd_fp *)dev_a,
+                                                     (const czd_fp *)dev_b, n, op);
+        break;
+    case 2:
+        k_field_op<czd_fp2><<<g, t, 0, ctx->stream>>>((czd_fp2 *)dev_out, (const czd_fp2 *)dev_a,
+                                                      (const czd_fp2 *)dev_b, n, op);
+        break;
+    default:
+        return czd_fail(ctx, CZ_ERR_ARG, "unknown field %d", field);
+    }
+    CZD_LAUNCHED(ctx, "k_field_op");
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+template <class F>
+__global__ void k_curve_test(czd_xyzz<F> *madd, czd_xyzz<F> *add, czd_xyzz<F> *dbl,
+                             const czd_affine<F> *a, const czd_affine<F> *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    czd_xyzz<F> pa = czd_xyzz<F>::from_affine(a[i]);
+    czd_xyzz<F> pb = czd_xyzz<F>::from_affine(b[i]);
+    madd[i] = czd_xyzz<F>::add_affine(pa, b[i]);
+    /* the general add on non-trivial Z: (2a) + (2b) - compare with 2(a+b) */
+    add[i] = czd_xyzz<F>::add(czd_xyzz<F>::dbl(pa), czd_xyzz<F>::dbl(pb));
+    dbl[i] = czd_xyzz<F>::dbl(pa);
+}
+
+extern "C" cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd, void *dev_sum_add,
+                                    void *dev_dbl, const void *dev_a, const void *dev_b, size_t n)
+{
+    if (n == 0)
+        return CZ_OK;
+    unsigned t = 64, g = czd_blocks(n, t);
+    if (group == 1)
+        k_curve_test<czd_fp><<<g, t, 0, ctx->stream>>>(
+            (czd_g1_xyzz *)dev_sum_madd, (czd_g1_xyzz *)dev_sum_add, (czd_g1_xyzz *)dev_dbl,
+            (const czd_g1_affine *)dev_a, (const czd_g1_affine *)dev_b, n);
+    else
+        k_curve_test<czd_fp2><<<g, t, 0, ctx->stream>>>(
+            (czd_g2_xyzz *)dev_sum_madd, (czd_g2_xyzz *)dev_sum_add, (czd_g2_xyzz *)dev_dbl,
+            (const czd_g2_affine *)dev_a, (const czd_g2_affine *)dev_b, n);
+    CZD_LAUNCHED(ctx, "k_curve_test");
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+/* ---- point generation ---- */
+
+template <class F>
+struct czd_gen_traits;
+template <>
+struct czd_gen_traits<czd_fp> {
+    static __device__ czd_affine<czd_fp> generator()
+    {
+        const uint64_t x[6] = {0x5cb38790fd530c16ULL, 0x7817fc679976fff5ULL, 0x154f95c7143ba1c1ULL,
+                               0xf0ae6acdf3d0e747ULL, 0xedce6ecc21dbf440ULL, 0x120177419e0bfb75ULL};
+        const uint64_t y[6] = {0xbaac93d50ce72271ULL, 0x8c22631a7918fd8eULL, 0xdd595f13570725ceULL,
+                               0x51ac582950405194ULL, 0x0e1c8c3fad0059c0ULL, 0x0bbc3efc5008a26aULL};
+        czd_affine<czd_fp> g;
+        for (int i = 0; i < 6; i++) {
+            g.x.v[2 * i] = (uint32_t)x[i];
+            g.x.v[2 * i + 1] = (uint32_t)(x[i] >> 32);
+            g.y.v[2 * i] = (uint32_t)y[i];
+            g.y.v[2 * i + 1] = (uint32_t)(y[i] >> 32);
+        }
+        return g;
+    }
+};
+template <>
+struct czd_gen_traits<czd_fp2> {
+    static __device__ czd_affine<czd_fp2> generator()
+    {
+        const uint64_t c[4][6] = {
+            {0xf5f28fa202940a10ULL, 0xb3f5fb2687b4961aULL, 0xa1a893b53e2ae580ULL,
+             0x9894999d1a3caee9ULL, 0x6f67b7631863366bULL, 0x058191924350bcd7ULL},
+            {0xa5a9c0759e23f606ULL, 0xaaa0c59dbccd60c3ULL, 0x3bb17e18e2867806ULL,
+             0x1b1ab6cc8541b367ULL, 0xc2b6ed0ef2158547ULL, 0x11922a097360edf3ULL},
+            {0x4c730af860494c4aULL, 0x597cfa1f5e369c5aULL, 0xe7e6856caa0a635aULL,
+             0xbbefb5e96e0d495fULL, 0x07d3a975f0ef25a2ULL, 0x0083fd8e7e80dae5ULL},
+            {0xadc0fc92df64b05dULL, 0x18aa270a2b1461dcULL, 0x86adac6a3be4eba0ULL,
+             0x79495c4ec93da33aULL, 0xe7175850a43ccaedULL, 0x0b2bc2a163de1bf2ULL}};
+        czd_fp f[4];
+        for (int k = 0; k < 4; k++)
+            for (int i = 0; i < 6; i++) {
+                f[k].v[2 * i] = (uint32_t)c[k][i];
+                f[k].v[2 * i + 1] = (uint32_t)(c[k][i] >> 32);
+            }
+        czd_affine<czd_fp2> g;
+        g.x = {f[0], f[1]};
+        g.y = {f[2], f[3]};
+        return g;
+    }
+};
+
+/* B_j = k_j G, affine */
+template <class F>
+__global__ void k_gen_base(czd_affine<F> *out, const czd_fr *k, size_t m)
+{
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m)
+        return;
+    czd_fr s = k[j].from_mont();
+    czd_affine<F> g = czd_gen_traits<F>::generator();
+    czd_xyzz<F> acc = czd_xyzz<F>::inf();
+    for (int i = 7; i >= 0; i--)
+        for (int b = 31; b >= 0; b--) {
+            acc = czd_xyzz<F>::dbl(acc);
+            if ((s.v[i] >> b) & 1)
+                acc = czd_xyzz<F>::add_affine(acc, g);
+        }
+    out[j] = acc.to_affine();
+}
+
+#define CZD_GEN_BATCH 16
+
+/* P_i = B_{i mod m} + B_{(i/m) mod m} for i >= m (affine; one inversion per
+   CZD_GEN_BATCH points), P_i = B_i for i < m. */
+template <class F>
+__global__ void k_gen_points(czd_affine<F> *out, const czd_affine<F> *base, size_t n, size_t m)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t i0 = t * CZD_GEN_BATCH;
+    if (i0 >= n)
+        return;
+    F pref[CZD_GEN_BATCH];
+    F acc = F::one();
+    int cnt = (int)(n - i0 < CZD_GEN_BATCH ? n - i0 : CZD_GEN_BATCH);
+    /* den_t = x_b - x_a, or 2 y_a when the points are equal; 1 when i < m */
+    for (int q = 0; q < cnt; q++) {
+        size_t i = i0 + q;
+        F den = F::one();
+        if (i >= m) {
+            czd_affine<F> a = base[i % m], b = base[(i / m) % m];
+            den = b.x - a.x;
+            if (den.is_zero())
+                den = F::dbl(a.y);
+        }
+        pref[q] = acc;
+        acc = acc * den;
+    }
+    F inv = F::inv(acc);
+    for (int q = cnt - 1; q >= 0; q--) {
+        size_t i = i0 + q;
+        if (i < m) {
+            out[i] = base[i];
+            continue;
+        }
+        czd_affine<F> a = base[i % m], b = base[(i / m) % m];
+        F den = b.x - a.x, num = b.y - a.y;
+        if (den.is_zero()) {
+            den = F::dbl(a.y);
+            F x2 = F::sqr(a.x);
+            num = x2 + F::dbl(x2);
+        }
+        F dinv = inv * pref[q];
+        inv = inv * den;
+        F lam = num * dinv;
+        czd_affine<F> r;
+        r.x = F::sqr(lam) - a.x - b.x;
+        r.y = lam * (a.x - r.x) - a.y;
+        out[i] = r;
+    }
+}
+
+extern "C" cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const void *k,
+                                    size_t m)
+{
+    if (m == 0 || m > ((size_t)1 << 20))
+        return czd_fail(ctx, CZ_ERR_ARG, "point generation: m = %zu not in 1..2^20", m);
+    czd_scratch sc(ctx);
+    CZD_TAKE(ctx, sc, czd_fr, dk, m);
+    CZD_TRY(ctx, cudaMemcpyAsync(dk, k, m * sizeof(czd_fr), cudaMemcpyHostToDevice, ctx->stream));
+    size_t nb = (n + CZD_GEN_BATCH - 1) / CZD_GEN_BATCH;
+    if (group == 1) {
+        CZD_TAKE(ctx, sc, czd_g1_affine, base, m);
+        k_gen_base<czd_fp><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk, m);
+        CZD_LAUNCHED(ctx, "k_gen_base");
+        k_gen_points<czd_fp><<<czd_blocks(nb, 64), 64, 0, ctx->stream>>>((czd_g1_affine *)dev_out,
+                                                                         base, n, m);
+        CZD_LAUNCHED(ctx, "k_gen_points");
+    } else {
+        CZD_TAKE(ctx, sc, czd_g2_affine, base, m);
+        k_gen_base<czd_fp2><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk, m);
+        CZD_LAUNCHED(ctx, "k_gen_base");
+        k_gen_points<czd_fp2><<<czd_blocks(nb, 64), 64, 0, ctx->stream>>>(
+            (czd_g2_affine *)dev_out, base, n, m);
+        CZD_LAUNCHED(ctx, "k_gen_points");
+    }
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}

@@ -1,0 +1,74 @@
+/*
+ * czd.h: the internal C interface of the CUDA library (cuda/*.cu), called
+ * only by src/backend/cuda_glue.c, which adds the host-side work (argument
+ * checks, roots and inverses with the host field code, format conversions)
+ * and publishes the API of src/backend/cuda.h.
+ *
+ * Pointers named dev_* are device addresses inside the context's arena;
+ * everything else is host memory. Points and scalars have the host layout
+ * (cz_fr, cz_g1_affine, ...); results of MSMs come back as XYZZ points
+ * (cz_g1_xyzz / cz_g2_xyzz bytes). Every function returns cz_status and, on
+ * failure, leaves a sentence in czd_ctx_error(ctx).
+ */
+#ifndef CZ_CUDA_CZD_H
+#define CZ_CUDA_CZD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct czd_ctx czd_ctx;
+
+int czd_device_count(void);
+cz_status czd_ctx_create(czd_ctx **out, int device, size_t max_bytes, size_t margin,
+                         char *err, size_t err_len);
+void czd_ctx_destroy(czd_ctx *ctx);
+const char *czd_ctx_error(const czd_ctx *ctx);
+const char *czd_device_name(const czd_ctx *ctx);
+size_t czd_arena_bytes(const czd_ctx *ctx);
+size_t czd_arena_free(const czd_ctx *ctx);
+int czd_sm_count(const czd_ctx *ctx);
+
+/* Persistent buffers from the bottom of the arena; freed in LIFO order. */
+cz_status czd_buf_alloc(czd_ctx *ctx, void **dev, size_t bytes);
+cz_status czd_buf_free(czd_ctx *ctx, void *dev);
+cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes);
+cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes);
+cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes);
+cz_status czd_host_unregister(czd_ctx *ctx, void *host);
+cz_status czd_sync(czd_ctx *ctx);
+
+/* field: 0 = Fr, 1 = Fp, 2 = Fp2; op: 0 add, 1 sub, 2 mul, 3 sqr,
+   4 from_mont (out = a / R), 5 inv. Arrays of n elements on the device. */
+cz_status czd_field_op(czd_ctx *ctx, int field, int op, void *dev_out, const void *dev_a,
+                       const void *dev_b, size_t n);
+/* group: 1 = G1, 2 = G2. sum[i] = a[i] + b[i] (through the XYZZ mixed add
+   and the XYZZ add), dbl[i] = 2 a[i]; outputs XYZZ, inputs affine. */
+cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd, void *dev_sum_add,
+                         void *dev_dbl, const void *dev_a, const void *dev_b, size_t n);
+/* dev_out[i] = d_i * generator (affine), d_i = k[i % m] + (i >= m ? k[(i / m) % m] : 0),
+   k: m host scalars (Montgomery), 1 <= m <= 2^20. */
+cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const void *k, size_t m);
+
+/* In-place DIF NTT of 2^log_n elements at dev_a with the primitive root w:
+   1. if pre_g: a[j] *= pre_g^j;  2. DIF (natural in, bit-reversed out);
+   3. unless bitrev_out: bit-reverse to natural order and, if post_c / post_h,
+      a[j] *= post_c * post_h^j. All constants host Montgomery cz_fr. */
+cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, const void *pre_g,
+                  int bitrev_out, const void *post_c, const void *post_h);
+
+/* MSM: out (host XYZZ) = sum s_i P_i over n points and scalars on the
+   device; scalars Montgomery unless plain (plain: any 256-bit integer,
+   taken mod r). window_bits 0 = automatic. */
+cz_status czd_msm(czd_ctx *ctx, int group, void *out_xyzz, const void *dev_points,
+                  const void *dev_scalars, size_t n, int plain, unsigned window_bits);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

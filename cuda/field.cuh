@@ -1,0 +1,293 @@
+/*
+ * field.cuh: Fr and Fp Montgomery arithmetic on the device, and Fp2.
+ *
+ * DESIGN. An element is N little-endian 32-bit limbs holding a*R mod m with
+ * R = 2^(32N): N = 8 for Fr (R = 2^256), N = 12 for Fp (R = 2^384). These
+ * are exactly the bytes of the host's cz_fr / cz_fp (4 / 6 little-endian
+ * 64-bit limbs), so arrays copy between host and device unchanged. Both
+ * moduli are below 2^(32N-1): sums and Montgomery products stay below 2m in
+ * N limbs and need one conditional subtraction; outputs are fully reduced.
+ *
+ * Carries go through the PTX carry flag (add.cc / addc.cc, mad.lo.cc /
+ * madc.hi.cc). Each instruction is its own `asm volatile` statement inside
+ * fully unrolled loops: volatile asm keeps its order and nvcc emits nothing
+ * between consecutive statements that touches the flag (the practice of
+ * sppark and other CUDA field libraries; the GPU tests compare every
+ * operation with the host code on random inputs to catch a broken chain).
+ *
+ * Costs (N limbs): mul = CIOS, N rows of (2N mad for a*b_i, 1 mul for the
+ * quotient, 2N mad for q*m) = 4N^2 + N 32-bit multiply-adds (Fr 264, Fp 588);
+ * sqr = mul; add/sub = 2N add-with-carry + N selects.
+ */
+#ifndef CZ_CUDA_FIELD_CUH
+#define CZ_CUDA_FIELD_CUH
+
+#include <stdint.h>
+
+#define CZD_INLINE __device__ __forceinline__
+
+/* ---- moduli (32-bit limbs of src/field/constants.h) ---- */
+struct czd_fr_params {
+    static constexpr int N = 8;
+    static constexpr uint32_t N0 = 0xffffffffu; /* -r^-1 mod 2^32 */
+    static CZD_INLINE uint32_t p(int j)
+    {
+        constexpr uint32_t P[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
+                                   0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
+        return P[j];
+    }
+    static CZD_INLINE uint32_t one(int j) /* R mod r */
+    {
+        constexpr uint32_t O[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
+                                   0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
+        return O[j];
+    }
+};
+
+struct czd_fp_params {
+    static constexpr int N = 12;
+    static constexpr uint32_t N0 = 0xfffcfffdu; /* -p^-1 mod 2^32 */
+    static CZD_INLINE uint32_t p(int j)
+    {
+        constexpr uint32_t P[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu,
+                                    0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u,
+                                    0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
+        return P[j];
+    }
+    static CZD_INLINE uint32_t one(int j) /* R mod p */
+    {
+        constexpr uint32_t O[12] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu,
+                                    0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u,
+                                    0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
+        return O[j];
+    }
+};
+
+template <class P>
+struct czd_mont {
+    static constexpr int N = P::N;
+    uint32_t v[N];
+
+    static CZD_INLINE czd_mont zero()
+    {
+        czd_mont r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.v[i] = 0;
+        return r;
+    }
+    static CZD_INLINE czd_mont one()
+    {
+        czd_mont r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.v[i] = P::one(i);
+        return r;
+    }
+    CZD_INLINE bool is_zero() const
+    {
+        uint32_t d = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            d |= v[i];
+        return d == 0;
+    }
+    CZD_INLINE bool eq(const czd_mont &b) const
+    {
+        uint32_t d = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            d |= v[i] ^ b.v[i];
+        return d == 0;
+    }
+
+    /* out = t - m if t >= m else t (t < 2m) */
+    static CZD_INLINE void reduce_once(uint32_t out[N], const uint32_t t[N])
+    {
+        uint32_t d[N], borrow;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(t[0]), "r"(P::p(0)));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(t[i]), "r"(P::p(i)));
+        asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            out[i] = borrow ? t[i] : d[i];
+    }
+
+    static CZD_INLINE czd_mont add(const czd_mont &a, const czd_mont &b)
+    {
+        uint32_t s[N];
+        asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(a.v[0]), "r"(b.v[0]));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(a.v[i]), "r"(b.v[i]));
+        czd_mont r;
+        reduce_once(r.v, s);
+        return r;
+    }
+    static CZD_INLINE czd_mont dbl(const czd_mont &a) { return add(a, a); }
+
+    static CZD_INLINE czd_mont sub(const czd_mont &a, const czd_mont &b)
+    {
+        uint32_t d[N], mask;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(a.v[0]), "r"(b.v[0]));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(a.v[i]), "r"(b.v[i]));
+        asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));
+        czd_mont r;
+        asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(d[0]), "r"(P::p(0) & mask));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(d[i]), "r"(P::p(i) & mask));
+        return r;
+    }
+
+    static CZD_INLINE czd_mont neg(const czd_mont &a) { return sub(zero(), a); }
+
+    /* CIOS Montgomery product a*b/R mod m. t holds N+2 words; at the start
+       of each row t < 2m < 2^(32N), so t[N] = 0 and the row sum
+       t + a*b_i < 2^(32N+32) fits N+1 words; adding q*m can carry into
+       t[N+1]; the shift by one word brings t back under 2m. */
+    static CZD_INLINE czd_mont mul(const czd_mont &a, const czd_mont &b)
+    {
+        uint32_t t[N + 2];
+#pragma unroll
+        for (int i = 0; i < N + 2; i++)
+            t[i] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t bi = b.v[i];
+            /* t += a * bi: low halves into t[0..N-1], carry into t[N] */
+            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N]));
+            /* high halves into t[1..N], carry into t[N+1] (stays 0) */
+            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
+            asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[N + 1]));
+            /* t += q * m, q = t[0] * n0 mod 2^32, so t[0] becomes 0 */
+            const uint32_t q = t[0] * P::N0;
+            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(q), "r"(P::p(0)));
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(q), "r"(P::p(j)));
+            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(q), "r"(P::p(0)));
+#pragma unroll
+            for (int j = 1; j < N; j++)
+                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(q), "r"(P::p(j)));
+            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            /* shift down one word */
+#pragma unroll
+            for (int j = 0; j <= N; j++)
+                t[j] = t[j + 1];
+            t[N + 1] = 0;
+        }
+        czd_mont r;
+        reduce_once(r.v, t);
+        return r;
+    }
+    static CZD_INLINE czd_mont sqr(const czd_mont &a) { return mul(a, a); }
+
+    /* Montgomery form -> plain integer (a*R^-1 mod m, fully reduced, for
+       any N-limb input a, since a < 2^(32N) < m*R). */
+    CZD_INLINE czd_mont from_mont() const
+    {
+        czd_mont one_plain = zero();
+        one_plain.v[0] = 1;
+        return mul(*this, one_plain);
+    }
+
+    /* a^e for a small public exponent (variable time) */
+    static CZD_INLINE czd_mont pow_u64(const czd_mont &a, uint64_t e)
+    {
+        czd_mont r = one(), b = a;
+        while (e) {
+            if (e & 1)
+                r = mul(r, b);
+            e >>= 1;
+            if (e)
+                b = sqr(b);
+        }
+        return r;
+    }
+    /* a^(m-2) (Fermat inversion; 0 -> 0), variable time */
+    static CZD_INLINE czd_mont inv(const czd_mont &a)
+    {
+        czd_mont r = one();
+        /* exponent m - 2: limbs of m with limb 0 minus 2 (no borrow: p0 >= 2
+           for Fp; for Fr p0 = 1 so borrow into limb 1) */
+        uint32_t e[N];
+        uint32_t br;
+        asm volatile("sub.cc.u32 %0, %1, 2;" : "=r"(e[0]) : "r"(P::p(0)));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(e[i]) : "r"(P::p(i)));
+        asm volatile("subc.u32 %0, 0, 0;" : "=r"(br));
+        (void)br;
+        for (int i = N - 1; i >= 0; i--) {
+            for (int bit = 31; bit >= 0; bit--) {
+                r = sqr(r);
+                if ((e[i] >> bit) & 1)
+                    r = mul(r, a);
+            }
+        }
+        return r;
+    }
+
+    CZD_INLINE czd_mont operator+(const czd_mont &b) const { return add(*this, b); }
+    CZD_INLINE czd_mont operator-(const czd_mont &b) const { return sub(*this, b); }
+    CZD_INLINE czd_mont operator*(const czd_mont &b) const { return mul(*this, b); }
+};
+
+typedef czd_mont<czd_fr_params> czd_fr;
+typedef czd_mont<czd_fp_params> czd_fp;
+
+/* ---- Fp2 = Fp[u]/(u^2 + 1); layout {c0, c1} as the host's cz_fp2 ---- */
+struct czd_fp2 {
+    czd_fp c0, c1;
+    static CZD_INLINE czd_fp2 zero() { return {czd_fp::zero(), czd_fp::zero()}; }
+    static CZD_INLINE czd_fp2 one() { return {czd_fp::one(), czd_fp::zero()}; }
+    CZD_INLINE bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    CZD_INLINE bool eq(const czd_fp2 &b) const { return c0.eq(b.c0) && c1.eq(b.c1); }
+    static CZD_INLINE czd_fp2 add(const czd_fp2 &a, const czd_fp2 &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+    static CZD_INLINE czd_fp2 sub(const czd_fp2 &a, const czd_fp2 &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+    static CZD_INLINE czd_fp2 dbl(const czd_fp2 &a) { return add(a, a); }
+    static CZD_INLINE czd_fp2 neg(const czd_fp2 &a) { return {czd_fp::neg(a.c0), czd_fp::neg(a.c1)}; }
+    /* Karatsuba: 3 Fp products.
+       (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
+    static CZD_INLINE czd_fp2 mul(const czd_fp2 &a, const czd_fp2 &b)
+    {
+        czd_fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+        czd_fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return {t0 - t1, t2 - t0 - t1};
+    }
+    /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2 Fp products */
+    static CZD_INLINE czd_fp2 sqr(const czd_fp2 &a)
+    {
+        czd_fp t = a.c0 * a.c1;
+        return {(a.c0 + a.c1) * (a.c0 - a.c1), t + t};
+    }
+    /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2) */
+    static CZD_INLINE czd_fp2 inv(const czd_fp2 &a)
+    {
+        czd_fp d = czd_fp::inv(a.c0 * a.c0 + a.c1 * a.c1);
+        return {a.c0 * d, czd_fp::neg(a.c1 * d)};
+    }
+    CZD_INLINE czd_fp2 operator+(const czd_fp2 &b) const { return add(*this, b); }
+    CZD_INLINE czd_fp2 operator-(const czd_fp2 &b) const { return sub(*this, b); }
+    CZD_INLINE czd_fp2 operator*(const czd_fp2 &b) const { return mul(*this, b); }
+};
+
+static_assert(sizeof(czd_fr) == 32, "czd_fr must be the bytes of cz_fr");
+static_assert(sizeof(czd_fp) == 48, "czd_fp must be the bytes of cz_fp");
+static_assert(sizeof(czd_fp2) == 96, "czd_fp2 must be the bytes of cz_fp2");
+
+#endif

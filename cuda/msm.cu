@@ -1,0 +1,369 @@
+/*
+ * msm.cu: multi-scalar multiplication sum_i s_i P_i on the GPU (Pippenger),
+ * for G1 and G2.
+ *
+ * DESIGN. Scalars (< r < 2^255 after reduction) are cut into windows of c
+ * bits recoded as signed digits d in [-2^(c-1), 2^(c-1)] (a carry moves to
+ * the next window), so each window needs 2^(c-1) buckets and a negative
+ * digit adds -P = (x, -y). Buckets are assigned by sorting: each (scalar,
+ * window) with d != 0 becomes a pair (key = window * 2^(c-1) + |d| - 1,
+ * value = point index | sign << 31), zero digits get a sentinel key that
+ * sorts last; CUB's radix sort on the key bits groups each bucket's points
+ * together. Accumulation splits the sorted pairs into equal segments, one
+ * thread each, so any distribution of digits costs the same: a run that
+ * lies inside one segment is written straight to its bucket, runs that
+ * cross segment boundaries leave partial sums that a fix-up kernel adds.
+ * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
+ * is reduced in parallel: P threads each take M = 2^(c-1)/P consecutive
+ * buckets and compute S_s = sum B_j and T_s = sum (j+1) B_j by running
+ * sums; then sum_s (T_s + s M S_s), with sum s S_s again a running sum and
+ * the factor M = 2^m by m doublings. Windows are combined by Horner
+ * (c doublings per window) on the device; the result leaves as XYZZ.
+ *
+ * Work: n * nwin mixed adds (nwin = ceil(256/c)), about 2^26 * 16 = 2^30
+ * for the largest G1 case at c = 16. Memory: 16 bytes per (scalar, window)
+ * pair (keys and values, double-buffered) for the windows of one batch;
+ * windows are processed in batches that fit the arena and CUB's 2^31 item
+ * limit.
+ */
+#include <string.h>
+
+#include <cub/cub.cuh>
+
+#include "common.cuh"
+#include "ec.cuh"
+
+__device__ __forceinline__ uint32_t czd_bits(const czd_fr &s, unsigned pos, unsigned c)
+{
+    if (pos >= 256)
+        return 0;
+    unsigned limb = pos >> 5, off = pos & 31;
+    uint32_t v = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        if (i == (int)limb)
+            v = s.v[i] >> off;
+    if (off + c > 32 && limb + 1 < 8) {
+#pragma unroll
+        for (int i = 1; i < 8; i++)
+            if (i == (int)limb + 1)
+                v |= s.v[i] << (32 - off);
+    }
+    return v & ((1u << c) - 1);
+}
+
+/* scalar i -> canonical integer < r */
+__device__ __forceinline__ czd_fr czd_scalar_plain(const czd_fr &in, int plain)
+{
+    if (!plain)
+        return in.from_mont();
+    czd_fr s = in;
+    for (int k = 0; k < 2; k++) {
+        uint32_t d[8], borrow;
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(s.v[0]), "r"(czd_fr_params::p(0)));
+#pragma unroll
+        for (int i = 1; i < 8; i++)
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(s.v[i]), "r"(czd_fr_params::p(i)));
+        asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
+        if (!borrow) {
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                s.v[i] = d[i];
+        }
+    }
+    return s;
+}
+
+/* Reduce scalars in place to canonical integers (one pass, before batches). */
+__global__ void k_scalars_canon(czd_fr *out, const czd_fr *in, size_t n, int plain)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = czd_scalar_plain(in[i], plain);
+}
+
+/* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i. */
+__global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, size_t n,
+                         unsigned c, unsigned w0, unsigned wc, uint32_t sentinel)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    czd_fr s = scalars[i];
+    uint32_t carry = 0;
+    const uint32_t half = 1u << (c - 1);
+    for (unsigned w = 0; w < w0 + wc; w++) {
+        uint32_t raw = czd_bits(s, w * c, c) + carry;
+        uint32_t mag, neg;
+        if (raw > half) {
+            mag = (1u << c) - raw;
+            neg = 1;
+            carry = 1;
+        } else {
+            mag = raw;
+            neg = 0;
+            carry = 0;
+        }
+        if (w >= w0) {
+            size_t o = (size_t)(w - w0) * n + i;
+            keys[o] = mag ? (((w - w0) << (c - 1)) | (mag - 1)) : sentinel;
+            vals[o] = (uint32_t)i | (neg << 31);
+        }
+    }
+}
+
+__global__ void k_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
+                         uint32_t sentinel)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= total)
+        return;
+    uint32_t k = keys[i];
+    if (k == sentinel)
+        return;
+    if (i == 0 || keys[i - 1] != k)
+        bstart[k] = (uint32_t)i;
+    if (i == total - 1 || keys[i + 1] != k)
+        bend[k] = (uint32_t)(i + 1);
+}
+
+template <class F>
+__device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts, uint32_t v)
+{
+    czd_affine<F> p = pts[v & 0x7fffffffu];
+    if (v >> 31)
+        p.y = F::neg(p.y);
+    return p;
+}
+
+template <class F>
+__global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part,
+                             const uint32_t *keys, const uint32_t *vals, const uint32_t *bstart,
+                             const uint32_t *bend, const czd_affine<F> *pts, size_t total, size_t seg,
+                             size_t nseg, uint32_t sentinel)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg)
+        return;
+    size_t i0 = t * seg, i1 = i0 + seg < total ? i0 + seg : total;
+    size_t i = i0;
+    while (i < i1) {
+        uint32_t k = keys[i];
+        if (k == sentinel)
+            break;
+        size_t rs = bstart[k], re = bend[k];
+        size_t je = re < i1 ? re : i1;
+        czd_xyzz<F> acc = czd_xyzz<F>::inf();
+        for (size_t j = i; j < je; j++)
+            acc = czd_xyzz<F>::add_affine(acc, czd_load_point<F>(pts, vals[j]));
+        if (rs >= i0 && re <= i1)
+            buckets[k] = acc;
+        else if (rs < i0)
+            first_part[t] = acc;
+        else
+            last_part[t] = acc;
+        i = je;
+    }
+}
+
+template <class F>
+__global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *first_part,
+                        const czd_xyzz<F> *last_part, const uint32_t *bstart, const uint32_t *bend,
+                        size_t nb, size_t seg)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nb)
+        return;
+    size_t rs = bstart[k], re = bend[k];
+    if (re == rs) {
+        buckets[k] = czd_xyzz<F>::inf();
+        return;
+    }
+    size_t t0 = rs / seg, t1 = (re - 1) / seg;
+    if (t0 == t1)
+        return;
+    czd_xyzz<F> acc = last_part[t0];
+    for (size_t t = t0 + 1; t <= t1; t++)
+        acc = czd_xyzz<F>::add(acc, first_part[t]);
+    buckets[k] = acc;
+}
+
+/* thread (w, s): S = sum_{j<M} B_{w,sM+j}, T = sum (j+1) B_{w,sM+j} */
+template <class F>
+__global__ void k_bucket_segments(czd_xyzz<F> *segS, czd_xyzz<F> *segT, const czd_xyzz<F> *buckets,
+                                  unsigned nwin, unsigned nbw, unsigned M)
+{
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned P = nbw / M;
+    if (tid >= nwin * P)
+        return;
+    unsigned w = tid / P, s = tid % P;
+    const czd_xyzz<F> *b = buckets + (size_t)w * nbw + (size_t)s * M;
+    czd_xyzz<F> S = czd_xyzz<F>::inf(), T = czd_xyzz<F>::inf();
+    for (int j = (int)M - 1; j >= 0; j--) {
+        S = czd_xyzz<F>::add(S, b[j]);
+        T = czd_xyzz<F>::add(T, S);
+    }
+    segS[tid] = S;
+    segT[tid] = T;
+}
+
+/* one block: thread w combines window w's segments, thread 0 runs Horner */
+template <class F>
+__global__ void k_windows(czd_xyzz<F> *out, czd_xyzz<F> *win, const czd_xyzz<F> *segS,
+                          const czd_xyzz<F> *segT, unsigned nwin, unsigned P, unsigned logM, unsigned c)
+{
+    unsigned w = threadIdx.x;
+    if (w < nwin) {
+        const czd_xyzz<F> *S = segS + (size_t)w * P, *T = segT + (size_t)w * P;
+        czd_xyzz<F> acc = czd_xyzz<F>::inf(), R = czd_xyzz<F>::inf(), U = czd_xyzz<F>::inf();
+        for (unsigned s = 0; s < P; s++)
+            acc = czd_xyzz<F>::add(acc, T[s]);
+        for (unsigned s = P - 1; s >= 1; s--) {
+            R = czd_xyzz<F>::add(R, S[s]);
+            U = czd_xyzz<F>::add(U, R);
+        }
+        for (unsigned d = 0; d < logM; d++)
+            U = czd_xyzz<F>::dbl(U);
+        win[w] = czd_xyzz<F>::add(acc, U);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        czd_xyzz<F> acc = win[nwin - 1];
+        for (int v = (int)nwin - 2; v >= 0; v--) {
+            for (unsigned d = 0; d < c; d++)
+                acc = czd_xyzz<F>::dbl(acc);
+            acc = czd_xyzz<F>::add(acc, win[v]);
+        }
+        *out = acc;
+    }
+}
+
+static unsigned czd_log2_ceil(size_t x)
+{
+    unsigned l = 0;
+    while (((size_t)1 << l) < x)
+        l++;
+    return l;
+}
+
+template <class F>
+static cz_status czd_msm_impl(czd_ctx *ctx, void *out_xyzz, const void *dev_points,
+                              const void *dev_scalars, size_t n, int plain, unsigned c)
+{
+    typedef czd_xyzz<F> X;
+    if (n == 0) {
+        memset(out_xyzz, 0, sizeof(X));
+        return CZ_OK;
+    }
+    if (n >= ((size_t)1 << 31))
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
+    if (c == 0) {
+        unsigned lg = czd_log2_ceil(n);
+        c = lg > 10 ? lg - 9 : 1;
+        if (c < 4)
+            c = 4;
+        if (c > 16)
+            c = 16;
+    }
+    if (c < 2 || c > 20)
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
+    const unsigned nwin = 255 % c ? (255 + c - 1) / c : 255 / c + 1;
+    const unsigned nbw = 1u << (c - 1); /* buckets per window */
+    const size_t nbuckets = (size_t)nwin * nbw;
+    const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
+
+    czd_scratch sc(ctx);
+    CZD_TAKE(ctx, sc, czd_fr, scal, n);
+    CZD_TAKE(ctx, sc, X, buckets, nbuckets);
+    unsigned M = nbw > 256 ? nbw / 256 : 1, logM = czd_log2_ceil(M), P = nbw / M;
+    CZD_TAKE(ctx, sc, X, segS, (size_t)nwin * P);
+    CZD_TAKE(ctx, sc, X, segT, (size_t)nwin * P);
+    CZD_TAKE(ctx, sc, X, win, nwin);
+    CZD_TAKE(ctx, sc, X, dout, 1);
+
+    k_scalars_canon<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, (const czd_fr *)dev_scalars,
+                                                                 n, plain);
+    CZD_LAUNCHED(ctx, "k_scalars_canon");
+
+    /* windows per batch: pairs (16 bytes each, double-buffered keys and
+       values), bounds (8 bytes per bucket), segment partials, CUB's temp */
+    size_t avail = sc.left();
+    size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
+    size_t seg_target = (size_t)sms * 512;
+    size_t reserve = 2 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
+    unsigned wc = nwin;
+    while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
+        wc--;
+    if ((size_t)wc * per_win + reserve > avail)
+        return czd_fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
+    size_t cap = (size_t)wc * n;
+    CZD_TAKE(ctx, sc, uint32_t, keys0, cap);
+    CZD_TAKE(ctx, sc, uint32_t, keys1, cap);
+    CZD_TAKE(ctx, sc, uint32_t, vals0, cap);
+    CZD_TAKE(ctx, sc, uint32_t, vals1, cap);
+    CZD_TAKE(ctx, sc, uint32_t, bstart, (size_t)wc * nbw);
+    CZD_TAKE(ctx, sc, uint32_t, bend, (size_t)wc * nbw);
+    size_t seg = (cap + seg_target - 1) / seg_target;
+    if (seg < 32)
+        seg = 32;
+    size_t nseg_max = (cap + seg - 1) / seg;
+    CZD_TAKE(ctx, sc, X, first_part, nseg_max);
+    CZD_TAKE(ctx, sc, X, last_part, nseg_max);
+
+    size_t temp_bytes = 0;
+    {
+        cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
+        CZD_TRY(ctx, cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dk, dv, (int)cap, 0, 32,
+                                                     ctx->stream));
+    }
+    CZD_TAKE(ctx, sc, char, temp, temp_bytes);
+
+    const czd_affine<F> *pts = (const czd_affine<F> *)dev_points;
+    for (unsigned w0 = 0; w0 < nwin; w0 += wc) {
+        unsigned wcb = nwin - w0 < wc ? nwin - w0 : wc;
+        size_t total = (size_t)wcb * n;
+        uint32_t sentinel = (uint32_t)wcb << (c - 1);
+        unsigned end_bit = czd_log2_ceil((size_t)sentinel + 1);
+        k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, n, c, w0, wcb,
+                                                              sentinel);
+        CZD_LAUNCHED(ctx, "k_digits");
+        cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
+        size_t tb = temp_bytes;
+        CZD_TRY(ctx, cub::DeviceRadixSort::SortPairs(temp, tb, dk, dv, (int)total, 0, (int)end_bit,
+                                                     ctx->stream));
+        const uint32_t *sk = dk.Current(), *sv = dv.Current();
+        size_t nbb = (size_t)wcb * nbw;
+        CZD_TRY(ctx, cudaMemsetAsync(bstart, 0, nbb * sizeof(uint32_t), ctx->stream));
+        CZD_TRY(ctx, cudaMemsetAsync(bend, 0, nbb * sizeof(uint32_t), ctx->stream));
+        k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, sk, total, sentinel);
+        CZD_LAUNCHED(ctx, "k_bounds");
+        size_t nseg = (total + seg - 1) / seg;
+        X *bk = buckets + (size_t)w0 * nbw;
+        k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+            bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
+        CZD_LAUNCHED(ctx, "k_accumulate");
+        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, first_part, last_part, bstart,
+                                                                  bend, nbb, seg);
+        CZD_LAUNCHED(ctx, "k_fixup");
+    }
+    k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(segS, segT, buckets,
+                                                                                  nwin, nbw, M);
+    CZD_LAUNCHED(ctx, "k_bucket_segments");
+    k_windows<F><<<1, ((nwin + 31) / 32) * 32, 0, ctx->stream>>>(dout, win, segS, segT, nwin, P, logM,
+                                                                 c);
+    CZD_LAUNCHED(ctx, "k_windows");
+    CZD_TRY(ctx, cudaMemcpyAsync(out_xyzz, dout, sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_msm(czd_ctx *ctx, int group, void *out_xyzz, const void *dev_points,
+                             const void *dev_scalars, size_t n, int plain, unsigned window_bits)
+{
+    if (group == 1)
+        return czd_msm_impl<czd_fp>(ctx, out_xyzz, dev_points, dev_scalars, n, plain, window_bits);
+    if (group == 2)
+        return czd_msm_impl<czd_fp2>(ctx, out_xyzz, dev_points, dev_scalars, n, plain, window_bits);
+    return czd_fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
+}

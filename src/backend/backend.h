@@ -1,0 +1,70 @@
+/*
+ * backend.h: the heavy steps of the Groth16 prover behind one interface.
+ *
+ * DESIGN. The prover (groth16/prove.c) is written against a table of
+ * function pointers, so a CUDA implementation slots in beside the CPU one
+ * (backend/cpu.c). Everything crosses the interface as plain arrays in the
+ * one memory layout of the project: cz_fr (Montgomery, 4 limbs), cz_g1_affine
+ * and cz_g2_affine (Montgomery coordinates, infinity all zero), and the
+ * constraint matrices as CSR (row pointers, column = signal index, value
+ * in Montgomery form). A backend owns its scratch and its threads; the
+ * prover owns every array it passes. Each call returns cz_status; a device
+ * fault is CZ_ERR_DEVICE and fails only that proof.
+ *
+ * The steps, n = domain size (a power of two), w the witness:
+ *   eval_abc   a = A w, b = B w (sparse products), c = a .* b   n muls + nnz muls
+ *   compute_h  h_j = a(x_j) b(x_j) - c(x_j) on the odd points x_j =
+ *              w_2n^(2j+1) of the 2n-domain (snarkjs's roots, generator 5):
+ *              for each of a, b, c an inverse NTT, a scale by w_2n^i and a
+ *              forward NTT (6 NTTs of size n), then n products
+ *   msm_g1/g2  sum_i s_i P_i (Pippenger), scalars in Montgomery form
+ */
+#ifndef CZ_BACKEND_H
+#define CZ_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+#include "curve/curve.h"
+#include "field/field.h"
+
+/* A sparse matrix in compressed rows. */
+typedef struct {
+    uint32_t n_rows;
+    uint64_t nnz;
+    uint64_t *row_ptr; /* n_rows + 1 */
+    uint32_t *col;     /* nnz column (signal) indices */
+    cz_fr *val;        /* nnz values, Montgomery form */
+} cz_csr;
+
+void cz_csr_free(cz_csr *m);
+
+typedef struct cz_backend cz_backend;
+
+struct cz_backend {
+    const char *name;   /* "cpu", "cuda" */
+    void *ctx;          /* implementation state */
+    /* a = qa w, b = qb w, c = a .* b; each of length qa->n_rows. */
+    cz_status (*eval_abc)(cz_backend *be, cz_fr *a, cz_fr *b, cz_fr *c,
+                          const cz_csr *qa, const cz_csr *qb, const cz_fr *w, size_t n_w);
+    /* h (length 2^log_n) from a, b, c (overwritten: scratch). h may be a. */
+    cz_status (*compute_h)(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c,
+                           unsigned log_n);
+    /* out = sum scalars[i] * bases[i]. */
+    cz_status (*msm_g1)(cz_backend *be, cz_g1_jac *out, const cz_g1_affine *bases,
+                        const cz_fr *scalars, size_t n);
+    cz_status (*msm_g2)(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *bases,
+                        const cz_fr *scalars, size_t n);
+    void (*destroy)(cz_backend *be);
+};
+
+/* The CPU backend on `threads` threads (0: all cores). */
+cz_status cz_backend_cpu_create(cz_backend **out, unsigned threads);
+/* device: "cpu", "cuda" or "auto" (cuda where built and a GPU exists,
+   else cpu). "cuda" without CUDA is CZ_ERR_UNSUPPORTED. */
+cz_status cz_backend_create(cz_backend **out, const char *device, unsigned threads,
+                            char *err, size_t err_len);
+void cz_backend_destroy(cz_backend *be);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * cuda.h: the C API of the CUDA side (kernels in cuda/, host glue in
+ * backend/cuda_glue.c).
+ *
+ * DESIGN. A cz_cuda_ctx owns one device: a stream and one arena taken at
+ * creation (cudaMemGetInfo's free bytes minus a margin, default 512 MiB, or
+ * less if capped), from which every buffer is carved, so the hot path never
+ * calls cudaMalloc/cudaFree. Persistent device buffers (keys kept on the
+ * GPU) come from cz_cuda_buf_alloc and are freed in reverse order; each call
+ * takes its scratch above them and gives it back on return. All arrays use
+ * the host layout (cz_fr Montgomery, affine points with infinity all zero),
+ * which is the device layout. A context is not thread-safe: the caller
+ * serialises calls on it (one GPU lock). Every CUDA failure becomes
+ * CZ_ERR_DEVICE (arena exhaustion CZ_ERR_NOMEM) with a message from
+ * cz_cuda_ctx_error. Without a CUDA build every function returns
+ * CZ_ERR_UNSUPPORTED and cz_cuda_device_count() is 0.
+ */
+#ifndef CZ_BACKEND_CUDA_H
+#define CZ_BACKEND_CUDA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+#include "curve/curve.h"
+#include "field/field.h"
+
+typedef struct cz_cuda_ctx cz_cuda_ctx;
+
+/* true when this library was built with the CUDA backend */
+bool cz_cuda_built(void);
+/* usable CUDA devices (0 without CUDA build, driver or device) */
+int cz_cuda_device_count(void);
+
+/* max_bytes: cap on the arena (0: all free memory minus the margin);
+   margin: bytes left free (0: 512 MiB). err gets a sentence on failure. */
+cz_status cz_cuda_ctx_create(cz_cuda_ctx **out, int device, size_t max_bytes, size_t margin,
+                             char *err, size_t err_len);
+void cz_cuda_ctx_destroy(cz_cuda_ctx *ctx);
+const char *cz_cuda_ctx_error(const cz_cuda_ctx *ctx);
+const char *cz_cuda_device_name(const cz_cuda_ctx *ctx);
+size_t cz_cuda_arena_bytes(const cz_cuda_ctx *ctx);
+size_t cz_cuda_arena_free(const cz_cuda_ctx *ctx);
+
+/* ---- device buffers ---- */
+typedef struct {
+    void *dev;     /* device address */
+    size_t bytes;
+} cz_cuda_buf;
+
+cz_status cz_cuda_buf_alloc(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t bytes);
+/* buffers are freed in reverse order of allocation; NULL dev is a no-op */
+cz_status cz_cuda_buf_free(cz_cuda_ctx *ctx, cz_cuda_buf *buf);
+cz_status cz_cuda_upload(cz_cuda_ctx *ctx, cz_cuda_buf *dst, size_t off, const void *src, size_t len);
+cz_status cz_cuda_download(cz_cuda_ctx *ctx, void *dst, const cz_cuda_buf *src, size_t off, size_t len);
+/* pin host memory so copies run at full PCIe speed */
+cz_status cz_cuda_host_register(cz_cuda_ctx *ctx, void *p, size_t len);
+cz_status cz_cuda_host_unregister(cz_cuda_ctx *ctx, void *p);
+
+/* ---- NTT over Fr, n = 2^log_n (log_n <= 28), natural order in and out ----
+ * omega: a primitive n-th root of unity (cz_ntt_domain's omega), so the
+ * results equal cz_ntt_forward / _inverse / _coset_forward / _coset_inverse
+ * of ntt.h on the same domain; g: the coset shift (coset kinds only). */
+typedef enum {
+    CZ_CUDA_NTT_FORWARD = 0,
+    CZ_CUDA_NTT_INVERSE = 1,
+    CZ_CUDA_NTT_COSET_FORWARD = 2,
+    CZ_CUDA_NTT_COSET_INVERSE = 3,
+} cz_cuda_ntt_kind;
+/* flag for cz_cuda_ntt_dev: forward kinds leave the output in bit-reversed
+   order (skips the permutation pass) */
+#define CZ_CUDA_NTT_BITREV_OUT 1u
+
+cz_status cz_cuda_ntt(cz_cuda_ctx *ctx, cz_fr *a, unsigned log_n, const cz_fr *omega,
+                      cz_cuda_ntt_kind kind, const cz_fr *g);
+cz_status cz_cuda_ntt_dev(cz_cuda_ctx *ctx, cz_cuda_buf *a, unsigned log_n, const cz_fr *omega,
+                          cz_cuda_ntt_kind kind, const cz_fr *g, unsigned flags);
+
+/* ---- MSM: out = sum_i scalars[i] * bases[i] ----
+ * Scalars are Montgomery cz_fr unless CZ_CUDA_MSM_PLAIN: then each is a
+ * plain little-endian 256-bit integer (any value; taken mod r). */
+#define CZ_CUDA_MSM_PLAIN 1u
+cz_status cz_cuda_g1_msm(cz_cuda_ctx *ctx, cz_g1_jac *out, const cz_g1_affine *bases,
+                         const cz_fr *scalars, size_t n, unsigned flags);
+cz_status cz_cuda_g2_msm(cz_cuda_ctx *ctx, cz_g2_jac *out, const cz_g2_affine *bases,
+                         const cz_fr *scalars, size_t n, unsigned flags);
+/* bases resident on the device; scalars on the host (scalars_host) or on
+   the device (scalars_dev), exactly one non-NULL. window_bits 0: auto. */
+cz_status cz_cuda_g1_msm_dev(cz_cuda_ctx *ctx, cz_g1_jac *out, const cz_cuda_buf *bases,
+                             const cz_fr *scalars_host, const cz_cuda_buf *scalars_dev, size_t n,
+                             unsigned flags, unsigned window_bits);
+cz_status cz_cuda_g2_msm_dev(cz_cuda_ctx *ctx, cz_g2_jac *out, const cz_cuda_buf *bases,
+                             const cz_fr *scalars_host, const cz_cuda_buf *scalars_dev, size_t n,
+                             unsigned flags, unsigned window_bits);
+
+/* ---- test and benchmark helpers ---- */
+/* out[i] = d_i G (G1 or G2 generator, affine) with d_i = k[i % m] +
+   (i >= m ? k[(i / m) % m] : 0), 1 <= m <= 2^20: many distinct points of
+   known discrete logarithm, made on the GPU. */
+cz_status cz_cuda_g1_gen_points(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t n, const cz_fr *k, size_t m);
+cz_status cz_cuda_g2_gen_points(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t n, const cz_fr *k, size_t m);
+/* element-wise device arithmetic, to check it against the host's.
+   op: 0 add, 1 sub, 2 mul, 3 sqr, 4 from Montgomery, 5 inverse. */
+cz_status cz_cuda_fr_op(cz_cuda_ctx *ctx, int op, cz_fr *out, const cz_fr *a, const cz_fr *b, size_t n);
+cz_status cz_cuda_fp_op(cz_cuda_ctx *ctx, int op, cz_fp *out, const cz_fp *a, const cz_fp *b, size_t n);
+cz_status cz_cuda_fp2_op(cz_cuda_ctx *ctx, int op, cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b, size_t n);
+/* madd[i] = a[i] + b[i] (XYZZ mixed add), add[i] = 2a[i] + 2b[i] (XYZZ
+   add), dbl[i] = 2a[i]; results as Jacobian */
+cz_status cz_cuda_g1_curve_test(cz_cuda_ctx *ctx, cz_g1_jac *madd, cz_g1_jac *add, cz_g1_jac *dbl,
+                                const cz_g1_affine *a, const cz_g1_affine *b, size_t n);
+cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *add, cz_g2_jac *dbl,
+                                const cz_g2_affine *a, const cz_g2_affine *b, size_t n);
+
+#endif

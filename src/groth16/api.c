@@ -1,0 +1,186 @@
+/*
+ * api.c: the public prover API (include/cuzk/prover.h) over the internal
+ * layers: key loading, witness parsing, the backend-driven prover, the
+ * self-check and the JSON writers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/prover.h"
+#include "groth16/groth16.h"
+#include "io/binfile.h"
+#include "io/json.h"
+
+struct cz_prover {
+    cz_prover_opts opts;
+    cz_zkey *key;
+    cz_vk *vk;
+    cz_backend *be;
+};
+
+void cz_prover_opts_default(cz_prover_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->verify = 1;
+    o->device = CZ_DEVICE_AUTO;
+}
+
+static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
+{
+    static const char *names[] = {"auto", "cpu", "cuda"};
+    const char *dev = (unsigned)p->opts.device <= 2 ? names[p->opts.device] : "?";
+    cz_status st = cz_backend_create(&p->be, dev, p->opts.threads, err, err_len);
+    if (st)
+        return st;
+    st = cz_vk_from_zkey(&p->vk, p->key);
+    if (st)
+        cz_io_fail(st, err, err_len, "prover", "out of memory");
+    return st;
+}
+
+cz_status cz_prover_create(cz_prover **out, const char *zkey_path, const cz_prover_opts *opts,
+                           char *err, size_t err_len)
+{
+    if (!out || !zkey_path)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_create", "NULL argument");
+    *out = NULL;
+    cz_prover *p = calloc(1, sizeof *p);
+    if (!p)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, zkey_path, "out of memory");
+    if (opts)
+        p->opts = *opts;
+    else
+        cz_prover_opts_default(&p->opts);
+    cz_status st = cz_zkey_load(&p->key, zkey_path, p->opts.threads, err, err_len);
+    if (!st)
+        st = finish_create(p, err, err_len);
+    if (st) {
+        cz_prover_destroy(p);
+        return st;
+    }
+    *out = p;
+    return CZ_OK;
+}
+
+cz_status cz_prover_create_from_bytes(cz_prover **out, const void *zkey, size_t zkey_len,
+                                      const cz_prover_opts *opts, char *err, size_t err_len)
+{
+    if (!out || (!zkey && zkey_len))
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_create_from_bytes", "NULL argument");
+    *out = NULL;
+    cz_prover *p = calloc(1, sizeof *p);
+    if (!p)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "zkey", "out of memory");
+    if (opts)
+        p->opts = *opts;
+    else
+        cz_prover_opts_default(&p->opts);
+    cz_status st = cz_zkey_load_bytes(&p->key, zkey, zkey_len, true, "zkey", p->opts.threads,
+                                      err, err_len);
+    if (!st)
+        st = finish_create(p, err, err_len);
+    if (st) {
+        cz_prover_destroy(p);
+        return st;
+    }
+    *out = p;
+    return CZ_OK;
+}
+
+void cz_prover_destroy(cz_prover *p)
+{
+    if (!p)
+        return;
+    cz_backend_destroy(p->be);
+    cz_vk_free(p->vk);
+    cz_zkey_free(p->key);
+    free(p);
+}
+
+cz_status cz_prover_prove(cz_prover *p, const void *wtns, size_t wtns_len,
+                          char *proof_json, size_t *proof_len,
+                          char *public_json, size_t *public_len,
+                          char *err, size_t err_len)
+{
+    if (!p || !wtns || !proof_len || !public_len)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_prove", "NULL argument");
+    cz_fr *w;
+    uint32_t nw;
+    cz_status st = cz_wtns_parse(&w, &nw, wtns, wtns_len, "witness", p->key->n_vars, err, err_len);
+    if (st)
+        return st;
+    cz_proof proof;
+    st = cz_groth16_prove(&proof, p->key, w, p->be, NULL, NULL, err, err_len);
+    char *pj = NULL, *uj = NULL;
+    if (!st && p->opts.verify) {
+        char e2[256];
+        if (cz_groth16_verify(p->vk, w + 1, p->key->n_public, &proof, e2, sizeof e2) != CZ_OK)
+            st = cz_io_fail(CZ_ERR_VERIFY, err, err_len, "prove",
+                            "the new proof failed its self-check (%s)", e2);
+    }
+    if (!st) {
+        pj = cz_proof_to_json(&proof);
+        uj = cz_public_to_json(w + 1, p->key->n_public);
+        if (!pj || !uj)
+            st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory");
+    }
+    cz_wtns_free(w, nw);
+    if (!st) {
+        size_t np = strlen(pj) + 1, nu = strlen(uj) + 1;
+        int small = np > *proof_len || nu > *public_len || !proof_json || !public_json;
+        *proof_len = np;
+        *public_len = nu;
+        if (small) {
+            st = cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
+                            "output buffers too small: need %zu bytes for the proof, %zu for "
+                            "the public signals", np, nu);
+        } else {
+            memcpy(proof_json, pj, np);
+            memcpy(public_json, uj, nu);
+        }
+    }
+    free(pj);
+    free(uj);
+    return st;
+}
+
+cz_status cz_verify_json_named(const char *vk_json, size_t vk_len, const char *vk_name,
+                               const char *pub_json, size_t pub_len, const char *pub_name,
+                               const char *proof_json, size_t proof_len, const char *proof_name,
+                               char *err, size_t err_len)
+{
+    cz_vk *vk = NULL;
+    cz_fr *pub = NULL;
+    size_t npub = 0;
+    cz_proof proof;
+    cz_status st = cz_vk_from_json(&vk, vk_json, vk_len, vk_name, err, err_len);
+    if (st)
+        return st;
+    st = cz_public_from_json(&pub, &npub, pub_json, pub_len, pub_name, err, err_len);
+    if (st == CZ_ERR_RANGE)
+        st = CZ_ERR_VERIFY;
+    if (!st) {
+        st = cz_proof_from_json(&proof, proof_json, proof_len, proof_name, err, err_len);
+        if (st == CZ_ERR_NOT_ON_CURVE || st == CZ_ERR_SUBGROUP)
+            st = CZ_ERR_VERIFY;
+    }
+    if (!st) {
+        st = cz_groth16_verify(vk, pub, npub, &proof, err, err_len);
+        if (st == CZ_ERR_ARG || st == CZ_ERR_NOT_ON_CURVE || st == CZ_ERR_SUBGROUP)
+            st = CZ_ERR_VERIFY;
+    }
+    free(pub);
+    cz_vk_free(vk);
+    return st;
+}
+
+cz_status cz_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
+                         char *err, size_t err_len)
+{
+    if (!vk_json || !public_json || !proof_json)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_verify_json", "NULL argument");
+    return cz_verify_json_named(vk_json, strlen(vk_json), "verification key", public_json,
+                                strlen(public_json), "public signals", proof_json,
+                                strlen(proof_json), "proof", err, err_len);
+}

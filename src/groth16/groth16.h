@@ -1,0 +1,159 @@
+/*
+ * groth16.h: Groth16 keys, proofs, prover, verifier and development setup,
+ * compatible with snarkjs (.zkey / .wtns / JSON) on BLS12-381.
+ *
+ * DESIGN. A proving key is loaded once (mmap, validated, points checked on
+ * the curve) and then proves many witnesses. Its point arrays are the
+ * file's bytes (snarkjs stores affine Montgomery coordinates, the same
+ * layout as cz_g1_affine); only the coefficient section is turned into two
+ * CSR matrices (A and B, one row per domain point, values in cuzk
+ * Montgomery form) so a/b evaluate as sparse matrix-vector products. The
+ * prover follows snarkjs exactly (docs/GROTH16.md): H comes from the odd
+ * points of the 2n-domain, with snarkjs's roots of unity (generator 5).
+ * Heavy steps go through a cz_backend (backend/backend.h).
+ */
+#ifndef CZ_GROTH16_H
+#define CZ_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+#include "backend/backend.h"
+#include "curve/curve.h"
+#include "field/field.h"
+#include "io/binfile.h"
+
+/* ---- proving key (.zkey, Groth16) ---- */
+typedef struct cz_zkey {
+    uint32_t n_vars;      /* witness length, w[0] = 1 included */
+    uint32_t n_public;    /* outputs + public inputs (not the constant) */
+    uint32_t domain_size; /* n = 2^log_n */
+    uint32_t log_n;
+    cz_g1_affine alpha1, beta1, delta1;
+    cz_g2_affine beta2, gamma2, delta2;
+    const cz_g1_affine *ic;  /* n_public + 1 */
+    const cz_g1_affine *a;   /* n_vars */
+    const cz_g1_affine *b1;  /* n_vars */
+    const cz_g2_affine *b2;  /* n_vars */
+    const cz_g1_affine *c;   /* n_vars - n_public - 1 */
+    const cz_g1_affine *h;   /* domain_size */
+    cz_csr qa, qb;           /* the A and B matrices, domain_size rows */
+    /* storage */
+    cz_blob blob;
+    void *copies[6];         /* aligned copies of unaligned sections */
+} cz_zkey;
+
+/* Load and validate a .zkey. `threads` = 0: all cores. The name is used
+   in messages. */
+cz_status cz_zkey_load(cz_zkey **out, const char *path, unsigned threads,
+                       char *err, size_t err_len);
+/* The same from bytes; the bytes are copied when `copy`, else borrowed
+   (they must outlive the key). */
+cz_status cz_zkey_load_bytes(cz_zkey **out, const void *data, size_t len, bool copy,
+                             const char *name, unsigned threads, char *err, size_t err_len);
+void cz_zkey_free(cz_zkey *key);
+
+/* Header-level facts of a zkey, without validating points (for `info`). */
+typedef struct {
+    uint32_t protocol, n_vars, n_public, domain_size, n_coefs;
+    uint32_t n_contributions;
+    bool bn254;
+} cz_zkey_info;
+cz_status cz_zkey_read_info(cz_zkey_info *info, const uint8_t *data, size_t len,
+                            const char *name, char *err, size_t err_len);
+
+/* ---- witness (.wtns) ---- */
+/* Parse a .wtns: version 2, n8 = 32, prime r, every value < r, w[0] = 1.
+   expected_n != 0: the count must equal it (CZ_ERR_WITNESS otherwise).
+   *out (Montgomery form) is allocated; the caller frees it with
+   cz_wtns_free (which wipes it: the witness is secret). */
+cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_t len,
+                        const char *name, uint32_t expected_n, char *err, size_t err_len);
+void cz_wtns_free(cz_fr *w, uint32_t n);
+/* Write a .wtns (tests and tools). */
+cz_status cz_wtns_write(const char *path, const cz_fr *w, uint32_t n, char *err, size_t err_len);
+
+/* ---- constraint system (.r1cs) ---- */
+typedef struct {
+    uint32_t wire;
+    cz_fr coef;  /* Montgomery */
+} cz_r1cs_term;
+
+typedef struct {
+    uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
+    uint64_t n_labels;
+    /* per constraint c and matrix m (0 = A, 1 = B, 2 = C): terms
+       [start[3c+m], start[3c+m+1]) of `terms` */
+    uint64_t *start;   /* 3 * n_constraints + 1 */
+    cz_r1cs_term *terms;
+    uint64_t n_terms;
+} cz_r1cs;
+
+cz_status cz_r1cs_load(cz_r1cs **out, const char *path, char *err, size_t err_len);
+cz_status cz_r1cs_parse(cz_r1cs **out, const uint8_t *data, size_t len, const char *name,
+                        char *err, size_t err_len);
+void cz_r1cs_free(cz_r1cs *cs);
+/* Write an .r1cs (tests build small circuits in memory). */
+cz_status cz_r1cs_write(const char *path, const cz_r1cs *cs, char *err, size_t err_len);
+
+/* ---- verification key, proof ---- */
+typedef struct {
+    uint32_t n_public;
+    cz_g1_affine alpha1;
+    cz_g2_affine beta2, gamma2, delta2;
+    cz_g1_affine *ic;  /* n_public + 1, owned */
+} cz_vk;
+
+typedef struct {
+    cz_g1_affine a;
+    cz_g2_affine b;
+    cz_g1_affine c;
+} cz_proof;
+
+void cz_vk_free(cz_vk *vk);
+/* The verification key of a proving key (ic copied). */
+cz_status cz_vk_from_zkey(cz_vk **out, const cz_zkey *key);
+
+/* ---- prover ---- */
+typedef struct {
+    double eval_abc_ms, ntt_ms, msm_ms, assemble_ms, total_ms;
+    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
+} cz_prove_timings;
+
+/* Prove: w has key->n_vars values (Montgomery, w[0] = 1). The blinding r,
+   s come from the OS CSPRNG unless rs is given (tests: rs[0] = r,
+   rs[1] = s). timings may be NULL. */
+cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
+                           cz_backend *be, const cz_fr *rs, cz_prove_timings *timings,
+                           char *err, size_t err_len);
+
+/* ---- verifier ---- */
+/* CZ_OK when valid, CZ_ERR_VERIFY when the pairing check fails,
+   CZ_ERR_NOT_ON_CURVE / CZ_ERR_SUBGROUP for bad proof points, CZ_ERR_ARG
+   for a public-input count that is not vk->n_public. Public inputs are
+   Fr elements (so < r by construction). */
+cz_status cz_groth16_verify(const cz_vk *vk, const cz_fr *pub, size_t n_pub,
+                            const cz_proof *proof, char *err, size_t err_len);
+
+/* Verify JSON texts, naming the files in messages. CZ_OK: valid;
+   CZ_ERR_VERIFY: invalid (pairing, subgroup, curve, public input range or
+   count); other codes: unreadable input. */
+cz_status cz_verify_json_named(const char *vk_json, size_t vk_len, const char *vk_name,
+                               const char *pub_json, size_t pub_len, const char *pub_name,
+                               const char *proof_json, size_t proof_len, const char *proof_name,
+                               char *err, size_t err_len);
+
+/* ---- setup (development and benchmarks only) ---- */
+typedef struct {
+    bool seeded;     /* true: toxic waste from `seed` (tests) */
+    uint64_t seed;
+    unsigned threads;
+} cz_setup_opts;
+
+/* Make a snarkjs-compatible proving key for `cs` and write it to path. */
+cz_status cz_groth16_setup(const cz_r1cs *cs, const char *zkey_path, const cz_setup_opts *opts,
+                           char *err, size_t err_len);
+
+#endif

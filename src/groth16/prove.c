@@ -1,0 +1,178 @@
+/*
+ * prove.c: the Groth16 prover, exactly as snarkjs computes it.
+ *
+ * DESIGN (docs/GROTH16.md has the derivation). With n the domain size:
+ *   1. a = A w, b = B w over the coefficient records (the A matrix holds
+ *      nPublic+1 extra rows nConstraints+s: a[nC+s] = w_s), c = a .* b.
+ *   2. h_j = a(x_j) b(x_j) - c(x_j) at the odd points x_j = w_2n^(2j+1)
+ *      of the 2n-domain (6 NTTs of size n); the key's H points are the odd
+ *      Lagrange basis of the 2n-domain over delta, so sum h_j H_j =
+ *      h(tau) Z(tau) / delta with no division by Z here.
+ *   3. five MSMs: A (G1, nVars), B1 (G1, nVars), B2 (G2, nVars), C (G1,
+ *      the private signals), H (G1, n).
+ *   4. with secret r, s from the OS CSPRNG:
+ *      pi_a = alpha1 + sum w_i A_i + r delta1
+ *      pi_b = beta2 + sum w_i B2_i + s delta2,  b1 = beta1 + sum w_i B1_i + s delta1
+ *      pi_c = sum_{i>nPublic} w_i C_i + sum h_j H_j + s pi_a + r b1 - r s delta1
+ *   The products by r and s are constant time; r, s, r*s are wiped.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "groth16/groth16.h"
+#include "io/binfile.h"
+#include "util/rng.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A uniform nonzero scalar from the OS CSPRNG by rejection: 255 random
+   bits are below r with probability r / 2^255 ~ 0.9. */
+static cz_status random_scalar(cz_fr *out)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        uint64_t l[4];
+        cz_status st = cz_os_random(l, sizeof l);
+        if (st)
+            return st;
+        l[3] &= 0x7fffffffffffffffULL;
+        bool ok = cz_fr_from_limbs(out, l);
+        cz_wipe(l, sizeof l);
+        if (ok && !cz_fr_is_zero(out))
+            return CZ_OK;
+    }
+    return CZ_ERR_INTERNAL;
+}
+
+cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
+                           cz_backend *be, const cz_fr *rs, cz_prove_timings *tm,
+                           char *err, size_t err_len)
+{
+    cz_prove_timings tl;
+    if (!tm)
+        tm = &tl;
+    memset(tm, 0, sizeof *tm);
+    if (!out || !key || !w || !be)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    const size_t n = key->domain_size;
+    const size_t npub = key->n_public;
+    double t0 = now_ms(), t;
+    cz_status st = CZ_OK;
+    cz_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+    cz_fr r, s, rsn;
+    if (!a || !b || !c) {
+        st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors", n);
+        goto out;
+    }
+    t = now_ms();
+    if ((st = be->eval_abc(be, a, b, c, &key->qa, &key->qb, w, key->n_vars))) {
+        cz_io_fail(st, err, err_len, "prove", "a/b/c evaluation failed on %s", be->name);
+        goto out;
+    }
+    tm->eval_abc_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = be->compute_h(be, a, a, b, c, key->log_n))) {
+        cz_io_fail(st, err, err_len, "prove", "H transforms failed on %s", be->name);
+        goto out;
+    }
+    tm->ntt_ms = now_ms() - t;
+    free(b);
+    free(c);
+    b = c = NULL;
+
+    cz_g1_jac pa, pb1, pc, ph;
+    cz_g2_jac pb2;
+    double tmsm = now_ms();
+    t = now_ms();
+    if ((st = be->msm_g1(be, &pa, key->a, w, key->n_vars)))
+        goto msm_fail;
+    tm->msm_a_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = be->msm_g1(be, &pb1, key->b1, w, key->n_vars)))
+        goto msm_fail;
+    tm->msm_b1_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = be->msm_g2(be, &pb2, key->b2, w, key->n_vars)))
+        goto msm_fail;
+    tm->msm_b2_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = be->msm_g1(be, &pc, key->c, w + npub + 1, key->n_vars - npub - 1)))
+        goto msm_fail;
+    tm->msm_c_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = be->msm_g1(be, &ph, key->h, a, n)))
+        goto msm_fail;
+    tm->msm_h_ms = now_ms() - t;
+    tm->msm_ms = now_ms() - tmsm;
+
+    t = now_ms();
+    if (rs) {
+        r = rs[0];
+        s = rs[1];
+    } else if ((st = random_scalar(&r)) || (st = random_scalar(&s))) {
+        cz_io_fail(st, err, err_len, "prove", "the OS random generator failed");
+        goto out;
+    }
+    cz_fr_mul(&rsn, &r, &s);
+    cz_fr_neg(&rsn, &rsn);
+
+    cz_g1_jac d1, tmp, b1;
+    cz_g2_jac d2, tmp2;
+    cz_g1_jac_from_affine(&d1, &key->delta1);
+    cz_g2_jac_from_affine(&d2, &key->delta2);
+    /* pi_a */
+    cz_g1_jac_add_affine(&pa, &pa, &key->alpha1);
+    cz_g1_jac_mul(&tmp, &d1, &r);
+    cz_g1_jac_add(&pa, &pa, &tmp);
+    /* pi_b */
+    cz_g2_jac_add_affine(&pb2, &pb2, &key->beta2);
+    cz_g2_jac_mul(&tmp2, &d2, &s);
+    cz_g2_jac_add(&pb2, &pb2, &tmp2);
+    /* b1 */
+    b1 = pb1;
+    cz_g1_jac_add_affine(&b1, &b1, &key->beta1);
+    cz_g1_jac_mul(&tmp, &d1, &s);
+    cz_g1_jac_add(&b1, &b1, &tmp);
+    /* pi_c */
+    cz_g1_jac_add(&pc, &pc, &ph);
+    cz_g1_jac_mul(&tmp, &pa, &s);
+    cz_g1_jac_add(&pc, &pc, &tmp);
+    cz_g1_jac_mul(&tmp, &b1, &r);
+    cz_g1_jac_add(&pc, &pc, &tmp);
+    cz_g1_jac_mul(&tmp, &d1, &rsn);
+    cz_g1_jac_add(&pc, &pc, &tmp);
+
+    cz_g1_jac_to_affine(&out->a, &pa);
+    cz_g2_jac_to_affine(&out->b, &pb2);
+    cz_g1_jac_to_affine(&out->c, &pc);
+    cz_wipe(&tmp, sizeof tmp);
+    cz_wipe(&b1, sizeof b1);
+    tm->assemble_ms = now_ms() - t;
+    tm->total_ms = now_ms() - t0;
+    goto out;
+
+msm_fail:
+    cz_io_fail(st, err, err_len, "prove", "MSM failed on %s", be->name);
+out:
+    cz_wipe(&r, sizeof r);
+    cz_wipe(&s, sizeof s);
+    cz_wipe(&rsn, sizeof rsn);
+    if (a) {
+        cz_wipe(a, n * sizeof *a);
+        free(a);
+    }
+    if (b) {
+        cz_wipe(b, n * sizeof *b);
+        free(b);
+    }
+    if (c) {
+        cz_wipe(c, n * sizeof *c);
+        free(c);
+    }
+    return st;
+}

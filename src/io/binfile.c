@@ -1,0 +1,223 @@
+/*
+ * binfile.c: file mapping and the iden3 binary container. See binfile.h.
+ *
+ * Layout: 4-byte magic, u32 version, u32 section count, then per section
+ * u32 id, u64 size, `size` bytes. Every size is checked against what is
+ * left of the blob before it is used.
+ */
+#include "io/binfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CZ_BIN_MAX_SECTIONS 4096
+
+cz_status cz_io_fail(cz_status st, char *err, size_t err_len, const char *name,
+                     const char *fmt, ...)
+{
+    if (!err || err_len == 0)
+        return st;
+    int n = snprintf(err, err_len, "%s: ", name ? name : "(input)");
+    if (n < 0)
+        n = 0;
+    if ((size_t)n < err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err + n, err_len - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+bool cz_le_bytes_lt(const uint8_t *bytes, const uint64_t *m, size_t limbs)
+{
+    for (size_t i = limbs; i-- > 0;) {
+        uint64_t v = cz_le64(bytes + 8 * i);
+        if (v != m[i])
+            return v < m[i];
+    }
+    return false; /* equal */
+}
+
+void cz_blob_borrow(cz_blob *out, const void *data, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    out->data = data;
+    out->len = len;
+}
+
+cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot stat: %s", strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "is a directory, not a file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        /* A pipe or device: read it whole. */
+        size_t cap = 1 << 16, len = 0;
+        uint8_t *buf = malloc(cap);
+        for (;;) {
+            if (!buf) {
+                close(fd);
+                return cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory reading");
+            }
+            ssize_t r = read(fd, buf + len, cap - len);
+            if (r < 0) {
+                if (errno == EINTR)
+                    continue;
+                int e = errno;
+                free(buf);
+                close(fd);
+                return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot read: %s", strerror(e));
+            }
+            if (r == 0)
+                break;
+            len += (size_t)r;
+            if (len == cap) {
+                cap *= 2;
+                uint8_t *nb = realloc(buf, cap);
+                if (!nb)
+                    free(buf);
+                buf = nb;
+            }
+        }
+        close(fd);
+        if (len == 0) {
+            free(buf);
+            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, path, "file is empty");
+        }
+        out->owned = buf;
+        out->data = buf;
+        out->len = len;
+        return CZ_OK;
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, path, "file is empty");
+    }
+    size_t len = (size_t)st.st_size;
+    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (m == MAP_FAILED)
+        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot map: %s", strerror(e));
+    out->map = m;
+    out->map_len = len;
+    out->data = m;
+    out->len = len;
+    return CZ_OK;
+}
+
+void cz_blob_release(cz_blob *b)
+{
+    if (!b)
+        return;
+    if (b->map)
+        munmap(b->map, b->map_len);
+    free(b->owned);
+    memset(b, 0, sizeof *b);
+}
+
+cz_status cz_binfile_parse(cz_binfile *out, const uint8_t *data, size_t len,
+                           const char *name, const char *magic, uint32_t version,
+                           char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    out->name = name;
+    out->data = data;
+    out->len = len;
+    if (len == 0)
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "file is empty");
+    if (len < 12 || memcmp(data, magic, 4) != 0) {
+        if (len >= 4 && memcmp(data, magic, 4) != 0) {
+            char m[5];
+            for (int i = 0; i < 4; i++)
+                m[i] = (data[i] >= 0x20 && data[i] < 0x7f) ? (char)data[i] : '?';
+            m[4] = 0;
+            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                              "not a .%s file (magic \"%s\", expected \"%s\")", magic, m, magic);
+        }
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                          "truncated: %zu bytes, shorter than the 12-byte header", len);
+    }
+    out->version = cz_le32(data + 4);
+    if (out->version != version)
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                          "unsupported %s version %u (expected %u)", magic, out->version, version);
+    uint32_t ns = cz_le32(data + 8);
+    if (ns > CZ_BIN_MAX_SECTIONS || (uint64_t)ns * 12 > len - 12)
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                          "section count %u does not fit in %zu bytes", ns, len);
+    out->sections = calloc(ns ? ns : 1, sizeof *out->sections);
+    if (!out->sections)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
+    out->n_sections = ns;
+    size_t pos = 12;
+    for (uint32_t i = 0; i < ns; i++) {
+        if (len - pos < 12) {
+            cz_binfile_free(out);
+            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                              "truncated: section header %u of %u at byte %zu is cut off", i + 1, ns, pos);
+        }
+        uint32_t id = cz_le32(data + pos);
+        uint64_t size = cz_le64(data + pos + 4);
+        pos += 12;
+        if (size > len - pos) {
+            cz_binfile_free(out);
+            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                              "truncated: section %u declares %llu bytes but only %zu remain",
+                              id, (unsigned long long)size, len - pos);
+        }
+        out->sections[i].id = id;
+        out->sections[i].offset = pos;
+        out->sections[i].size = size;
+        pos += (size_t)size;
+    }
+    for (uint32_t i = 0; i < ns; i++)
+        for (uint32_t j = 0; j < ns; j++)
+            if (out->sections[j].id == out->sections[i].id)
+                out->sections[i].count++;
+    return CZ_OK;
+}
+
+void cz_binfile_free(cz_binfile *f)
+{
+    if (!f)
+        return;
+    free(f->sections);
+    f->sections = NULL;
+    f->n_sections = 0;
+}
+
+cz_status cz_binfile_section(const cz_bin_section **out, const cz_binfile *f,
+                             uint32_t id, const char *what, char *err, size_t err_len)
+{
+    *out = NULL;
+    for (uint32_t i = 0; i < f->n_sections; i++) {
+        if (f->sections[i].id != id)
+            continue;
+        if (f->sections[i].count > 1)
+            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, f->name,
+                              "section %u (%s) appears %u times", id, what, f->sections[i].count);
+        *out = &f->sections[i];
+        return CZ_OK;
+    }
+    return cz_io_fail(CZ_ERR_FORMAT, err, err_len, f->name, "section %u (%s) is missing", id, what);
+}

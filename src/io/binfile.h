@@ -1,0 +1,92 @@
+/*
+ * binfile.h: files in, and the iden3 binary container (.zkey, .wtns, .r1cs).
+ *
+ * DESIGN. A cz_blob is the bytes of one input: a read-only mmap of a file,
+ * or a caller's buffer borrowed as is (the C API proves from bytes). The
+ * container parser indexes the sections by id (snarkjs writes them in
+ * different orders) after checking every header and size against the
+ * length of the blob, so the readers above it never read past the buffer.
+ * Errors are a cz_status plus one sentence that starts with the file's
+ * name: "circuit.zkey: section 5 (A points) has 9600 bytes, expected 9696".
+ */
+#ifndef CZ_IO_BINFILE_H
+#define CZ_IO_BINFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+/* The bytes of an input file or buffer. */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    void *map;       /* mmap base, or NULL */
+    size_t map_len;
+    void *owned;     /* malloc'd copy, or NULL */
+} cz_blob;
+
+/* Map `path` read-only. A directory, an unreadable or an empty file fail
+   with CZ_ERR_IO (empty: CZ_ERR_FORMAT) and a message naming `path`. */
+cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len);
+/* Borrow `data` (not copied; the caller keeps it alive). */
+void cz_blob_borrow(cz_blob *out, const void *data, size_t len);
+void cz_blob_release(cz_blob *b);
+
+typedef struct {
+    uint32_t id;
+    uint32_t count;  /* how many sections carry this id */
+    uint64_t offset; /* of the data, from the start of the blob */
+    uint64_t size;
+} cz_bin_section;
+
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    uint32_t version;
+    uint32_t n_sections;
+    cz_bin_section *sections; /* n_sections entries, in file order */
+    const char *name;         /* for messages; not owned */
+} cz_binfile;
+
+/* Parse the container header and section table. `magic` is 4 chars;
+   `version` the only version accepted. */
+cz_status cz_binfile_parse(cz_binfile *out, const uint8_t *data, size_t len,
+                           const char *name, const char *magic, uint32_t version,
+                           char *err, size_t err_len);
+void cz_binfile_free(cz_binfile *f);
+/* The unique section `id`: CZ_ERR_FORMAT if absent or repeated. `what`
+   names it in the message ("A points"). */
+cz_status cz_binfile_section(const cz_bin_section **out, const cz_binfile *f,
+                             uint32_t id, const char *what, char *err, size_t err_len);
+
+/* Little-endian loads from possibly unaligned bytes. */
+static inline uint32_t cz_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t cz_le64(const uint8_t *p)
+{
+    return (uint64_t)cz_le32(p) | (uint64_t)cz_le32(p + 4) << 32;
+}
+static inline void cz_put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void cz_put_le64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Write "<name>: <formatted>" into err (err may be NULL); returns st. */
+cz_status cz_io_fail(cz_status st, char *err, size_t err_len, const char *name,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Compare n little-endian 64-bit limbs read from bytes with a modulus:
+   true when the integer is < m. */
+bool cz_le_bytes_lt(const uint8_t *bytes, const uint64_t *m, size_t limbs);
+
+#endif

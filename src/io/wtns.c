@@ -1,0 +1,149 @@
+/*
+ * wtns.c: the circom witness file (.wtns, version 2) reader and writer.
+ *
+ * Section 1: u32 n8 (32), the prime r (n8 bytes), u32 count. Section 2:
+ * count plain little-endian values. The reader insists on BLS12-381's r
+ * (a BN254 witness is named as such), values < r, w[0] = 1 and, given a
+ * key, the key's nVars; it returns the values in Montgomery form.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "field/constants.h"
+#include "groth16/groth16.h"
+#include "io/binfile.h"
+#include "util/rng.h"
+
+static const uint64_t fr_p[4] = CZ_FR_P;
+static const uint64_t bn254_r[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL,
+                                    0xb85045b68181585dULL, 0x30644e72e131a029ULL};
+
+void cz_wtns_free(cz_fr *w, uint32_t n)
+{
+    if (!w)
+        return;
+    cz_wipe(w, (size_t)n * sizeof *w);
+    free(w);
+}
+
+cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_t len,
+                        const char *name, uint32_t expected_n, char *err, size_t err_len)
+{
+    *out = NULL;
+    *n_out = 0;
+    if (!name)
+        name = "(witness bytes)";
+    cz_binfile f;
+    cz_status st = cz_binfile_parse(&f, data, len, name, "wtns", 2, err, err_len);
+    if (st)
+        return st;
+    const cz_bin_section *s1, *s2;
+    if ((st = cz_binfile_section(&s1, &f, 1, "header", err, err_len)) ||
+        (st = cz_binfile_section(&s2, &f, 2, "values", err, err_len)))
+        goto out;
+    const uint8_t *h = data + s1->offset;
+    if (s1->size < 4) {
+        st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "section 1 (header) has %llu bytes, too short",
+                        (unsigned long long)s1->size);
+        goto out;
+    }
+    uint32_t n8 = cz_le32(h);
+    if (n8 != 32) {
+        st = cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
+                        "field elements have %u bytes, not 32: not a BLS12-381 witness", n8);
+        goto out;
+    }
+    if (s1->size != 40) {
+        st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                        "section 1 (header) has %llu bytes, expected 40", (unsigned long long)s1->size);
+        goto out;
+    }
+    int is_r = 1, is_bn = 1;
+    for (int i = 0; i < 4; i++) {
+        uint64_t v = cz_le64(h + 4 + 8 * i);
+        is_r &= v == fr_p[i];
+        is_bn &= v == bn254_r[i];
+    }
+    if (!is_r) {
+        st = cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
+                        is_bn ? "this witness is for BN254 (bn128); cuzk proves BLS12-381 only"
+                              : "the witness prime is not BLS12-381's r");
+        goto out;
+    }
+    uint32_t count = cz_le32(h + 36);
+    if (s2->size != (uint64_t)count * 32) {
+        st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                        "section 2 (values) has %llu bytes, expected %llu for %u values",
+                        (unsigned long long)s2->size, (unsigned long long)count * 32, count);
+        goto out;
+    }
+    if (expected_n && count != expected_n) {
+        st = cz_io_fail(CZ_ERR_WITNESS, err, err_len, name,
+                        "witness has %u values but the key expects %u (nVars)", count, expected_n);
+        goto out;
+    }
+    if (count == 0) {
+        st = cz_io_fail(CZ_ERR_WITNESS, err, err_len, name, "witness is empty");
+        goto out;
+    }
+    cz_fr *w = malloc((size_t)count * sizeof *w);
+    if (!w) {
+        st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
+        goto out;
+    }
+    const uint8_t *v = data + s2->offset;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t limbs[4];
+        for (int l = 0; l < 4; l++)
+            limbs[l] = cz_le64(v + 32 * (size_t)i + 8 * l);
+        if (!cz_fr_from_limbs(&w[i], limbs)) {
+            cz_wipe(limbs, sizeof limbs);
+            cz_wtns_free(w, count);
+            st = cz_io_fail(CZ_ERR_RANGE, err, err_len, name, "value %u is not below r", i);
+            goto out;
+        }
+        cz_wipe(limbs, sizeof limbs);
+    }
+    if (!cz_fr_is_one(&w[0])) {
+        cz_wtns_free(w, count);
+        st = cz_io_fail(CZ_ERR_WITNESS, err, err_len, name, "w[0] is not 1");
+        goto out;
+    }
+    *out = w;
+    *n_out = count;
+out:
+    cz_binfile_free(&f);
+    return st;
+}
+
+cz_status cz_wtns_write(const char *path, const cz_fr *w, uint32_t n, char *err, size_t err_len)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot create");
+    uint8_t hdr[12 + 12 + 40 + 12];
+    memcpy(hdr, "wtns", 4);
+    cz_put_le32(hdr + 4, 2);
+    cz_put_le32(hdr + 8, 2);
+    cz_put_le32(hdr + 12, 1);
+    cz_put_le64(hdr + 16, 40);
+    cz_put_le32(hdr + 24, 32);
+    for (int i = 0; i < 4; i++)
+        cz_put_le64(hdr + 28 + 8 * i, fr_p[i]);
+    cz_put_le32(hdr + 60, n);
+    cz_put_le32(hdr + 64, 2);
+    cz_put_le64(hdr + 68, (uint64_t)n * 32);
+    int ok = fwrite(hdr, 1, sizeof hdr, fp) == sizeof hdr;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        uint64_t limbs[4];
+        uint8_t b[32];
+        cz_fr_to_limbs(limbs, &w[i]);
+        for (int l = 0; l < 4; l++)
+            cz_put_le64(b + 8 * l, limbs[l]);
+        ok = fwrite(b, 1, 32, fp) == 32;
+    }
+    if (fclose(fp) != 0)
+        ok = 0;
+    return ok ? CZ_OK : cz_io_fail(CZ_ERR_IO, err, err_len, path, "write failed");
+}

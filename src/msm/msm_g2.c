@@ -1,0 +1,12 @@
+/* msm_g2.c: Pippenger MSM and bit-sums in G2 (over Fp2). See msm.h. */
+#include "msm/msm.h"
+
+#define FE cz_fp2
+#define FE_(op) cz_fp2_##op
+#define G_(op) cz_g2_##op
+#define AFF cz_g2_affine
+#define JAC cz_g2_jac
+#define XYZZ cz_g2_xyzz
+#define IS_G2 1
+
+#include "msm/msm_impl.h"

@@ -1,0 +1,310 @@
+/*
+ * pairing.c: the optimal ate pairing of BLS12-381 (see pairing.h).
+ *
+ * DESIGN. Lines. With the M-type twist E': y^2 = x^3 + b', b' = 4 xi, and
+ * the untwisting (x', y') -> (x' / w^2, y' / w^3) into E(Fp12), the line
+ * through twist points with slope lambda' (on E') evaluated at P = (xP, yP)
+ * is, after multiplying by w^3 and by factors in Fp2 (all of which the
+ * final exponentiation removes, as it kills every element of Fp4):
+ *     l = ell0 + ell1 (-xP) w^2 + ell4 yP w^3
+ * i.e. a sparse Fp12 element in slots c0.c0 (w^0), c0.c1 (w^2 = v) and
+ * c1.c1 (w^3 = v w), multiplied in by cz_fp12_mul_by_014.
+ *
+ * Doubling T = (X : Y : Z) (homogeneous, x = X/Z), Costello-Lange-Naehrig
+ * style, with the point scaled by 4 to avoid halvings:
+ *   B = Y^2, C = Z^2, E = 3b' C, F = 3E, H = (Y + Z)^2 - B - C (= 2YZ), J = X^2
+ *   X3 = 2 X Y (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4 B H
+ *   ell0 = B - E (= Y^2 - 3b' Z^2), ell1 = 3J, ell4 = H.          3M + 6S (Fp2)
+ * Mixed addition T + Q, Q = (x2, y2) affine:
+ *   theta = Y - y2 Z, lambda = X - x2 Z, C = theta^2, D = lambda^2,
+ *   E = lambda D, F = Z C, G = X D, H = E + F - 2G,
+ *   X3 = lambda H, Y3 = theta (G - H) - E Y, Z3 = Z E
+ *   ell0 = theta x2 - lambda y2, ell1 = theta, ell4 = lambda.    11M + 2S
+ * Per bit of |x| (63 of them, 5 set below the top one): one Fp12 squaring
+ * shared by all pairs, and per pair a doubling and a 13-product sparse
+ * multiplication (plus an addition and another for set bits).
+ *
+ * Final exponentiation: easy part f^((p^6 - 1)(p^2 + 1)) by a conjugation,
+ * an inversion and a Frobenius; hard part the chain for
+ *   3 (p^4 - p^2 + 1)/r = l3 p^3 + l2 p^2 + l1 p + l0,
+ *   l3 = (x - 1)^2, l2 = l3 x, l1 = l2 x - l3, l0 = l1 x + 3
+ * (Hayashida-Hayasaka-Teruya 2020), with five exponentiations by x in the
+ * cyclotomic subgroup (Granger-Scott squarings) where 1/a = conj(a).
+ * Pairs are processed in blocks of CZ_MILLER_BLOCK so that no memory is
+ * allocated; each block costs one more chain of 63 squarings.
+ */
+#include "pairing/pairing.h"
+
+#include "field/tower_constants.h"
+
+#include <string.h>
+
+#define CZ_MILLER_BLOCK 16
+
+typedef struct {
+    cz_fp2 x, y, z;
+} g2_proj;
+
+static const cz_fp2 twist_b3 = CZ_TWIST_B3;
+
+static bool g1_is_inf(const cz_g1_affine *p) { return cz_fp_is_zero(&p->x) & cz_fp_is_zero(&p->y); }
+
+static bool g2_is_inf(const cz_g2_affine *q) { return cz_fp2_is_zero(&q->x) & cz_fp2_is_zero(&q->y); }
+
+/* out = 3 * a (2 additions) */
+static void fp2_triple(cz_fp2 *out, const cz_fp2 *a)
+{
+    cz_fp2 t;
+    cz_fp2_dbl(&t, a);
+    cz_fp2_add(out, &t, a);
+}
+
+/* See the DESIGN comment: T <- 2T (scaled by 4), line coefficients out. */
+static void dbl_step(cz_fp2 ell[3], g2_proj *t)
+{
+    cz_fp2 b, c, e, f, h, j, s, xy;
+    cz_fp2_sqr(&b, &t->y);
+    cz_fp2_sqr(&c, &t->z);
+    cz_fp2_mul(&e, &c, &twist_b3);
+    fp2_triple(&f, &e);
+    cz_fp2_add(&h, &t->y, &t->z);
+    cz_fp2_sqr(&h, &h);
+    cz_fp2_sub(&h, &h, &b);
+    cz_fp2_sub(&h, &h, &c);
+    cz_fp2_sqr(&j, &t->x);
+
+    cz_fp2_sub(&ell[0], &b, &e);
+    fp2_triple(&ell[1], &j);
+    ell[2] = h;
+
+    cz_fp2_mul(&xy, &t->x, &t->y);
+    cz_fp2_sub(&s, &b, &f);
+    cz_fp2_mul(&xy, &xy, &s);
+    cz_fp2_dbl(&t->x, &xy);                 /* X3 = 2XY(B - F) */
+
+    cz_fp2_sqr(&e, &e);
+    fp2_triple(&e, &e);
+    cz_fp2_dbl(&e, &e);
+    cz_fp2_dbl(&e, &e);                     /* 12 E^2 */
+    cz_fp2_add(&s, &b, &f);
+    cz_fp2_sqr(&s, &s);
+    cz_fp2_sub(&t->y, &s, &e);              /* Y3 = (B + F)^2 - 12E^2 */
+
+    cz_fp2_mul(&s, &b, &h);
+    cz_fp2_dbl(&s, &s);
+    cz_fp2_dbl(&t->z, &s);                  /* Z3 = 4BH */
+}
+
+/* T <- T + Q, Q affine; line coefficients out. */
+static void add_step(cz_fp2 ell[3], g2_proj *t, const cz_g2_affine *q)
+{
+    cz_fp2 theta, lambda, c, d, e, f, g, h, s;
+    cz_fp2_mul(&s, &q->y, &t->z);
+    cz_fp2_sub(&theta, &t->y, &s);
+    cz_fp2_mul(&s, &q->x, &t->z);
+    cz_fp2_sub(&lambda, &t->x, &s);
+    cz_fp2_sqr(&c, &theta);
+    cz_fp2_sqr(&d, &lambda);
+    cz_fp2_mul(&e, &lambda, &d);
+    cz_fp2_mul(&f, &t->z, &c);
+    cz_fp2_mul(&g, &t->x, &d);
+    cz_fp2_dbl(&s, &g);
+    cz_fp2_add(&h, &e, &f);
+    cz_fp2_sub(&h, &h, &s);
+    cz_fp2_mul(&t->x, &lambda, &h);
+    cz_fp2_sub(&s, &g, &h);
+    cz_fp2_mul(&s, &theta, &s);
+    cz_fp2_mul(&g, &e, &t->y);
+    cz_fp2_sub(&t->y, &s, &g);
+    cz_fp2_mul(&t->z, &t->z, &e);
+
+    cz_fp2_mul(&s, &theta, &q->x);
+    cz_fp2_mul(&g, &lambda, &q->y);
+    cz_fp2_sub(&ell[0], &s, &g);
+    ell[1] = theta;
+    ell[2] = lambda;
+}
+
+/* f <- f * (ell0 + ell1 nx w^2 + ell4 y w^3), nx = -xP, y = yP. */
+static void mul_line(cz_fp12 *f, const cz_fp2 ell[3], const cz_fp *nx, const cz_fp *y)
+{
+    cz_fp2 c1, c4;
+    cz_fp2_mul_fp(&c1, &ell[1], nx);
+    cz_fp2_mul_fp(&c4, &ell[2], y);
+    cz_fp12_mul_by_014(f, f, &ell[0], &c1, &c4);
+}
+
+/* Miller loop over at most CZ_MILLER_BLOCK pairs; f = prod f_{|x|,Q}(P),
+   not yet conjugated. Either qs (affine) or pre (prepared) is used. */
+static void miller_block(cz_fp12 *f, const cz_g1_affine *ps, const cz_g2_affine *qs,
+                         const cz_g2_prepared *pre, size_t n)
+{
+    g2_proj t[CZ_MILLER_BLOCK];
+    const cz_g2_affine *qa[CZ_MILLER_BLOCK];
+    const cz_g2_prepared *qp[CZ_MILLER_BLOCK];
+    cz_fp nx[CZ_MILLER_BLOCK], y[CZ_MILLER_BLOCK];
+    size_t m = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (g1_is_inf(&ps[i]))
+            continue;
+        if (qs ? g2_is_inf(&qs[i]) : pre[i].infinity)
+            continue;
+        cz_fp_neg(&nx[m], &ps[i].x);
+        y[m] = ps[i].y;
+        if (qs) {
+            qa[m] = &qs[i];
+            t[m].x = qs[i].x;
+            t[m].y = qs[i].y;
+            cz_fp2_one(&t[m].z);
+        } else {
+            qp[m] = &pre[i];
+        }
+        m++;
+    }
+    cz_fp12_one(f);
+    if (m == 0)
+        return;
+
+    const uint64_t x = CZ_PAIRING_X_ABS;
+    cz_fp2 ell[3];
+    int line = 0;
+    for (int b = 62; b >= 0; b--) {
+        if (b != 62)
+            cz_fp12_sqr(f, f);
+        for (size_t i = 0; i < m; i++) {
+            if (qs) {
+                dbl_step(ell, &t[i]);
+                mul_line(f, ell, &nx[i], &y[i]);
+            } else {
+                mul_line(f, qp[i]->ell[line], &nx[i], &y[i]);
+            }
+        }
+        line++;
+        if ((x >> b) & 1) {
+            for (size_t i = 0; i < m; i++) {
+                if (qs) {
+                    add_step(ell, &t[i], qa[i]);
+                    mul_line(f, ell, &nx[i], &y[i]);
+                } else {
+                    mul_line(f, qp[i]->ell[line], &nx[i], &y[i]);
+                }
+            }
+            line++;
+        }
+    }
+}
+
+static void miller_any(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs,
+                       const cz_g2_prepared *pre, size_t n)
+{
+    cz_fp12 acc, f;
+    cz_fp12_one(&acc);
+    for (size_t i = 0; i < n; i += CZ_MILLER_BLOCK) {
+        size_t k = n - i < CZ_MILLER_BLOCK ? n - i : CZ_MILLER_BLOCK;
+        miller_block(&f, ps + i, qs ? qs + i : NULL, pre ? pre + i : NULL, k);
+        if (i == 0)
+            acc = f;
+        else
+            cz_fp12_mul(&acc, &acc, &f);
+    }
+    /* x < 0: f_{x,Q} = 1 / f_{|x|,Q} up to a vertical line (killed by the
+       final exponentiation), and 1/f = conj(f) after the easy part. */
+    cz_fp12_conj(out, &acc);
+}
+
+void cz_miller_loop(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n)
+{
+    miller_any(out, ps, qs, NULL, n);
+}
+
+void cz_miller_loop_prepared(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_prepared *qs, size_t n)
+{
+    miller_any(out, ps, NULL, qs, n);
+}
+
+void cz_g2_prepare(cz_g2_prepared *out, const cz_g2_affine *q)
+{
+    memset(out, 0, sizeof *out);
+    out->infinity = g2_is_inf(q);
+    if (out->infinity)
+        return;
+    const uint64_t x = CZ_PAIRING_X_ABS;
+    g2_proj t = {q->x, q->y, {{{0}}, {{0}}}};
+    cz_fp2_one(&t.z);
+    int line = 0;
+    for (int b = 62; b >= 0; b--) {
+        dbl_step(out->ell[line++], &t);
+        if ((x >> b) & 1)
+            add_step(out->ell[line++], &t, q);
+    }
+}
+
+/* f^((p^6 - 1)(p^2 + 1)) then the hard part (see the DESIGN comment):
+ *   t1 = f^((p^6-1)(p^2+1)), t2 = t1^x, t3 = t1^-2 t2 = t1^(x-2),
+ *   t4 = t3^x, t5 = t4^x, t6 = t5^x t2^2, t7 = t6^x,
+ *   out = (t2 t5)^(p^2) (t4 t1)^(p^3) (t6 / t1)^p t7 / t3 * t1.
+ * a^x for x < 0 is conj(a^|x|) in the cyclotomic subgroup. */
+static void exp_by_x(cz_fp12 *out, const cz_fp12 *a)
+{
+    cz_fp12_cyclotomic_exp_x(out, a);
+    cz_fp12_conj(out, out);
+}
+
+void cz_final_exp(cz_fp12 *out, const cz_fp12 *f)
+{
+    cz_fp12 t0, t1, t2, t3, t4, t5, t6, t7, s, r;
+    cz_fp12_inv_var(&t0, f);
+    cz_fp12_conj(&t1, f);
+    cz_fp12_mul(&t0, &t1, &t0);             /* f^(p^6 - 1) */
+    cz_fp12_frobenius(&t1, &t0, 2);
+    cz_fp12_mul(&t1, &t1, &t0);             /* ^(p^2 + 1) */
+
+    exp_by_x(&t2, &t1);
+    cz_fp12_cyclotomic_sqr(&s, &t1);
+    cz_fp12_conj(&s, &s);
+    cz_fp12_mul(&t3, &s, &t2);
+    exp_by_x(&t4, &t3);
+    exp_by_x(&t5, &t4);
+    exp_by_x(&t6, &t5);
+    cz_fp12_cyclotomic_sqr(&s, &t2);
+    cz_fp12_mul(&t6, &t6, &s);
+    exp_by_x(&t7, &t6);
+
+    cz_fp12_mul(&r, &t2, &t5);
+    cz_fp12_frobenius(&r, &r, 2);
+    cz_fp12_mul(&s, &t4, &t1);
+    cz_fp12_frobenius(&s, &s, 3);
+    cz_fp12_mul(&r, &r, &s);
+    cz_fp12_conj(&s, &t1);
+    cz_fp12_mul(&s, &s, &t6);
+    cz_fp12_frobenius(&s, &s, 1);
+    cz_fp12_mul(&r, &r, &s);
+    cz_fp12_conj(&s, &t3);
+    cz_fp12_mul(&s, &s, &t7);
+    cz_fp12_mul(&s, &s, &t1);
+    cz_fp12_mul(out, &r, &s);
+}
+
+void cz_pairing(cz_fp12 *out, const cz_g1_affine *p, const cz_g2_affine *q)
+{
+    cz_fp12 f;
+    cz_miller_loop(&f, p, q, 1);
+    cz_final_exp(out, &f);
+}
+
+bool cz_pairing_product_is_one(const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n)
+{
+    cz_fp12 f;
+    cz_miller_loop(&f, ps, qs, n);
+    cz_final_exp(&f, &f);
+    return cz_fp12_is_one(&f);
+}
+
+bool cz_pairing_product_is_one_prepared(const cz_g1_affine *ps, const cz_g2_prepared *qs, size_t n)
+{
+    cz_fp12 f;
+    cz_miller_loop_prepared(&f, ps, qs, n);
+    cz_final_exp(&f, &f);
+    return cz_fp12_is_one(&f);
+}

@@ -1,0 +1,422 @@
+/* ctest: labels=unit timeout=300 */
+/*
+ * test_msm.c: the MSM against a naive sum of scalar multiplications
+ * (cz_g*_jac_mul / jac_mul_var of the curve layer) for n = 0, 1, 2, 3, 17,
+ * 100, 1000, across windows, algorithms (XYZZ / batched affine) and thread
+ * counts (1, 2, 4); special scalars (0, 1, r-1, r, values >= r in plain
+ * form, 2^256-1), points at infinity, repeated and opposite points (hot
+ * and cancelling buckets), all-0/1 scalars through the split path, the
+ * bitmap sum, and G2.
+ */
+#include "common/test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "field/constants.h"
+#include "msm/msm.h"
+
+static cz_rng g_rng;
+static cz_threadpool *g_pools[3];
+static const uint64_t R_LIMBS[4] = CZ_FR_P;
+
+/* ---- inputs ---- */
+
+static void rand_points_g1(cz_g1_affine *p, size_t n)
+{
+    cz_g1_affine g;
+    cz_g1_jac gj, t;
+    cz_g1_generator(&g);
+    cz_g1_jac_from_affine(&gj, &g);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4] = {cz_rng_u64(&g_rng), cz_rng_u64(&g_rng), cz_rng_u64(&g_rng), 0};
+        cz_g1_jac_mul_var(&t, &gj, k, 4);
+        cz_g1_jac_to_affine(&p[i], &t);
+    }
+}
+
+static void rand_points_g2(cz_g2_affine *p, size_t n)
+{
+    cz_g2_affine g;
+    cz_g2_jac gj, t;
+    cz_g2_generator(&g);
+    cz_g2_jac_from_affine(&gj, &g);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4] = {cz_rng_u64(&g_rng), cz_rng_u64(&g_rng), cz_rng_u64(&g_rng), 0};
+        cz_g2_jac_mul_var(&t, &gj, k, 4);
+        cz_g2_jac_to_affine(&p[i], &t);
+    }
+}
+
+/* Scalars in Montgomery form, with a mix of specials when `special`. */
+static void rand_scalars(cz_fr *s, size_t n, int special)
+{
+    for (size_t i = 0; i < n; i++) {
+        cz_fr_random(&s[i], &g_rng);
+        if (!special)
+            continue;
+        switch (cz_rng_u64(&g_rng) % 8) {
+        case 0: cz_fr_zero(&s[i]); break;
+        case 1: cz_fr_one(&s[i]); break;
+        case 2: cz_fr_one(&s[i]); cz_fr_neg(&s[i], &s[i]); break; /* r - 1 */
+        case 3: cz_fr_set_u64(&s[i], cz_rng_u64(&g_rng) % 5); break;
+        default: break;
+        }
+    }
+}
+
+/* Plain 256-bit scalars, many >= r. */
+static void rand_plain(cz_fr *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < 4; j++)
+            s[i].l[j] = cz_rng_u64(&g_rng);
+        switch (cz_rng_u64(&g_rng) % 6) {
+        case 0: memcpy(s[i].l, R_LIMBS, 32); break;                  /* r */
+        case 1: memcpy(s[i].l, R_LIMBS, 32); s[i].l[0] -= 1; break;   /* r - 1 */
+        case 2: memcpy(s[i].l, R_LIMBS, 32); s[i].l[0] += 1; break;   /* r + 1 */
+        case 3: memset(s[i].l, 0xff, 32); break;                      /* 2^256 - 1 */
+        case 4: memset(s[i].l, 0, 32); s[i].l[0] = cz_rng_u64(&g_rng) % 3; break;
+        default: break;                                               /* random, often >= r */
+        }
+    }
+}
+
+/* ---- naive references ---- */
+
+static void naive_g1(cz_g1_jac *out, const cz_g1_affine *p, const cz_fr *s, size_t n, int plain)
+{
+    cz_g1_jac acc, pj, t;
+    cz_g1_jac_infinity(&acc);
+    for (size_t i = 0; i < n; i++) {
+        cz_g1_jac_from_affine(&pj, &p[i]);
+        if (plain) {
+            cz_g1_jac_mul_var(&t, &pj, s[i].l, 4); /* unreduced: k*P = (k mod r)*P */
+        } else if (i % 2) {
+            cz_g1_jac_mul(&t, &pj, &s[i]);
+        } else {
+            uint64_t k[4];
+            cz_fr_to_limbs(k, &s[i]);
+            cz_g1_jac_mul_var(&t, &pj, k, 4);
+        }
+        cz_g1_jac_add(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+static void naive_g2(cz_g2_jac *out, const cz_g2_affine *p, const cz_fr *s, size_t n, int plain)
+{
+    cz_g2_jac acc, pj, t;
+    cz_g2_jac_infinity(&acc);
+    for (size_t i = 0; i < n; i++) {
+        cz_g2_jac_from_affine(&pj, &p[i]);
+        if (plain) {
+            cz_g2_jac_mul_var(&t, &pj, s[i].l, 4);
+        } else {
+            uint64_t k[4];
+            cz_fr_to_limbs(k, &s[i]);
+            cz_g2_jac_mul_var(&t, &pj, k, 4);
+        }
+        cz_g2_jac_add(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+static void check_g1(const cz_g1_affine *p, const cz_fr *s, size_t n, int plain,
+                     const cz_g1_jac *ref, cz_threadpool *pool, unsigned window,
+                     cz_msm_algo algo, int no_split)
+{
+    cz_msm_opts o = {.pool = pool, .form = plain ? CZ_MSM_SCALAR_PLAIN : CZ_MSM_SCALAR_MONT,
+                     .window = window, .algo = algo, .no_split = no_split};
+    cz_g1_jac got;
+    assert_int_equal(cz_g1_msm(&got, p, s, n, &o), CZ_OK);
+    if (!cz_g1_jac_eq(&got, ref))
+        fail_msg("G1 MSM mismatch: n=%zu plain=%d threads=%d window=%u algo=%d no_split=%d", n,
+                 plain, cz_threadpool_size(pool), window, (int)algo, no_split);
+}
+
+static void check_g2(const cz_g2_affine *p, const cz_fr *s, size_t n, int plain,
+                     const cz_g2_jac *ref, cz_threadpool *pool, unsigned window,
+                     cz_msm_algo algo, int no_split)
+{
+    cz_msm_opts o = {.pool = pool, .form = plain ? CZ_MSM_SCALAR_PLAIN : CZ_MSM_SCALAR_MONT,
+                     .window = window, .algo = algo, .no_split = no_split};
+    cz_g2_jac got;
+    assert_int_equal(cz_g2_msm(&got, p, s, n, &o), CZ_OK);
+    if (!cz_g2_jac_eq(&got, ref))
+        fail_msg("G2 MSM mismatch: n=%zu plain=%d threads=%d window=%u algo=%d no_split=%d", n,
+                 plain, cz_threadpool_size(pool), window, (int)algo, no_split);
+}
+
+/* ---- tests ---- */
+
+/* One point, every window 1..22: k*G through the digit recoding. */
+static void test_digits(void **state)
+{
+    (void)state;
+    cz_g1_affine ga;
+    cz_g1_jac ref, got, gj;
+    cz_g1_generator(&ga);
+    cz_g1_jac_from_affine(&gj, &ga);
+    for (int it = 0; it < 100; it++) {
+        cz_fr k;
+        uint64_t l[4];
+        cz_fr_random(&k, &g_rng);
+        if (it == 0) {
+            cz_fr_one(&k);
+            cz_fr_neg(&k, &k); /* r - 1: all windows busy */
+        }
+        cz_fr_to_limbs(l, &k);
+        cz_g1_jac_mul_var(&ref, &gj, l, 4);
+        unsigned c = 1 + (unsigned)(it % 22);
+        cz_msm_opts o = {.window = c, .algo = CZ_MSM_ALGO_XYZZ, .no_split = 1};
+        assert_int_equal(cz_g1_msm(&got, &ga, &k, 1, &o), CZ_OK);
+        if (!cz_g1_jac_eq(&got, &ref))
+            fail_msg("window %u", c);
+    }
+}
+
+static void test_g1_sizes(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {0, 1, 2, 3, 17, 100, 1000};
+    cz_g1_affine *p = malloc(1000 * sizeof *p);
+    cz_fr *s = malloc(1000 * sizeof *s);
+    rand_points_g1(p, 1000);
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t n = sizes[si];
+        for (int plain = 0; plain < 2; plain++) {
+            if (plain)
+                rand_plain(s, n);
+            else
+                rand_scalars(s, n, 1);
+            cz_g1_jac ref;
+            naive_g1(&ref, p, s, n, plain);
+            for (int t = 0; t < 3; t++) {
+                check_g1(p, s, n, plain, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+                check_g1(p, s, n, plain, &ref, g_pools[t], 0, CZ_MSM_ALGO_AFFINE, 1);
+            }
+            const unsigned windows[] = {1, 2, 3, 5, 8, 11, 16};
+            for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
+                if (n == 1000 && windows[wi] < 5)
+                    continue;
+                check_g1(p, s, n, plain, &ref, g_pools[wi % 3], windows[wi], CZ_MSM_ALGO_XYZZ, 1);
+                check_g1(p, s, n, plain, &ref, g_pools[(wi + 1) % 3], windows[wi], CZ_MSM_ALGO_AFFINE, 0);
+            }
+        }
+    }
+    free(p);
+    free(s);
+}
+
+/* Points at infinity, repeated points with repeated scalars (hot buckets,
+   the overflow path), P and -P with equal scalars (buckets that cancel),
+   and doubling inside buckets (P + P). */
+static void test_g1_degenerate(void **state)
+{
+    (void)state;
+    const size_t n = 600;
+    cz_g1_affine *p = malloc(n * sizeof *p);
+    cz_fr *s = malloc(n * sizeof *s);
+    cz_g1_affine base[4];
+    rand_points_g1(base, 4);
+    cz_fr k7;
+    cz_fr_random(&k7, &g_rng);
+    for (size_t i = 0; i < n; i++) {
+        switch (i % 6) {
+        case 0: cz_g1_affine_infinity(&p[i]); cz_fr_random(&s[i], &g_rng); break;
+        case 1: p[i] = base[0]; s[i] = k7; break;                       /* hot bucket */
+        case 2: cz_g1_affine_neg(&p[i], &base[0]); s[i] = k7; break;    /* cancels case 1 */
+        case 3: p[i] = base[1]; s[i] = k7; break;                       /* P + P in a bucket */
+        case 4: p[i] = base[2]; cz_fr_random(&s[i], &g_rng); break;
+        default: p[i] = base[3]; cz_fr_set_u64(&s[i], 2); break;
+        }
+    }
+    cz_g1_jac ref;
+    naive_g1(&ref, p, s, n, 0);
+    for (int t = 0; t < 3; t++) {
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 12, CZ_MSM_ALGO_AFFINE, 0);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 4, CZ_MSM_ALGO_AFFINE, 1);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 9, CZ_MSM_ALGO_XYZZ, 0);
+    }
+    /* every scalar equal, every point equal: one bucket per window */
+    for (size_t i = 0; i < n; i++) {
+        p[i] = base[2];
+        s[i] = k7;
+    }
+    naive_g1(&ref, p, s, n, 0);
+    check_g1(p, s, n, 0, &ref, g_pools[1], 10, CZ_MSM_ALGO_AFFINE, 0);
+    check_g1(p, s, n, 0, &ref, NULL, 0, CZ_MSM_ALGO_AUTO, 0);
+    /* all points at infinity */
+    for (size_t i = 0; i < n; i++)
+        cz_g1_affine_infinity(&p[i]);
+    cz_g1_jac got;
+    assert_int_equal(cz_g1_msm(&got, p, s, n, NULL), CZ_OK);
+    assert_true(cz_g1_jac_is_infinity(&got));
+    free(p);
+    free(s);
+}
+
+/* Scalars 0/1 only: the split path's batched tree; and the bitmap sum. */
+static void test_g1_bits(void **state)
+{
+    (void)state;
+    const size_t n = 1000;
+    cz_g1_affine *p = malloc(n * sizeof *p);
+    cz_fr *s = malloc(n * sizeof *s);
+    uint64_t bm[16] = {0};
+    rand_points_g1(p, n);
+    p[5] = p[4];                    /* a doubling in the tree */
+    cz_g1_affine_neg(&p[7], &p[6]); /* a cancellation */
+    cz_g1_affine_infinity(&p[9]);
+    for (size_t i = 0; i < n; i++) {
+        int bit = (cz_rng_u64(&g_rng) & 3) != 0 || (i >= 4 && i < 10);
+        if (bit) {
+            cz_fr_one(&s[i]);
+            bm[i / 64] |= (uint64_t)1 << (i % 64);
+        } else {
+            cz_fr_zero(&s[i]);
+        }
+    }
+    cz_g1_jac ref, got;
+    naive_g1(&ref, p, s, n, 0);
+    for (int t = 0; t < 3; t++) {
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 1);
+        assert_int_equal(cz_g1_sum_bitmap(&got, p, bm, n, g_pools[t]), CZ_OK);
+        assert_true(cz_g1_jac_eq(&got, &ref));
+    }
+    /* mixed: bits plus a few big scalars */
+    for (size_t i = 0; i < n; i += 37)
+        cz_fr_random(&s[i], &g_rng);
+    naive_g1(&ref, p, s, n, 0);
+    for (int t = 0; t < 3; t++)
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+    /* an empty bitmap */
+    memset(bm, 0, sizeof bm);
+    assert_int_equal(cz_g1_sum_bitmap(&got, p, bm, n, NULL), CZ_OK);
+    assert_true(cz_g1_jac_is_infinity(&got));
+    free(p);
+    free(s);
+}
+
+/* Larger: 2^13 points exercise batches of 512 and threads; compared with
+   the XYZZ path rather than the (slow) naive sum, plus a naive check of a
+   random 64-point slice. */
+static void test_g1_larger(void **state)
+{
+    (void)state;
+    const size_t n = 1 << 13;
+    cz_g1_affine *p = malloc(n * sizeof *p);
+    cz_fr *s = malloc(n * sizeof *s);
+    /* cheap distinct points: P_i = P_{i-1} + Q_(random of 16) */
+    cz_g1_affine q[16];
+    rand_points_g1(q, 16);
+    cz_g1_jac acc;
+    cz_g1_jac_from_affine(&acc, &q[0]);
+    cz_g1_jac *pj = malloc(n * sizeof *pj);
+    for (size_t i = 0; i < n; i++) {
+        cz_g1_jac_add_affine(&acc, &acc, &q[cz_rng_u64(&g_rng) % 16]);
+        pj[i] = acc;
+    }
+    cz_g1_jac_batch_to_affine(p, pj, n);
+    free(pj);
+    rand_scalars(s, n, 1);
+    cz_g1_jac a, b, ref;
+    cz_msm_opts ox = {.pool = NULL, .window = 7, .algo = CZ_MSM_ALGO_XYZZ, .no_split = 1};
+    assert_int_equal(cz_g1_msm(&a, p, s, n, &ox), CZ_OK);
+    cz_msm_opts oa = {.pool = g_pools[2]};
+    assert_int_equal(cz_g1_msm(&b, p, s, n, &oa), CZ_OK);
+    assert_true(cz_g1_jac_eq(&a, &b));
+    size_t off = (size_t)(cz_rng_u64(&g_rng) % (n - 64));
+    naive_g1(&ref, p + off, s + off, 64, 0);
+    check_g1(p + off, s + off, 64, 0, &ref, g_pools[1], 0, CZ_MSM_ALGO_AUTO, 0);
+    free(p);
+    free(s);
+}
+
+static void test_g2(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {0, 1, 2, 3, 17, 100};
+    cz_g2_affine *p = malloc(100 * sizeof *p);
+    cz_fr *s = malloc(100 * sizeof *s);
+    rand_points_g2(p, 100);
+    cz_g2_affine_infinity(&p[2]);
+    p[10] = p[11];
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t n = sizes[si];
+        for (int plain = 0; plain < 2; plain++) {
+            if (plain)
+                rand_plain(s, n);
+            else
+                rand_scalars(s, n, 1);
+            if (n > 11)
+                s[10] = s[11];
+            cz_g2_jac ref;
+            naive_g2(&ref, p, s, n, plain);
+            for (int t = 0; t < 3; t++) {
+                check_g2(p, s, n, plain, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+                check_g2(p, s, n, plain, &ref, g_pools[t], 6, CZ_MSM_ALGO_AFFINE, 0);
+                check_g2(p, s, n, plain, &ref, g_pools[t], 3, CZ_MSM_ALGO_XYZZ, 1);
+            }
+        }
+    }
+    /* bits and the bitmap sum */
+    uint64_t bm[2] = {0};
+    for (size_t i = 0; i < 100; i++) {
+        if (cz_rng_u64(&g_rng) & 1) {
+            cz_fr_one(&s[i]);
+            bm[i / 64] |= (uint64_t)1 << (i % 64);
+        } else {
+            cz_fr_zero(&s[i]);
+        }
+    }
+    cz_g2_jac ref, got;
+    naive_g2(&ref, p, s, 100, 0);
+    check_g2(p, s, 100, 0, &ref, g_pools[1], 0, CZ_MSM_ALGO_AUTO, 0);
+    assert_int_equal(cz_g2_sum_bitmap(&got, p, bm, 100, g_pools[2]), CZ_OK);
+    assert_true(cz_g2_jac_eq(&got, &ref));
+    free(p);
+    free(s);
+}
+
+static void test_args(void **state)
+{
+    (void)state;
+    cz_g1_affine p;
+    cz_fr s;
+    cz_g1_jac out;
+    cz_g1_generator(&p);
+    cz_fr_one(&s);
+    cz_msm_opts o = {.window = 23};
+    assert_int_equal(cz_g1_msm(&out, &p, &s, 1, &o), CZ_ERR_ARG);
+    assert_int_equal(cz_g1_msm(&out, NULL, NULL, 0, NULL), CZ_OK);
+    assert_true(cz_g1_jac_is_infinity(&out));
+    for (size_t n = 1; n < (1u << 24); n *= 4) {
+        unsigned c = cz_msm_window_for(n, 2, 0);
+        assert_true(c >= 1 && c <= 22);
+    }
+}
+
+int main(void)
+{
+    cz_test_rng(&g_rng);
+    g_pools[0] = NULL;
+    g_pools[1] = cz_threadpool_create(2);
+    g_pools[2] = cz_threadpool_create(4);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_digits),
+        cmocka_unit_test(test_g1_sizes),
+        cmocka_unit_test(test_g1_degenerate),
+        cmocka_unit_test(test_g1_bits),
+        cmocka_unit_test(test_g1_larger),
+        cmocka_unit_test(test_g2),
+        cmocka_unit_test(test_args),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    cz_threadpool_destroy(g_pools[1]);
+    cz_threadpool_destroy(g_pools[2]);
+    return rc;
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# ctest: labels=oracle timeout=600
+# test_snarkjs_interop.sh: cuzk and snarkjs 0.7.6 accept each other's proofs
+# and agree on which proofs are invalid, on the committed fixture (a snarkjs
+# BLS12-381 key, see tests/fixtures/README.md).
+#   - cuzk prove -> snarkjs groth16 verify accepts; public.json as snarkjs's
+#   - snarkjs proofs (committed and fresh) -> cuzk verify accepts
+#   - cuzk export-vk equals snarkjs zkey export verificationkey
+#   - tampered proofs, a tampered public input, and the proof of a witness
+#     that does not satisfy the circuit: both verifiers reject (exit 1)
+#   - the Groth16 malleation (-A, -B, C): both verifiers give the same answer
+source "$(dirname "$0")/lib.sh"
+cz_init
+cz_need_oracle
+
+ZKEY=$FIX/small.zkey
+WTNS=$FIX/small.wtns
+VK=$FIX/small_vk.json
+
+# jsedit IN OUT JS: OUT = the JSON of IN after running JS on it (as `p`),
+# with BigInt helpers: Q (BLS12-381 base field), R (scalar field).
+jsedit() {
+    node -e '
+const fs = require("fs");
+const Q = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn;
+const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+const p = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const neg = (s) => ((Q - BigInt(s)) % Q).toString();
+const inc = (s) => (BigInt(s) + 1n).toString();
+const before = JSON.stringify(p);
+'"$3"'
+if (JSON.stringify(p) === before) { console.error("jsedit: nothing changed"); process.exit(1); }
+fs.writeFileSync(process.argv[2], JSON.stringify(p, null, 1));
+' "$1" "$2" || cz_fail "test setup: could not make $2 from $1"
+}
+
+# same_json A B: A and B hold equal JSON values (key order ignored).
+same_json() {
+    node -e '
+const fs = require("fs");
+const canon = (v) => Array.isArray(v) ? v.map(canon)
+    : (v && typeof v === "object") ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])]))
+    : v;
+const [a, b] = process.argv.slice(1).map((f) => JSON.stringify(canon(JSON.parse(fs.readFileSync(f, "utf8")))));
+if (a !== b) { console.error("differ:\n" + a + "\n" + b); process.exit(1); }
+' "$1" "$2"
+}
+
+# both_reject DESC PUBLIC PROOF: snarkjs and cuzk both say invalid (exit 1).
+both_reject() {
+    cz_expect 1 "snarkjs rejects $1" snarkjs groth16 verify "$VK" "$2" "$3"
+    cz_expect 1 "cuzk rejects $1" "$CUZK" verify "$VK" "$2" "$3"
+}
+
+echo "== cuzk proves, snarkjs verifies"
+for i in 1 2; do
+    cz_expect 0 "cuzk prove #$i" "$CUZK" prove "$ZKEY" "$WTNS" "$TMP/proof$i.json" "$TMP/public$i.json"
+    cz_expect 0 "snarkjs verifies cuzk proof #$i" snarkjs groth16 verify "$VK" "$TMP/public$i.json" "$TMP/proof$i.json"
+done
+cz_check "public.json equals snarkjs's" same_json "$TMP/public1.json" "$FIX/small_public.json"
+cz_check "proof.json has snarkjs's keys and shape" node -e '
+const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const dec = (s) => typeof s === "string" && /^[0-9]+$/.test(s);
+const ok = p.protocol === "groth16" && p.curve === "bls12381" &&
+    p.pi_a.length === 3 && dec(p.pi_a[0]) && dec(p.pi_a[1]) && p.pi_a[2] === "1" &&
+    p.pi_c.length === 3 && dec(p.pi_c[0]) && dec(p.pi_c[1]) && p.pi_c[2] === "1" &&
+    p.pi_b.length === 3 && p.pi_b[0].every(dec) && p.pi_b[1].every(dec) &&
+    p.pi_b[2][0] === "1" && p.pi_b[2][1] === "0" &&
+    Object.keys(p).sort().join() === "curve,pi_a,pi_b,pi_c,protocol";
+process.exit(ok ? 0 : 1);' "$TMP/proof1.json"
+
+echo "== snarkjs proves, cuzk verifies"
+cz_expect 0 "cuzk verifies the committed snarkjs proof" "$CUZK" verify "$VK" "$FIX/small_public.json" "$FIX/small_proof.json"
+cz_expect 0 "snarkjs groth16 prove (fresh)" snarkjs groth16 prove "$ZKEY" "$WTNS" "$TMP/sproof.json" "$TMP/spublic.json"
+cz_expect 0 "cuzk verifies the fresh snarkjs proof" "$CUZK" verify "$VK" "$TMP/spublic.json" "$TMP/sproof.json"
+
+echo "== verification key"
+cz_expect 0 "cuzk export-vk" "$CUZK" export-vk "$ZKEY" "$TMP/vk.json"
+cz_check "cuzk's vk equals snarkjs's (incl. vk_alphabeta_12)" same_json "$TMP/vk.json" "$VK"
+cz_expect 0 "snarkjs verifies with cuzk's vk" snarkjs groth16 verify "$TMP/vk.json" "$FIX/small_public.json" "$FIX/small_proof.json"
+
+echo "== tampered proofs"
+P=$FIX/small_proof.json
+PUB=$FIX/small_public.json
+jsedit "$P" "$TMP/t_ax.json" 'p.pi_a[0] = inc(p.pi_a[0]);'
+both_reject "pi_a.x + 1 (off the curve)" "$PUB" "$TMP/t_ax.json"
+jsedit "$P" "$TMP/t_cy.json" 'p.pi_c[1] = neg(p.pi_c[1]);'
+both_reject "pi_c.y -> q - y (on the curve: -C)" "$PUB" "$TMP/t_cy.json"
+jsedit "$P" "$TMP/t_b.json" 'p.pi_b[0][1] = inc(p.pi_b[0][1]);'
+both_reject "pi_b.x.c1 + 1 (off the curve)" "$PUB" "$TMP/t_b.json"
+jsedit "$P" "$TMP/t_swap.json" '[p.pi_a, p.pi_c] = [p.pi_c, p.pi_a];'
+both_reject "pi_a and pi_c swapped" "$PUB" "$TMP/t_swap.json"
+jsedit "$TMP/proof1.json" "$TMP/t_cuzk.json" 'p.pi_a[1] = neg(p.pi_a[1]);'
+both_reject "cuzk proof with pi_a.y -> q - y" "$TMP/public1.json" "$TMP/t_cuzk.json"
+
+echo "== tampered public inputs"
+jsedit "$PUB" "$TMP/pub_a.json" 'p[2] = inc(p[2]);'
+both_reject "public input a + 1" "$TMP/pub_a.json" "$P"
+jsedit "$PUB" "$TMP/pub_out.json" 'p[0] = inc(p[0]);'
+both_reject "public output prod + 1" "$TMP/pub_out.json" "$P"
+jsedit "$TMP/public1.json" "$TMP/pub_c.json" '[p[2], p[3]] = [p[3], p[2]];'
+both_reject "cuzk proof, public inputs a and b swapped" "$TMP/pub_c.json" "$TMP/proof1.json"
+
+echo "== a witness that does not satisfy the circuit"
+NPUB=$(cz_zkey_npublic "$ZKEY")
+if idx=$(cz_wtns_flip_boolean "$WTNS" "$TMP/bad.wtns" "$NPUB"); then
+    echo "   (flipped the 0/1 value of signal $idx)"
+    cz_expect 1 "snarkjs wtns check rejects the witness (sanity)" \
+        snarkjs wtns check "$FIX/small.r1cs" "$TMP/bad.wtns"
+    cz_expect 0 "cuzk prove --no-verify on it" \
+        "$CUZK" prove --no-verify "$ZKEY" "$TMP/bad.wtns" "$TMP/bad_proof.json" "$TMP/bad_public.json"
+    cz_check "its public.json is unchanged" same_json "$TMP/bad_public.json" "$FIX/small_public.json"
+    both_reject "the proof of a wrong witness" "$TMP/bad_public.json" "$TMP/bad_proof.json"
+else
+    cz_fail "no 0/1 private value in small.wtns"
+fi
+
+echo "== malleability: (-A, -B, C) is also a valid proof; both must agree"
+jsedit "$P" "$TMP/mall.json" 'p.pi_a[1] = neg(p.pi_a[1]); p.pi_b[1] = p.pi_b[1].map(neg);'
+cz_run snarkjs groth16 verify "$VK" "$PUB" "$TMP/mall.json"
+s_rc=$RUN_RC
+cz_expect "$s_rc" "cuzk agrees with snarkjs (exit $s_rc) on (-A, -B, C)" "$CUZK" verify "$VK" "$PUB" "$TMP/mall.json"
+
+cz_finish

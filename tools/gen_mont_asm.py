@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Generate src/field/mont_x86_64.h: Montgomery products for BLS12-381's Fp
+(6 limbs) and Fr (4 limbs) in x86-64 inline assembly with BMI2 mulx and ADX
+adcx/adox.
+
+Algorithm (CIOS with the next row hoisted above each reduction), N limbs,
+accumulator T of N+2 words held in registers:
+  T = a * b_0                                  (mulx + adc chain)
+  for i = 0 .. N-1:
+    q = T_0 * n0 mod 2^64                      (imul; its latency is hidden by
+                                                the row below, which does not
+                                                touch T_0)
+    if i + 1 < N: T += a * b_(i+1) * 2^64      (mulx; lo words on the CF chain
+                                                with adcx, hi words on the OF
+                                                chain with adox)
+    T += q * m; T >>= 64                       (same two chains; T_0 becomes 0
+                                                and its register, zeroed, is
+                                                renamed to the new top word)
+  out = T - m if T >= m else T                 (sub/sbb, then cmov: constant time)
+Bounds (m < 2^(64N-1), a, b < m): after each step T < 2m + m*2^64 fits N+1
+words and the sum before the shift fits N+2, so no carry is lost; at the end
+T < 2m. Per product: 2N^2 mulx, about 4N^2 adcx/adox, N imul.
+Run: python3 tools/gen_mont_asm.py > src/field/mont_x86_64.h
+"""
+
+P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+
+
+def limbs(v, n):
+    return [(v >> (64 * i)) & (2**64 - 1) for i in range(n)]
+
+
+def gen(name, m, n):
+    n0 = (-pow(m, -1, 2**64)) % 2**64
+    assert m < 2 ** (64 * n - 1)
+    acc = ["t%d" % i for i in range(n + 2)]  # T: words 0 .. n+1
+    lines = []
+
+    def op(s):
+        lines.append(s)
+
+    def a(j):
+        return "%d(%%[a])" % (8 * j)
+
+    def r(k):
+        return "%%[%s]" % acc[k]
+
+    # row 0: T = a * b_0 (words 0 .. n), a mulx + adc chain
+    op("movq 0(%[b]), %%rdx")
+    op("mulxq %s, %s, %s" % (a(0), r(0), r(1)))
+    for j in range(1, n):
+        op("mulxq %s, %%[lo], %s" % (a(j), r(j + 1)))
+        op("%s %%[lo], %s" % ("addq" if j == 1 else "adcq", r(j)))
+    op("adcq $0, %s" % r(n))
+    op("xorl %%k%s, %%k%s" % (r(n + 1)[1:], r(n + 1)[1:]))  # word n+1 = 0
+    for i in range(n):
+        # q = T_0 * n0, computed in T_0's register; T_0 itself goes to the
+        # spill slot (its sum with lo(q * m_0) is 0 and only the carry counts)
+        op("movq %s, %%[spill]" % r(0))
+        op("imulq %%[n0], %s" % r(0))
+        if i + 1 < n:
+            # T += a * b_(i+1) * 2^64 (words 1 .. n+1): lo words on the CF
+            # chain, hi words on the OF chain; the imul above runs meanwhile
+            op("movq %d(%%[b]), %%%%rdx" % (8 * (i + 1)))
+            op("xorl %k[lo], %k[lo]")
+            for j in range(n):
+                op("mulxq %s, %%[lo], %%[hi]" % a(j))
+                op("adcxq %%[lo], %s" % r(j + 1))
+                op("adoxq %%[hi], %s" % r(j + 2))
+            op("adcq $0, %s" % r(n + 1))
+        # T += q * m (words 0 .. n+1)
+        op("movq %s, %%%%rdx" % r(0))
+        op("xorl %k[lo], %k[lo]")
+        op("movl $0, %%k%s" % r(0)[1:])  # T_0's register: zero (flags kept)
+        for j in range(n):
+            op("mulxq %%[p%d], %%[lo], %%[hi]" % j)
+            if j == 0:
+                op("adcxq %[spill], %[lo]")
+            else:
+                op("adcxq %%[lo], %s" % r(j))
+            op("adoxq %%[hi], %s" % r(j + 1))
+        op("adcxq %s, %s" % (r(0), r(n)))
+        op("adoxq %s, %s" % (r(0), r(n + 1)))
+        op("adcxq %s, %s" % (r(0), r(n + 1)))
+        acc = acc[1:] + acc[:1]  # T >>= 64: the zeroed register is the new top
+    # T < 2m now lies in acc[0 .. n-1]; acc[n], acc[n+1] are zero.
+    spare = ["%[lo]", "%[hi]", "%%rdx", "%[a]", "%[b]", r(n)][:n]
+    for j in range(n):
+        op("movq %s, %s" % (r(j), spare[j]))
+    for j in range(n):
+        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, spare[j]))
+    for j in range(n):
+        op("cmovncq %s, %s" % (spare[j], r(j)))
+
+    body = "\n".join('        "%s\\n\\t"' % l for l in lines)
+    outs = ", ".join('[t%d] "=&r"(t[%d])' % (i, i) for i in range(n + 2))
+    ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
+    plist = ", ".join("0x%016xULL" % x for x in limbs(m, n))
+    stores = "\n".join("    out[%d] = t[%s];" % (j, acc[j][1:]) for j in range(n))
+    return f'''
+static const uint64_t {name}_p[{n}] = {{ {plist} }};
+static const uint64_t {name}_n0 = 0x{n0:016x}ULL;
+
+/* out = a * b / 2^{64*n} mod m, inputs < m; out may alias a or b. */
+static inline void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+{{
+    uint64_t t[{n + 2}], lo, hi, spill;
+    const uint64_t *ap = a, *bp = b;
+    __asm__(
+{body}
+        : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi),
+          [a] "+&r"(ap), [b] "+&r"(bp), [spill] "=&m"(spill)
+        : "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b),
+          [n0] "m"({name}_n0), {ins_p}
+        : "rdx", "cc");
+{stores}
+}}
+'''
+
+
+def gen_addsub(name, n):
+    """add: s = a + b (no carry out: m < 2^(64N-1)); d = s - m; keep s on
+    borrow (cmov). sub: d = a - b; z = borrow ? m : 0 built limb by limb with
+    cmovnz (no flags touched) and added with adcx, which leaves ZF alone."""
+    add = []
+    for j in range(n):
+        add.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
+        add.append("%s %d(%%[b]), %%[s%d]" % ("addq" if j == 0 else "adcq", 8 * j, j))
+    dregs = ["%%[d%d]" % j for j in range(n - 2)] + ["%[a]", "%[b]"]
+    for j in range(n):
+        add.append("movq %%[s%d], %s" % (j, dregs[j]))
+    for j in range(n):
+        add.append("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, dregs[j]))
+    for j in range(n):
+        add.append("cmovncq %s, %%[s%d]" % (dregs[j], j))
+    for j in range(n):
+        add.append("movq %%[s%d], %d(%%[out])" % (j, 8 * j))
+    sub = []
+    for j in range(n):
+        sub.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
+        sub.append("%s %d(%%[b]), %%[s%d]" % ("subq" if j == 0 else "sbbq", 8 * j, j))
+    sub.append("sbbq %[m], %[m]")
+    sub.append("testq %[m], %[m]")  # ZF = no borrow; CF = 0
+    for j in range(n):
+        sub.append("movl $0, %k[t]")
+        sub.append("cmovnzq %%[p%d], %%[t]" % j)
+        sub.append("adcxq %%[t], %%[s%d]" % j)
+    for j in range(n):
+        sub.append("movq %%[s%d], %d(%%[out])" % (j, 8 * j))
+
+    def body(lines):
+        return "\n".join('        "%s\\n\\t"' % l for l in lines)
+
+    souts = ", ".join('[s%d] "=&r"(s[%d])' % (j, j) for j in range(n))
+    douts = ", ".join('[d%d] "=&r"(d[%d])' % (j, j) for j in range(n - 2))
+    ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
+    mem = f'"m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b)'
+    return f'''
+/* out = a + b mod m, inputs < m; out may alias a or b. */
+static inline void {name}_add(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+{{
+    uint64_t s[{n}], d[{n - 2}];
+    const uint64_t *ap = a, *bp = b;
+    __asm__(
+{body(add)}
+        : {souts}, {douts},
+          [a] "+&r"(ap), [b] "+&r"(bp), "=m"(*(uint64_t(*)[{n}])out)
+        : [out] "r"(out), {mem},
+          {ins_p}
+        : "cc");
+}}
+
+/* out = a - b mod m, inputs < m; out may alias a or b. */
+static inline void {name}_sub(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+{{
+    uint64_t s[{n}], m, t;
+    __asm__(
+{body(sub)}
+        : {souts}, [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[{n}])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), {mem},
+          {ins_p}
+        : "cc");
+}}
+'''
+
+
+print('''/* Generated by tools/gen_mont_asm.py; do not edit. */
+/*
+ * mont_x86_64.h: mulx/adcx/adox Montgomery products for Fp (6 limbs) and Fr
+ * (4 limbs), included by mont_impl.h only when the compiler targets BMI2 and
+ * ADX on x86-64 and CZ_NO_ASM is not defined. Constant time: no branches,
+ * the final subtraction selects with cmov. See the generator for the
+ * algorithm.
+ */
+#ifndef CZ_MONT_X86_64_H
+#define CZ_MONT_X86_64_H
+
+#include <stdint.h>
+''', end="")
+print(gen("cz_fp_asm", P, 6), end="")
+print(gen_addsub("cz_fp_asm", 6), end="")
+print(gen("cz_fr_asm", R, 4), end="")
+print(gen_addsub("cz_fr_asm", 4), end="")
+print("\n#endif")
