@@ -1,5 +1,5 @@
 /*
- * czd.h: the internal C interface of the CUDA library (cuda/*.cu), called
+ * czd.h: the internal C interface of the CUDA library (the .cu files), called
  * only by src/backend/cuda_glue.c, which adds the host-side work (argument
  * checks, roots and inverses with the host field code, format conversions)
  * and publishes the API of src/backend/cuda.h.

@@ -14,6 +14,10 @@
 #ifndef CZ_CUDA_EC_CUH
 #define CZ_CUDA_EC_CUH
 
+/* Point formulas stay out of line: each is ~10-40 inlined field products,
+   and inlining every call site made compile times explode. */
+#define CZD_POINT_FN __device__ __noinline__
+
 #include "field.cuh"
 
 template <class F>
@@ -51,7 +55,7 @@ struct czd_xyzz {
 
     /* 2 * affine point (mdbl-2008-s-1): U = 2Y, V = U^2, W = UV, S = XV,
        M = 3X^2, X3 = M^2 - 2S, Y3 = M(S - X3) - WY, ZZ3 = V, ZZZ3 = W. */
-    static CZD_INLINE czd_xyzz dbl_affine(const F &x, const F &y)
+    static CZD_POINT_FN czd_xyzz dbl_affine(const F &x, const F &y)
     {
         F u = F::dbl(y), v = F::sqr(u), w = u * v, s = x * v;
         F x2 = F::sqr(x);
@@ -66,7 +70,7 @@ struct czd_xyzz {
 
     /* dbl-2008-s-1: 2P. U = 2Y1, V = U^2, W = UV, S = X1 V, M = 3 X1^2,
        X3 = M^2 - 2S, Y3 = M(S - X3) - W Y1, ZZ3 = V ZZ1, ZZZ3 = W ZZZ1. */
-    static CZD_INLINE czd_xyzz dbl(const czd_xyzz &p)
+    static CZD_POINT_FN czd_xyzz dbl(const czd_xyzz &p)
     {
         F u = F::dbl(p.y), v = F::sqr(u), w = u * v, s = p.x * v;
         F x2 = F::sqr(p.x);
@@ -82,7 +86,7 @@ struct czd_xyzz {
     /* P + affine Q (madd-2008-s): U2 = X2 ZZ1, S2 = Y2 ZZZ1, P = U2 - X1,
        R = S2 - Y1, PP = P^2, PPP = P PP, Q = X1 PP, X3 = R^2 - PPP - 2Q,
        Y3 = R(Q - X3) - Y1 PPP, ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP. */
-    static CZD_INLINE czd_xyzz add_affine(const czd_xyzz &p, const F &qx, const F &qy)
+    static CZD_POINT_FN czd_xyzz add_affine(const czd_xyzz &p, const F &qx, const F &qy)
     {
         if (p.is_inf()) {
             czd_xyzz r;
@@ -118,7 +122,7 @@ struct czd_xyzz {
        S2 = Y2 ZZZ1, P = U2 - U1, R = S2 - S1, PP = P^2, PPP = P PP,
        Q = U1 PP, X3 = R^2 - PPP - 2Q, Y3 = R(Q - X3) - S1 PPP,
        ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP. */
-    static CZD_INLINE czd_xyzz add(const czd_xyzz &p, const czd_xyzz &q)
+    static CZD_POINT_FN czd_xyzz add(const czd_xyzz &p, const czd_xyzz &q)
     {
         if (p.is_inf())
             return q;
@@ -142,7 +146,7 @@ struct czd_xyzz {
     }
 
     /* affine: x = X/ZZ, y = Y/ZZZ; t = 1/(ZZ ZZZ), 1/ZZ = t ZZZ, 1/ZZZ = t ZZ */
-    CZD_INLINE czd_affine<F> to_affine() const
+    CZD_POINT_FN czd_affine<F> to_affine() const
     {
         czd_affine<F> a;
         if (is_inf()) {
@@ -173,7 +177,7 @@ struct czd_jac {
 
     /* dbl-2009-l: A = X^2, B = Y^2, C = B^2, D = 2((X+B)^2 - A - C),
        E = 3A, F = E^2, X3 = F - 2D, Y3 = E(D - X3) - 8C, Z3 = 2YZ. */
-    static CZD_INLINE czd_jac dbl(const czd_jac &p)
+    static CZD_POINT_FN czd_jac dbl(const czd_jac &p)
     {
         F a = F::sqr(p.x), b = F::sqr(p.y), c = F::sqr(b);
         F d = F::sqr(p.x + b) - a - c;
@@ -190,7 +194,7 @@ struct czd_jac {
     /* madd-2007-bl: Z1Z1 = Z1^2, U2 = X2 Z1Z1, S2 = Y2 Z1 Z1Z1, H = U2 - X1,
        HH = H^2, I = 4HH, J = H I, r = 2(S2 - Y1), V = X1 I,
        X3 = r^2 - J - 2V, Y3 = r(V - X3) - 2 Y1 J, Z3 = (Z1 + H)^2 - Z1Z1 - HH. */
-    static CZD_INLINE czd_jac add_affine(const czd_jac &p, const czd_affine<F> &q)
+    static CZD_POINT_FN czd_jac add_affine(const czd_jac &p, const czd_affine<F> &q)
     {
         if (q.is_inf())
             return p;

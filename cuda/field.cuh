@@ -219,7 +219,7 @@ struct czd_mont {
         return r;
     }
     /* a^(m-2) (Fermat inversion; 0 -> 0), variable time */
-    static CZD_INLINE czd_mont inv(const czd_mont &a)
+    static __device__ __noinline__ czd_mont inv(const czd_mont &a)
     {
         czd_mont r = one();
         /* exponent m - 2: limbs of m with limb 0 minus 2 (no borrow: p0 >= 2
@@ -276,7 +276,7 @@ struct czd_fp2 {
         return {(a.c0 + a.c1) * (a.c0 - a.c1), t + t};
     }
     /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2) */
-    static CZD_INLINE czd_fp2 inv(const czd_fp2 &a)
+    static __device__ __noinline__ czd_fp2 inv(const czd_fp2 &a)
     {
         czd_fp d = czd_fp::inv(a.c0 * a.c0 + a.c1 * a.c1);
         return {a.c0 * d, czd_fp::neg(a.c1 * d)};

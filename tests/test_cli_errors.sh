@@ -85,8 +85,11 @@ for cut in $cuts; do
     head -c "$cut" "$ZKEY" >"$TMP/cut.zkey"
     cz_expect_err "zkey cut at byte $cut" prove "$TMP/cut.zkey" "$WTNS" "${P[@]}"
 done
+read -r s2 s2size < <(cz_section "$ZKEY" 2)
+head -c $((s2 + s2size / 2)) "$ZKEY" >"$TMP/cut.zkey"
 cz_expect_err "export-vk of a zkey cut in the header section" \
     "$CUZK" export-vk "$TMP/cut.zkey" "$TMP/vk.json"
+cz_expect_err "info on a zkey cut in the header section" "$CUZK" info "$TMP/cut.zkey"
 
 echo "== truncated wtns"
 while read -r id off size; do
@@ -176,7 +179,7 @@ sed 's/"361117958491503774440876140596232598703779373910730386037985032173848780
 cz_check "(test setup: the coordinate was replaced)" bash -c '! cmp -s "$1" "$2"' _ "$PROOF" "$TMP/nan.json"
 cz_expect_err "a coordinate that is not a number" "$CUZK" verify "$VK" "$PUB" "$TMP/nan.json"
 printf '["121509", "3", "11"]' >"$TMP/pub3.json"
-cz_expect_err "public.json with 3 values for nPublic = 4" "$CUZK" verify "$VK" "$TMP/pub3.json" "$PROOF"
+cz_expect "1 2" "public.json with 3 values for nPublic = 4" "$CUZK" verify "$VK" "$TMP/pub3.json" "$PROOF"
 cz_expect_err "info on garbage JSON" "$CUZK" info "$TMP/garbage.json"
 
 cz_finish

@@ -8,7 +8,7 @@
  * and cancelling buckets), all-0/1 scalars through the split path, the
  * bitmap sum, and G2.
  */
-#include "common/test_util.h"
+#include "test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,12 +194,13 @@ static void test_g1_sizes(void **state)
             naive_g1(&ref, p, s, n, plain);
             for (int t = 0; t < 3; t++) {
                 check_g1(p, s, n, plain, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
-                check_g1(p, s, n, plain, &ref, g_pools[t], 0, CZ_MSM_ALGO_AFFINE, 1);
+                if (n < 1000 || t == 1)
+                    check_g1(p, s, n, plain, &ref, g_pools[t], 0, CZ_MSM_ALGO_AFFINE, 1);
             }
             const unsigned windows[] = {1, 2, 3, 5, 8, 11, 16};
             for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
-                if (n == 1000 && windows[wi] < 5)
-                    continue;
+                if (n == 1000 && windows[wi] != 8 && windows[wi] != 11)
+                    continue; /* keep the big case quick */
                 check_g1(p, s, n, plain, &ref, g_pools[wi % 3], windows[wi], CZ_MSM_ALGO_XYZZ, 1);
                 check_g1(p, s, n, plain, &ref, g_pools[(wi + 1) % 3], windows[wi], CZ_MSM_ALGO_AFFINE, 0);
             }

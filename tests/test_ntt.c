@@ -6,7 +6,7 @@
  * Filecoin coset and H helpers, and spot checks of large transforms by
  * Horner evaluation, on 1, 2 and 4 threads.
  */
-#include "common/test_util.h"
+#include "test_util.h"
 
 #include <stdlib.h>
 #include <string.h>

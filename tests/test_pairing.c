@@ -213,11 +213,14 @@ static void test_pairing_product_check(void **state)
         for (int i = 0; i < 4; i++)
             cz_g2_prepare(&pre[i], &qs[i]);
         assert_true(cz_pairing_product_is_one_prepared(ps, pre, 4));
+        assert_true(cz_pairing_product_is_one_mixed(ps, qs, 1, ps + 1, pre + 1, 3));
+        assert_true(cz_pairing_product_is_one_mixed(ps, qs, 3, ps + 3, pre + 3, 1));
         /* a wrong C fails */
         cz_fr_add(&c, &c, &u);
         g1_mul(&ps[3], &g1, &c);
         assert_false(cz_pairing_product_is_one(ps, qs, 4));
         assert_false(cz_pairing_product_is_one_prepared(ps, pre, 4));
+        assert_false(cz_pairing_product_is_one_mixed(ps, qs, 1, ps + 1, pre + 1, 3));
     }
 }
 
@@ -251,6 +254,11 @@ static void test_pairing_infinity(void **state)
         cz_g2_prepare(&pre[i], &qs[i]);
     cz_miller_loop_prepared(&e, ps, pre, 3);
     assert_true(cz_fp12_eq(&e, &x));
+    cz_miller_loop_mixed(&e, ps, qs, 2, ps + 2, pre + 2, 1);
+    assert_true(cz_fp12_eq(&e, &x));
+    /* all infinity */
+    cz_miller_loop_mixed(&e, ps + 1, qs + 1, 1, ps + 2, pre + 2, 1);
+    assert_true(cz_fp12_is_one(&e));
     assert_false(cz_pairing_product_is_one(ps, qs, 3));
 }
 
@@ -291,6 +299,15 @@ static void test_pairing_multi(void **state)
         cz_final_exp(&e, &f);
         assert_true(cz_fp12_eq(&e, &want));
         cz_miller_loop_prepared(&f, ps, pre, n);
+        cz_final_exp(&e, &f);
+        assert_true(cz_fp12_eq(&e, &want));
+        /* mixed, split anywhere: the Miller value itself must agree */
+        cz_fp12 g;
+        size_t split = (size_t)(cz_rng_u64(&rng) % (n + 1));
+        cz_miller_loop(&g, ps, qs, n);
+        cz_miller_loop_mixed(&f, ps, qs, split, ps + split, pre + split, n - split);
+        if (n <= 16) /* one block: identical values, not only after final exp */
+            assert_true(cz_fp12_eq(&f, &g));
         cz_final_exp(&e, &f);
         assert_true(cz_fp12_eq(&e, &want));
     }

@@ -4,7 +4,7 @@
  * with valid worker indices, for pools of 1..4 threads, nested loops and
  * loops started from several threads at once on one pool.
  */
-#include "common/test_util.h"
+#include "test_util.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -84,14 +84,26 @@ def gen(name, m, n):
         op("adoxq %s, %s" % (r(0), r(n + 1)))
         op("adcxq %s, %s" % (r(0), r(n + 1)))
         acc = acc[1:] + acc[:1]  # T >>= 64: the zeroed register is the new top
-    # T < 2m now lies in acc[0 .. n-1]; acc[n], acc[n+1] are zero.
-    spare = ["%[lo]", "%[hi]", "%%rdx", "%[a]", "%[b]", r(n)][:n]
+    # T < 2m now lies in acc[0 .. n-1]; acc[n], acc[n+1] are zero. d = T - m
+    # goes to spare registers (the spill slot keeps one word of T when five
+    # spares are too few), then cmov keeps T on borrow.
+    spare = ["%[lo]", "%[hi]", "%%rdx", r(n), r(n + 1)]
+    dst = []
     for j in range(n):
-        op("movq %s, %s" % (r(j), spare[j]))
+        if j < len(spare):
+            op("movq %s, %s" % (r(j), spare[j]))
+            dst.append(spare[j])
+        else:
+            op("movq %s, %%[spill]" % r(j))
+            dst.append(None)
     for j in range(n):
-        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, spare[j]))
+        d = dst[j] if dst[j] else r(j)
+        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, d))
     for j in range(n):
-        op("cmovncq %s, %s" % (spare[j], r(j)))
+        if dst[j]:
+            op("cmovncq %s, %s" % (dst[j], r(j)))
+        else:
+            op("cmovcq %%[spill], %s" % r(j))
 
     body = "\n".join('        "%s\\n\\t"' % l for l in lines)
     outs = ", ".join('[t%d] "=&r"(t[%d])' % (i, i) for i in range(n + 2))
@@ -106,12 +118,11 @@ static const uint64_t {name}_n0 = 0x{n0:016x}ULL;
 static inline void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
     uint64_t t[{n + 2}], lo, hi, spill;
-    const uint64_t *ap = a, *bp = b;
     __asm__(
 {body}
         : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi),
-          [a] "+&r"(ap), [b] "+&r"(bp), [spill] "=&m"(spill)
-        : "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b),
+          [spill] "=&m"(spill)
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b),
           [n0] "m"({name}_n0), {ins_p}
         : "rdx", "cc");
 {stores}
@@ -120,22 +131,30 @@ static inline void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const ui
 
 
 def gen_addsub(name, n):
-    """add: s = a + b (no carry out: m < 2^(64N-1)); d = s - m; keep s on
-    borrow (cmov). sub: d = a - b; z = borrow ? m : 0 built limb by limb with
-    cmovnz (no flags touched) and added with adcx, which leaves ZF alone."""
+    """add: s = a + b (no carry out: m < 2^(64N-1)); d = s - m in spare
+    registers (two words of s wait in spill slots instead, to stay within
+    the registers left under a frame pointer); keep s on borrow (cmov).
+    sub: d = a - b; z = borrow ? m : 0 built limb by limb with cmovnz (no
+    flags touched) and added with adcx, which leaves ZF alone. The compiler
+    stores the result words, so the asm needs no output pointer."""
+    nd = min(n, 4)
     add = []
     for j in range(n):
         add.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
         add.append("%s %d(%%[b]), %%[s%d]" % ("addq" if j == 0 else "adcq", 8 * j, j))
-    dregs = ["%%[d%d]" % j for j in range(n - 2)] + ["%[a]", "%[b]"]
     for j in range(n):
-        add.append("movq %%[s%d], %s" % (j, dregs[j]))
+        if j < nd:
+            add.append("movq %%[s%d], %%[d%d]" % (j, j))
+        else:
+            add.append("movq %%[s%d], %%[spill%d]" % (j, j - nd))
     for j in range(n):
-        add.append("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, dregs[j]))
+        dst = "%%[d%d]" % j if j < nd else "%%[s%d]" % j
+        add.append("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, dst))
     for j in range(n):
-        add.append("cmovncq %s, %%[s%d]" % (dregs[j], j))
-    for j in range(n):
-        add.append("movq %%[s%d], %d(%%[out])" % (j, 8 * j))
+        if j < nd:
+            add.append("cmovncq %%[d%d], %%[s%d]" % (j, j))
+        else:
+            add.append("cmovcq %%[spill%d], %%[s%d]" % (j - nd, j))
     sub = []
     for j in range(n):
         sub.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
@@ -146,29 +165,29 @@ def gen_addsub(name, n):
         sub.append("movl $0, %k[t]")
         sub.append("cmovnzq %%[p%d], %%[t]" % j)
         sub.append("adcxq %%[t], %%[s%d]" % j)
-    for j in range(n):
-        sub.append("movq %%[s%d], %d(%%[out])" % (j, 8 * j))
 
     def body(lines):
         return "\n".join('        "%s\\n\\t"' % l for l in lines)
 
     souts = ", ".join('[s%d] "=&r"(s[%d])' % (j, j) for j in range(n))
-    douts = ", ".join('[d%d] "=&r"(d[%d])' % (j, j) for j in range(n - 2))
+    douts = ", ".join('[d%d] "=&r"(d[%d])' % (j, j) for j in range(nd))
+    spills = "".join(', [spill%d] "=&m"(spill[%d])' % (j, j) for j in range(n - nd))
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
-    mem = f'"m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b)'
+    mem = f'[a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b)'
+    stores = "\n".join("    out[%d] = s[%d];" % (j, j) for j in range(n))
+    spill_decl = ", spill[%d]" % (n - nd) if n > nd else ""
     return f'''
 /* out = a + b mod m, inputs < m; out may alias a or b. */
 static inline void {name}_add(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
-    uint64_t s[{n}], d[{n - 2}];
-    const uint64_t *ap = a, *bp = b;
+    uint64_t s[{n}], d[{nd}]{spill_decl};
     __asm__(
 {body(add)}
-        : {souts}, {douts},
-          [a] "+&r"(ap), [b] "+&r"(bp), "=m"(*(uint64_t(*)[{n}])out)
-        : [out] "r"(out), {mem},
+        : {souts}, {douts}{spills}
+        : {mem},
           {ins_p}
         : "cc");
+{stores}
 }}
 
 /* out = a - b mod m, inputs < m; out may alias a or b. */
@@ -177,10 +196,11 @@ static inline void {name}_sub(uint64_t out[{n}], const uint64_t a[{n}], const ui
     uint64_t s[{n}], m, t;
     __asm__(
 {body(sub)}
-        : {souts}, [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[{n}])out)
-        : [a] "r"(a), [b] "r"(b), [out] "r"(out), {mem},
+        : {souts}, [m] "=&r"(m), [t] "=&r"(t)
+        : {mem},
           {ins_p}
         : "cc");
+{stores}
 }}
 '''
 

@@ -51,6 +51,12 @@ cz_status cz_prover_create(cz_prover **out, const char *zkey_path, const cz_prov
 cz_status cz_prover_create_from_bytes(cz_prover **out, const void *zkey, size_t zkey_len,
                                       const cz_prover_opts *opts, char *err, size_t err_len);
 
+/* Buffer sizes that always suffice: the proof JSON's length varies from
+   proof to proof (decimal coordinates), never beyond CZ_PROOF_JSON_MAX;
+   the public signals need at most cz_prover_public_json_max(prover). */
+#define CZ_PROOF_JSON_MAX 2048
+size_t cz_prover_public_json_max(const cz_prover *prover);
+
 /* Prove from the bytes of a .wtns. proof_json / public_json receive
    NUL-terminated snarkjs JSON; *proof_len / *public_len give their
    capacities in bytes and return the sizes needed including the NUL.

@@ -7,6 +7,8 @@
  * the host field code, XYZZ to Jacobian with the curve code), moves host
  * arrays through arena scratch and calls the kernels' internal interface
  * (cuda/czd.h). Without it every entry point returns CZ_ERR_UNSUPPORTED.
+ * It also defines cz_backend_cuda_create (the "cuda" backend of
+ * backend.h) in CUDA builds; CUZK_GPU_ARENA_MB caps that backend's arena.
  */
 #include "backend/cuda.h"
 
@@ -16,7 +18,11 @@
 
 #ifdef CUZK_HAVE_CUDA
 
+#include <pthread.h>
+
 #include "../../cuda/czd.h"
+#include "backend/backend.h"
+#include "poly/ntt.h"
 
 struct cz_cuda_ctx {
     czd_ctx *d;
@@ -385,6 +391,148 @@ cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *ad
     }
     free(x);
     return st;
+}
+
+
+/* ---- the cz_backend of backend.h on the GPU ----
+ * compute_h and the MSMs run on the device; eval_abc (sparse products over
+ * the witness, host data) stays on the CPU backend. One mutex serialises
+ * the device work of concurrent callers (a context is single-threaded). A
+ * call that does not fit the arena falls back to the CPU backend. */
+
+typedef struct {
+    cz_cuda_ctx *cu;
+    cz_backend *cpu;
+    pthread_mutex_t lock;
+    cz_ntt_domain *dom[CZ_NTT_MAX_LOG + 1];
+} gpu_be;
+
+static cz_status gpu_eval_abc(cz_backend *be, cz_fr *a, cz_fr *b, cz_fr *c, const cz_csr *qa,
+                              const cz_csr *qb, const cz_fr *w, size_t n_w)
+{
+    gpu_be *g = be->ctx;
+    return g->cpu->eval_abc(g->cpu, a, b, c, qa, qb, w, n_w);
+}
+
+/* snarkjs odd points on the device: inverse NTT fused with 1/n and the
+   scale by w_2n^j, then the forward NTT (as cz_ntt_snarkjs_odd_points) */
+static cz_status gpu_h_locked(gpu_be *g, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c, unsigned log_n)
+{
+    if (log_n > CZ_NTT_MAX_LOG)
+        return CZ_ERR_UNSUPPORTED;
+    if (!g->dom[log_n]) {
+        cz_status st = cz_ntt_domain_create(&g->dom[log_n], log_n, CZ_NTT_ROOT_5);
+        if (st != CZ_OK)
+            return st;
+    }
+    const cz_ntt_domain *d = g->dom[log_n];
+    size_t bytes = sizeof(cz_fr) << log_n, nb[3] = {bytes, bytes, bytes};
+    cz_cuda_buf buf[3];
+    cz_status st = tmp_bufs(g->cu, buf, nb, 3);
+    if (st != CZ_OK)
+        return st;
+    cz_fr *in[3] = {a, b, c};
+    for (int i = 0; i < 3 && st == CZ_OK; i++) {
+        st = cz_cuda_upload(g->cu, &buf[i], 0, in[i], bytes);
+        if (st == CZ_OK)
+            st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, log_n, &d->omega_inv, NULL, 0, &d->n_inv,
+                                     &d->omega_2n));
+        if (st == CZ_OK)
+            st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, log_n, &d->omega, NULL, 0, NULL, NULL));
+    }
+    size_t n = (size_t)1 << log_n;
+    if (st == CZ_OK) /* a = a * b; a = a - c */
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, buf[0].dev, buf[0].dev, buf[1].dev, n));
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 1, buf[0].dev, buf[0].dev, buf[2].dev, n));
+    if (st == CZ_OK)
+        st = cz_cuda_download(g->cu, h, &buf[0], 0, bytes);
+    tmp_free(g->cu, buf, 3);
+    return st;
+}
+
+static cz_status gpu_compute_h(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c,
+                               unsigned log_n)
+{
+    gpu_be *g = be->ctx;
+    pthread_mutex_lock(&g->lock);
+    cz_status st = gpu_h_locked(g, h, a, b, c, log_n);
+    pthread_mutex_unlock(&g->lock);
+    if (st == CZ_ERR_NOMEM) /* inputs are untouched until the download */
+        return g->cpu->compute_h(g->cpu, h, a, b, c, log_n);
+    return st;
+}
+
+static cz_status gpu_msm_g1(cz_backend *be, cz_g1_jac *out, const cz_g1_affine *bases,
+                            const cz_fr *scalars, size_t n)
+{
+    gpu_be *g = be->ctx;
+    pthread_mutex_lock(&g->lock);
+    cz_status st = cz_cuda_g1_msm(g->cu, out, bases, scalars, n, 0);
+    pthread_mutex_unlock(&g->lock);
+    if (st == CZ_ERR_NOMEM)
+        return g->cpu->msm_g1(g->cpu, out, bases, scalars, n);
+    return st;
+}
+
+static cz_status gpu_msm_g2(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *bases,
+                            const cz_fr *scalars, size_t n)
+{
+    gpu_be *g = be->ctx;
+    pthread_mutex_lock(&g->lock);
+    cz_status st = cz_cuda_g2_msm(g->cu, out, bases, scalars, n, 0);
+    pthread_mutex_unlock(&g->lock);
+    if (st == CZ_ERR_NOMEM)
+        return g->cpu->msm_g2(g->cpu, out, bases, scalars, n);
+    return st;
+}
+
+static void gpu_destroy(cz_backend *be)
+{
+    gpu_be *g = be->ctx;
+    for (int i = 0; i <= CZ_NTT_MAX_LOG; i++)
+        cz_ntt_domain_destroy(g->dom[i]);
+    cz_cuda_ctx_destroy(g->cu);
+    cz_backend_destroy(g->cpu);
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+    free(be);
+}
+
+cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, char *err,
+                                 size_t err_len)
+{
+    *out = NULL;
+    cz_backend *be = calloc(1, sizeof *be);
+    gpu_be *g = calloc(1, sizeof *g);
+    if (!be || !g) {
+        free(be);
+        free(g);
+        return CZ_ERR_NOMEM;
+    }
+    size_t cap = 0;
+    const char *env = getenv("CUZK_GPU_ARENA_MB");
+    if (env && *env)
+        cap = (size_t)strtoull(env, NULL, 10) << 20;
+    cz_status st = cz_cuda_ctx_create(&g->cu, gpu, cap, 0, err, err_len);
+    if (st == CZ_OK)
+        st = cz_backend_cpu_create(&g->cpu, threads);
+    if (st != CZ_OK) {
+        cz_cuda_ctx_destroy(g->cu);
+        free(g);
+        free(be);
+        return st;
+    }
+    pthread_mutex_init(&g->lock, NULL);
+    be->name = "cuda";
+    be->ctx = g;
+    be->eval_abc = gpu_eval_abc;
+    be->compute_h = gpu_compute_h;
+    be->msm_g1 = gpu_msm_g1;
+    be->msm_g2 = gpu_msm_g2;
+    be->destroy = gpu_destroy;
+    *out = be;
+    return CZ_OK;
 }
 
 #else /* !CUZK_HAVE_CUDA: every entry point reports that CUDA is not built */

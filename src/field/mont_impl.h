@@ -87,9 +87,11 @@ static inline void MONT(mul_portable_)(uint64_t out[MONT_N], const uint64_t a[MO
 /* The add, subtract and product every other function uses: the mulx/adx
    assembly of mont_x86_64.h where the compiler targets BMI2 + ADX on x86-64
    (the including file names it with MONT_ASM(op)), else the portable code
-   above. Defining CZ_NO_ASM forces the portable path. */
+   above. Defining CZ_NO_ASM forces the portable path; so does -O0, where
+   GCC cannot fit the assembly's 13 registers (it gives memory operands
+   registers of their own). */
 #if defined(MONT_ASM) && defined(__x86_64__) && defined(__BMI2__) && defined(__ADX__) && \
-    !defined(CZ_NO_ASM)
+    defined(__OPTIMIZE__) && !defined(CZ_NO_ASM)
 #include "field/mont_x86_64.h"
 #define MONT_HAVE_ASM 1
 #define MONT_PICK(op) MONT_ASM(op)

@@ -18,7 +18,6 @@ static const uint64_t cz_fp_asm_n0 = 0x89f3fffcfffcfffdULL;
 static inline void cz_fp_asm_mul(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t t[8], lo, hi, spill;
-    const uint64_t *ap = a, *bp = b;
     __asm__(
         "movq 0(%[b]), %%rdx\n\t"
         "mulxq 0(%[a]), %[t0], %[t1]\n\t"
@@ -298,24 +297,24 @@ static inline void cz_fp_asm_mul(uint64_t out[6], const uint64_t a[6], const uin
         "movq %[t6], %[lo]\n\t"
         "movq %[t7], %[hi]\n\t"
         "movq %[t0], %%rdx\n\t"
-        "movq %[t1], %[a]\n\t"
-        "movq %[t2], %[b]\n\t"
-        "movq %[t3], %[t4]\n\t"
+        "movq %[t1], %[t4]\n\t"
+        "movq %[t2], %[t5]\n\t"
+        "movq %[t3], %[spill]\n\t"
         "subq %[p0], %[lo]\n\t"
         "sbbq %[p1], %[hi]\n\t"
         "sbbq %[p2], %%rdx\n\t"
-        "sbbq %[p3], %[a]\n\t"
-        "sbbq %[p4], %[b]\n\t"
-        "sbbq %[p5], %[t4]\n\t"
+        "sbbq %[p3], %[t4]\n\t"
+        "sbbq %[p4], %[t5]\n\t"
+        "sbbq %[p5], %[t3]\n\t"
         "cmovncq %[lo], %[t6]\n\t"
         "cmovncq %[hi], %[t7]\n\t"
         "cmovncq %%rdx, %[t0]\n\t"
-        "cmovncq %[a], %[t1]\n\t"
-        "cmovncq %[b], %[t2]\n\t"
-        "cmovncq %[t4], %[t3]\n\t"
+        "cmovncq %[t4], %[t1]\n\t"
+        "cmovncq %[t5], %[t2]\n\t"
+        "cmovcq %[spill], %[t3]\n\t"
         : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]), [lo] "=&r"(lo), [hi] "=&r"(hi),
-          [a] "+&r"(ap), [b] "+&r"(bp), [spill] "=&m"(spill)
-        : "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
+          [spill] "=&m"(spill)
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
           [n0] "m"(cz_fp_asm_n0), [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "rdx", "cc");
     out[0] = t[6];
@@ -329,8 +328,7 @@ static inline void cz_fp_asm_mul(uint64_t out[6], const uint64_t a[6], const uin
 /* out = a + b mod m, inputs < m; out may alias a or b. */
 static inline void cz_fp_asm_add(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
 {
-    uint64_t s[6], d[4];
-    const uint64_t *ap = a, *bp = b;
+    uint64_t s[6], d[4], spill[2];
     __asm__(
         "movq 0(%[a]), %[s0]\n\t"
         "addq 0(%[b]), %[s0]\n\t"
@@ -348,31 +346,30 @@ static inline void cz_fp_asm_add(uint64_t out[6], const uint64_t a[6], const uin
         "movq %[s1], %[d1]\n\t"
         "movq %[s2], %[d2]\n\t"
         "movq %[s3], %[d3]\n\t"
-        "movq %[s4], %[a]\n\t"
-        "movq %[s5], %[b]\n\t"
+        "movq %[s4], %[spill0]\n\t"
+        "movq %[s5], %[spill1]\n\t"
         "subq %[p0], %[d0]\n\t"
         "sbbq %[p1], %[d1]\n\t"
         "sbbq %[p2], %[d2]\n\t"
         "sbbq %[p3], %[d3]\n\t"
-        "sbbq %[p4], %[a]\n\t"
-        "sbbq %[p5], %[b]\n\t"
+        "sbbq %[p4], %[s4]\n\t"
+        "sbbq %[p5], %[s5]\n\t"
         "cmovncq %[d0], %[s0]\n\t"
         "cmovncq %[d1], %[s1]\n\t"
         "cmovncq %[d2], %[s2]\n\t"
         "cmovncq %[d3], %[s3]\n\t"
-        "cmovncq %[a], %[s4]\n\t"
-        "cmovncq %[b], %[s5]\n\t"
-        "movq %[s0], 0(%[out])\n\t"
-        "movq %[s1], 8(%[out])\n\t"
-        "movq %[s2], 16(%[out])\n\t"
-        "movq %[s3], 24(%[out])\n\t"
-        "movq %[s4], 32(%[out])\n\t"
-        "movq %[s5], 40(%[out])\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [d0] "=&r"(d[0]), [d1] "=&r"(d[1]), [d2] "=&r"(d[2]), [d3] "=&r"(d[3]),
-          [a] "+&r"(ap), [b] "+&r"(bp), "=m"(*(uint64_t(*)[6])out)
-        : [out] "r"(out), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
+        "cmovcq %[spill0], %[s4]\n\t"
+        "cmovcq %[spill1], %[s5]\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [d0] "=&r"(d[0]), [d1] "=&r"(d[1]), [d2] "=&r"(d[2]), [d3] "=&r"(d[3]), [spill0] "=&m"(spill[0]), [spill1] "=&m"(spill[1])
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
           [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "cc");
+    out[0] = s[0];
+    out[1] = s[1];
+    out[2] = s[2];
+    out[3] = s[3];
+    out[4] = s[4];
+    out[5] = s[5];
 }
 
 /* out = a - b mod m, inputs < m; out may alias a or b. */
@@ -412,16 +409,16 @@ static inline void cz_fp_asm_sub(uint64_t out[6], const uint64_t a[6], const uin
         "movl $0, %k[t]\n\t"
         "cmovnzq %[p5], %[t]\n\t"
         "adcxq %[t], %[s5]\n\t"
-        "movq %[s0], 0(%[out])\n\t"
-        "movq %[s1], 8(%[out])\n\t"
-        "movq %[s2], 16(%[out])\n\t"
-        "movq %[s3], 24(%[out])\n\t"
-        "movq %[s4], 32(%[out])\n\t"
-        "movq %[s5], 40(%[out])\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[6])out)
-        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [m] "=&r"(m), [t] "=&r"(t)
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
           [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "cc");
+    out[0] = s[0];
+    out[1] = s[1];
+    out[2] = s[2];
+    out[3] = s[3];
+    out[4] = s[4];
+    out[5] = s[5];
 }
 
 static const uint64_t cz_fr_asm_p[4] = { 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL };
@@ -431,7 +428,6 @@ static const uint64_t cz_fr_asm_n0 = 0xfffffffeffffffffULL;
 static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t[6], lo, hi, spill;
-    const uint64_t *ap = a, *bp = b;
     __asm__(
         "movq 0(%[b]), %%rdx\n\t"
         "mulxq 0(%[a]), %[t0], %[t1]\n\t"
@@ -571,18 +567,18 @@ static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uin
         "movq %[t4], %[lo]\n\t"
         "movq %[t5], %[hi]\n\t"
         "movq %[t0], %%rdx\n\t"
-        "movq %[t1], %[a]\n\t"
+        "movq %[t1], %[t2]\n\t"
         "subq %[p0], %[lo]\n\t"
         "sbbq %[p1], %[hi]\n\t"
         "sbbq %[p2], %%rdx\n\t"
-        "sbbq %[p3], %[a]\n\t"
+        "sbbq %[p3], %[t2]\n\t"
         "cmovncq %[lo], %[t4]\n\t"
         "cmovncq %[hi], %[t5]\n\t"
         "cmovncq %%rdx, %[t0]\n\t"
-        "cmovncq %[a], %[t1]\n\t"
+        "cmovncq %[t2], %[t1]\n\t"
         : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [lo] "=&r"(lo), [hi] "=&r"(hi),
-          [a] "+&r"(ap), [b] "+&r"(bp), [spill] "=&m"(spill)
-        : "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+          [spill] "=&m"(spill)
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
           [n0] "m"(cz_fr_asm_n0), [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "rdx", "cc");
     out[0] = t[4];
@@ -594,8 +590,7 @@ static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uin
 /* out = a + b mod m, inputs < m; out may alias a or b. */
 static inline void cz_fr_asm_add(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
 {
-    uint64_t s[4], d[2];
-    const uint64_t *ap = a, *bp = b;
+    uint64_t s[4], d[4];
     __asm__(
         "movq 0(%[a]), %[s0]\n\t"
         "addq 0(%[b]), %[s0]\n\t"
@@ -607,25 +602,24 @@ static inline void cz_fr_asm_add(uint64_t out[4], const uint64_t a[4], const uin
         "adcq 24(%[b]), %[s3]\n\t"
         "movq %[s0], %[d0]\n\t"
         "movq %[s1], %[d1]\n\t"
-        "movq %[s2], %[a]\n\t"
-        "movq %[s3], %[b]\n\t"
+        "movq %[s2], %[d2]\n\t"
+        "movq %[s3], %[d3]\n\t"
         "subq %[p0], %[d0]\n\t"
         "sbbq %[p1], %[d1]\n\t"
-        "sbbq %[p2], %[a]\n\t"
-        "sbbq %[p3], %[b]\n\t"
+        "sbbq %[p2], %[d2]\n\t"
+        "sbbq %[p3], %[d3]\n\t"
         "cmovncq %[d0], %[s0]\n\t"
         "cmovncq %[d1], %[s1]\n\t"
-        "cmovncq %[a], %[s2]\n\t"
-        "cmovncq %[b], %[s3]\n\t"
-        "movq %[s0], 0(%[out])\n\t"
-        "movq %[s1], 8(%[out])\n\t"
-        "movq %[s2], 16(%[out])\n\t"
-        "movq %[s3], 24(%[out])\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [d0] "=&r"(d[0]), [d1] "=&r"(d[1]),
-          [a] "+&r"(ap), [b] "+&r"(bp), "=m"(*(uint64_t(*)[4])out)
-        : [out] "r"(out), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+        "cmovncq %[d2], %[s2]\n\t"
+        "cmovncq %[d3], %[s3]\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [d0] "=&r"(d[0]), [d1] "=&r"(d[1]), [d2] "=&r"(d[2]), [d3] "=&r"(d[3])
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
           [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "cc");
+    out[0] = s[0];
+    out[1] = s[1];
+    out[2] = s[2];
+    out[3] = s[3];
 }
 
 /* out = a - b mod m, inputs < m; out may alias a or b. */
@@ -655,14 +649,14 @@ static inline void cz_fr_asm_sub(uint64_t out[4], const uint64_t a[4], const uin
         "movl $0, %k[t]\n\t"
         "cmovnzq %[p3], %[t]\n\t"
         "adcxq %[t], %[s3]\n\t"
-        "movq %[s0], 0(%[out])\n\t"
-        "movq %[s1], 8(%[out])\n\t"
-        "movq %[s2], 16(%[out])\n\t"
-        "movq %[s3], 24(%[out])\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[4])out)
-        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [m] "=&r"(m), [t] "=&r"(t)
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
           [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "cc");
+    out[0] = s[0];
+    out[1] = s[1];
+    out[2] = s[2];
+    out[3] = s[3];
 }
 
 #endif

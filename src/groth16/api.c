@@ -88,6 +88,12 @@ cz_status cz_prover_create_from_bytes(cz_prover **out, const void *zkey, size_t 
     return CZ_OK;
 }
 
+size_t cz_prover_public_json_max(const cz_prover *p)
+{
+    /* "[\n" + per value: 1 space, quote, <= 77 digits, quote, comma, newline + "]\n" + NUL */
+    return p ? 8 + (size_t)p->key->n_public * 84 : 0;
+}
+
 void cz_prover_destroy(cz_prover *p)
 {
     if (!p)

@@ -190,6 +190,11 @@ cz_status cz_binfile_parse(cz_binfile *out, const uint8_t *data, size_t len,
         out->sections[i].size = size;
         pos += (size_t)size;
     }
+    if (pos != len) {
+        cz_binfile_free(out);
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
+                          "%zu stray bytes after the last of the %u sections", len - pos, ns);
+    }
     for (uint32_t i = 0; i < ns; i++)
         for (uint32_t j = 0; j < ns; j++)
             if (out->sections[j].id == out->sections[i].id)

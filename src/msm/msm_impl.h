@@ -63,6 +63,11 @@ static void G_(ba_flush_)(G_(ba_) *s)
     FE acc, x, y, den, inv, t, lam;
     FE_(one)(&acc);
     for (size_t k = 0; k < s->b_n; k++) {
+        if (k + 8 < s->b_n) { /* buckets are scattered over MiBs: fetch ahead */
+            __builtin_prefetch(&s->bk[s->batch[k + 8].bk]);
+            __builtin_prefetch((const char *)&s->bk[s->batch[k + 8].bk] + 64);
+            __builtin_prefetch((const char *)&s->bk[s->batch[k + 8].bk] + sizeof(AFF) - 1);
+        }
         const AFF *b = &s->bk[s->batch[k].bk];
         G_(load_pt_)(&x, &y, s->pts, s->batch[k].pt);
         FE_(sub)(&den, &x, &b->x);

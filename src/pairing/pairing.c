@@ -45,8 +45,6 @@ typedef struct {
     cz_fp2 x, y, z;
 } g2_proj;
 
-static const cz_fp2 twist_b3 = CZ_TWIST_B3;
-
 static bool g1_is_inf(const cz_g1_affine *p) { return cz_fp_is_zero(&p->x) & cz_fp_is_zero(&p->y); }
 
 static bool g2_is_inf(const cz_g2_affine *q) { return cz_fp2_is_zero(&q->x) & cz_fp2_is_zero(&q->y); }
@@ -65,7 +63,10 @@ static void dbl_step(cz_fp2 ell[3], g2_proj *t)
     cz_fp2 b, c, e, f, h, j, s, xy;
     cz_fp2_sqr(&b, &t->y);
     cz_fp2_sqr(&c, &t->z);
-    cz_fp2_mul(&e, &c, &twist_b3);
+    cz_fp2_mul_by_nonresidue(&e, &c);      /* E = 3b' C = 12 (u + 1) C */
+    fp2_triple(&e, &e);
+    cz_fp2_dbl(&e, &e);
+    cz_fp2_dbl(&e, &e);
     fp2_triple(&f, &e);
     cz_fp2_add(&h, &t->y, &t->z);
     cz_fp2_sqr(&h, &h);
@@ -134,60 +135,44 @@ static void mul_line(cz_fp12 *f, const cz_fp2 ell[3], const cz_fp *nx, const cz_
     cz_fp12_mul_by_014(f, f, &ell[0], &c1, &c4);
 }
 
-/* Miller loop over at most CZ_MILLER_BLOCK pairs; f = prod f_{|x|,Q}(P),
-   not yet conjugated. Either qs (affine) or pre (prepared) is used. */
-static void miller_block(cz_fp12 *f, const cz_g1_affine *ps, const cz_g2_affine *qs,
-                         const cz_g2_prepared *pre, size_t n)
+/* One pair of a Miller loop: Q affine (with its running point T) or
+   prepared (lines read from the table). */
+typedef struct {
+    cz_fp nx, y;                  /* -xP, yP */
+    const cz_g2_affine *q;        /* NULL: prepared */
+    const cz_g2_prepared *pre;
+    g2_proj t;
+} miller_pair;
+
+/* Miller loop over at most CZ_MILLER_BLOCK pairs (none at infinity);
+   f = prod f_{|x|,Q}(P), not yet conjugated. */
+static void miller_block(cz_fp12 *f, miller_pair *pr, size_t m)
 {
-    g2_proj t[CZ_MILLER_BLOCK];
-    const cz_g2_affine *qa[CZ_MILLER_BLOCK];
-    const cz_g2_prepared *qp[CZ_MILLER_BLOCK];
-    cz_fp nx[CZ_MILLER_BLOCK], y[CZ_MILLER_BLOCK];
-    size_t m = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        if (g1_is_inf(&ps[i]))
-            continue;
-        if (qs ? g2_is_inf(&qs[i]) : pre[i].infinity)
-            continue;
-        cz_fp_neg(&nx[m], &ps[i].x);
-        y[m] = ps[i].y;
-        if (qs) {
-            qa[m] = &qs[i];
-            t[m].x = qs[i].x;
-            t[m].y = qs[i].y;
-            cz_fp2_one(&t[m].z);
-        } else {
-            qp[m] = &pre[i];
-        }
-        m++;
-    }
-    cz_fp12_one(f);
-    if (m == 0)
-        return;
-
     const uint64_t x = CZ_PAIRING_X_ABS;
     cz_fp2 ell[3];
     int line = 0;
+    cz_fp12_one(f);
+    if (m == 0)
+        return;
     for (int b = 62; b >= 0; b--) {
         if (b != 62)
             cz_fp12_sqr(f, f);
         for (size_t i = 0; i < m; i++) {
-            if (qs) {
-                dbl_step(ell, &t[i]);
-                mul_line(f, ell, &nx[i], &y[i]);
+            if (pr[i].q) {
+                dbl_step(ell, &pr[i].t);
+                mul_line(f, ell, &pr[i].nx, &pr[i].y);
             } else {
-                mul_line(f, qp[i]->ell[line], &nx[i], &y[i]);
+                mul_line(f, pr[i].pre->ell[line], &pr[i].nx, &pr[i].y);
             }
         }
         line++;
         if ((x >> b) & 1) {
             for (size_t i = 0; i < m; i++) {
-                if (qs) {
-                    add_step(ell, &t[i], qa[i]);
-                    mul_line(f, ell, &nx[i], &y[i]);
+                if (pr[i].q) {
+                    add_step(ell, &pr[i].t, pr[i].q);
+                    mul_line(f, ell, &pr[i].nx, &pr[i].y);
                 } else {
-                    mul_line(f, qp[i]->ell[line], &nx[i], &y[i]);
+                    mul_line(f, pr[i].pre->ell[line], &pr[i].nx, &pr[i].y);
                 }
             }
             line++;
@@ -195,15 +180,49 @@ static void miller_block(cz_fp12 *f, const cz_g1_affine *ps, const cz_g2_affine 
     }
 }
 
-static void miller_any(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs,
-                       const cz_g2_prepared *pre, size_t n)
+/* Pairs 0..n-1 are (ps[i], qs[i]), pairs n..n+m-1 are (pps[j], pre[j]);
+   they are gathered in blocks of CZ_MILLER_BLOCK, skipping infinity. */
+static void miller_any(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n,
+                       const cz_g1_affine *pps, const cz_g2_prepared *pre, size_t m)
 {
+    miller_pair pr[CZ_MILLER_BLOCK];
     cz_fp12 acc, f;
+    size_t k = 0;
+    bool first = true;
     cz_fp12_one(&acc);
-    for (size_t i = 0; i < n; i += CZ_MILLER_BLOCK) {
-        size_t k = n - i < CZ_MILLER_BLOCK ? n - i : CZ_MILLER_BLOCK;
-        miller_block(&f, ps + i, qs ? qs + i : NULL, pre ? pre + i : NULL, k);
-        if (i == 0)
+    for (size_t i = 0; i < n + m; i++) {
+        const cz_g1_affine *p = i < n ? &ps[i] : &pps[i - n];
+        if (g1_is_inf(p))
+            continue;
+        if (i < n) {
+            if (g2_is_inf(&qs[i]))
+                continue;
+            pr[k].q = &qs[i];
+            pr[k].pre = NULL;
+            pr[k].t.x = qs[i].x;
+            pr[k].t.y = qs[i].y;
+            cz_fp2_one(&pr[k].t.z);
+        } else {
+            if (pre[i - n].infinity)
+                continue;
+            pr[k].q = NULL;
+            pr[k].pre = &pre[i - n];
+        }
+        cz_fp_neg(&pr[k].nx, &p->x);
+        pr[k].y = p->y;
+        if (++k == CZ_MILLER_BLOCK) {
+            miller_block(&f, pr, k);
+            if (first)
+                acc = f;
+            else
+                cz_fp12_mul(&acc, &acc, &f);
+            first = false;
+            k = 0;
+        }
+    }
+    if (k > 0) {
+        miller_block(&f, pr, k);
+        if (first)
             acc = f;
         else
             cz_fp12_mul(&acc, &acc, &f);
@@ -215,12 +234,18 @@ static void miller_any(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine 
 
 void cz_miller_loop(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n)
 {
-    miller_any(out, ps, qs, NULL, n);
+    miller_any(out, ps, qs, n, NULL, NULL, 0);
 }
 
 void cz_miller_loop_prepared(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_prepared *qs, size_t n)
 {
-    miller_any(out, ps, NULL, qs, n);
+    miller_any(out, NULL, NULL, 0, ps, qs, n);
+}
+
+void cz_miller_loop_mixed(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n,
+                          const cz_g1_affine *pps, const cz_g2_prepared *pqs, size_t m)
+{
+    miller_any(out, ps, qs, n, pps, pqs, m);
 }
 
 void cz_g2_prepare(cz_g2_prepared *out, const cz_g2_affine *q)
@@ -305,6 +330,15 @@ bool cz_pairing_product_is_one_prepared(const cz_g1_affine *ps, const cz_g2_prep
 {
     cz_fp12 f;
     cz_miller_loop_prepared(&f, ps, qs, n);
+    cz_final_exp(&f, &f);
+    return cz_fp12_is_one(&f);
+}
+
+bool cz_pairing_product_is_one_mixed(const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n,
+                                     const cz_g1_affine *pps, const cz_g2_prepared *pqs, size_t m)
+{
+    cz_fp12 f;
+    cz_miller_loop_mixed(&f, ps, qs, n, pps, pqs, m);
     cz_final_exp(&f, &f);
     return cz_fp12_is_one(&f);
 }

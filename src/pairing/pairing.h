@@ -61,5 +61,13 @@ void cz_g2_prepare(cz_g2_prepared *out, const cz_g2_affine *q);
 void cz_miller_loop_prepared(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_prepared *qs, size_t n);
 /* As cz_pairing_product_is_one with prepared G2 points. */
 bool cz_pairing_product_is_one_prepared(const cz_g1_affine *ps, const cz_g2_prepared *qs, size_t n);
+/* Both kinds in one loop (one chain of squarings): pairs (ps[i], qs[i]),
+   i < n, and (pps[j], pqs[j]), j < m. For Groth16: n = 1 with (-A, B) from
+   the proof, m = 3 with alpha, L, C against the key's prepared beta,
+   gamma, delta. */
+void cz_miller_loop_mixed(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n,
+                          const cz_g1_affine *pps, const cz_g2_prepared *pqs, size_t m);
+bool cz_pairing_product_is_one_mixed(const cz_g1_affine *ps, const cz_g2_affine *qs, size_t n,
+                                     const cz_g1_affine *pps, const cz_g2_prepared *pqs, size_t m);
 
 #endif

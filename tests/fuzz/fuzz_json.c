@@ -2,7 +2,7 @@
  * fuzz_json.c: libFuzzer harness for the snarkjs JSON readers
  * (cz_proof_from_json, cz_public_from_json, cz_vk_from_json; each gets
  * every input); the property is cz_chk_json in reader_check.h. run.sh
- * seeds the corpus with tests/fixtures/*.json.
+ * seeds the corpus with the .json files of tests/fixtures.
  */
 #include "fuzz/fuzz_util.h"
 #include "fuzz/reader_check.h"

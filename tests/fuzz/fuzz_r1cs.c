@@ -1,7 +1,7 @@
 /*
  * fuzz_r1cs.c: libFuzzer harness for the .r1cs reader; the property is
  * cz_chk_r1cs in reader_check.h. run.sh seeds the corpus with
- * tests/fixtures/*.r1cs.
+ * the .r1cs files of tests/fixtures.
  */
 #include "fuzz/fuzz_util.h"
 #include "fuzz/reader_check.h"

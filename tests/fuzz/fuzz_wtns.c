@@ -1,7 +1,7 @@
 /*
  * fuzz_wtns.c: libFuzzer harness for the .wtns reader; the property is
  * cz_chk_wtns in reader_check.h. run.sh seeds the corpus with
- * tests/fixtures/*.wtns.
+ * the .wtns files of tests/fixtures.
  */
 #include "fuzz/fuzz_util.h"
 #include "fuzz/reader_check.h"

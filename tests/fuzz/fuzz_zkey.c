@@ -1,7 +1,7 @@
 /*
  * fuzz_zkey.c: libFuzzer harness for the .zkey reader; the property is
  * cz_chk_zkey in reader_check.h. run.sh seeds the corpus with
- * tests/fixtures/*.zkey.
+ * the .zkey files of tests/fixtures.
  */
 #include "fuzz/fuzz_util.h"
 #include "fuzz/reader_check.h"

@@ -1,0 +1,528 @@
+/*
+ * cuzk-bench: drives cuzkd the way a proving farm does.
+ *
+ *   cuzk-bench [--addr ADDR] batch -t groth16 --key ID --witness FILE
+ *              [-c COUNT] [-j CONCURRENCY] [--priority P] [--upload] [--out DIR]
+ *   cuzk-bench [--addr ADDR] single --key ID --witness FILE [--out DIR]
+ *   cuzk-bench [--addr ADDR] status | metrics
+ *   cuzk-bench [--addr ADDR] preload --key ID --path FILE
+ *   cuzk-bench [--addr ADDR] timeline --svg FILE
+ *
+ * batch keeps CONCURRENCY jobs in flight until COUNT have finished, prints
+ * a line per proof and a summary (wall and prove time, throughput), and a
+ * JSON line with the same figures for scripts. A queue-full answer (429)
+ * is retried after the daemon's hint; a daemon that goes away is a clear
+ * error, never a hang.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "timeline.h"
+
+#define DEFAULT_ADDR "unix:/tmp/cuzkd.sock"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzk-bench [--addr ADDR] COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  batch -t groth16 --key ID --witness FILE [-c COUNT] [-j CONCURRENCY]\n"
+            "        [--priority low|normal|high|critical] [--upload] [--out DIR]\n"
+            "                    prove COUNT times (default 10), CONCURRENCY in flight (default 1)\n"
+            "  single --key ID --witness FILE [--upload] [--out DIR]\n"
+            "  status            the daemon's status snapshot (JSON)\n"
+            "  metrics           the daemon's Prometheus metrics\n"
+            "  preload --key ID --path FILE\n"
+            "                    load a proving key into the daemon\n"
+            "  timeline --svg FILE\n"
+            "                    draw the daemon's recent timeline as a waterfall SVG\n"
+            "\n"
+            "ADDR is unix:/path/to.sock or HOST:PORT (default $CUZK_ADDR or " DEFAULT_ADDR ").\n"
+            "--upload sends the witness bytes instead of its path (the daemon need not\n"
+            "see the file). exit status: 0 all proofs completed, 1 some failed, 2 usage\n"
+            "or connection error.\n");
+}
+
+typedef struct {
+    const char *addr, *key, *witness, *out, *type;
+    const char *priority;
+    int count, conc, upload;
+    uint8_t *wtns;          /* --upload: the witness bytes */
+    size_t wtns_len;
+    atomic_int next, printed;
+    pthread_mutex_t print_mu;
+    double t0;
+    /* results */
+    double *wall, *prove, *queue;
+    int *ok;
+    atomic_int fatal;       /* daemon unreachable */
+} batch;
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int rc = fputs(text, f) < 0 ? -1 : 0;
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    if (b)
+        *len = (size_t)n;
+    return b;
+}
+
+/* Submit one job; returns its id (caller frees) or NULL with err. Retries
+   429 answers after the daemon's hint. */
+static char *submit(cz_client *c, batch *B, char *err, size_t err_len, int *retries)
+{
+    for (;;) {
+        long code = 0;
+        json_t *ans;
+        if (B->upload) {
+            char path[512];
+            snprintf(path, sizeof path, "/v1/proofs?key=%s&priority=%s", B->key, B->priority);
+            char *text = cz_client_call(c, "POST", path, B->wtns, B->wtns_len,
+                                        "application/octet-stream", 60, &code, err, err_len);
+            if (!text)
+                return NULL;
+            json_error_t je;
+            ans = json_loads(text, 0, &je);
+            free(text);
+        } else {
+            char abs[4096];
+            const char *w = B->witness;
+            if (w[0] != '/' && realpath(w, abs))
+                w = abs;
+            json_t *body = json_pack("{s:s, s:s, s:s}", "key", B->key, "witness_path", w,
+                                     "priority", B->priority);
+            ans = cz_client_json(c, "POST", "/v1/proofs", body, 60, &code, err, err_len);
+            json_decref(body);
+        }
+        if (!ans) {
+            if (!err[0])
+                snprintf(err, err_len, "bad answer to submit");
+            return NULL;
+        }
+        if (code == 429) {
+            json_int_t ms = json_integer_value(json_object_get(ans, "retry_after_ms"));
+            json_decref(ans);
+            (*retries)++;
+            usleep((useconds_t)((ms > 0 ? ms : 1000) * 1000));
+            continue;
+        }
+        const char *id = json_string_value(json_object_get(ans, "job_id"));
+        char *r = NULL;
+        if (code == 202 && id) {
+            r = strdup(id);
+        } else {
+            const char *e = json_string_value(json_object_get(ans, "error"));
+            snprintf(err, err_len, "submit refused (HTTP %ld): %s", code, e ? e : "?");
+        }
+        json_decref(ans);
+        return r;
+    }
+}
+
+/* Long-poll until the job finishes; returns its JSON or NULL with err. */
+static json_t *await_job(cz_client *c, const char *id, char *err, size_t err_len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/v1/proofs/%s?wait_ms=30000", id);
+    for (;;) {
+        long code = 0;
+        json_t *ans = cz_client_json(c, "GET", path, NULL, 90, &code, err, err_len);
+        if (!ans)
+            return NULL;
+        if (code != 200) {
+            const char *e = json_string_value(json_object_get(ans, "error"));
+            snprintf(err, err_len, "await %s: HTTP %ld: %s", id, code, e ? e : "?");
+            json_decref(ans);
+            return NULL;
+        }
+        const char *st = json_string_value(json_object_get(ans, "status"));
+        if (st && (!strcmp(st, "done") || !strcmp(st, "failed") || !strcmp(st, "cancelled")))
+            return ans;
+        json_decref(ans);
+    }
+}
+
+static double timing(json_t *job, const char *name)
+{
+    return json_number_value(json_object_get(json_object_get(job, "timings_ms"), name));
+}
+
+static void *batch_worker(void *arg)
+{
+    batch *B = arg;
+    cz_client c;
+    char err[1024];
+    if (cz_client_init(&c, B->addr, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        atomic_store(&B->fatal, 1);
+        return NULL;
+    }
+    for (;;) {
+        int i = atomic_fetch_add(&B->next, 1);
+        if (i >= B->count || atomic_load(&B->fatal))
+            break;
+        double t0 = now_s();
+        int retries = 0;
+        err[0] = 0;
+        char *id = submit(&c, B, err, sizeof err, &retries);
+        json_t *job = id ? await_job(&c, id, err, sizeof err) : NULL;
+        double t1 = now_s();
+        const char *st = job ? json_string_value(json_object_get(job, "status")) : NULL;
+        int ok = st && !strcmp(st, "done");
+        B->wall[i] = t1 - t0;
+        B->ok[i] = ok;
+        if (job) {
+            B->prove[i] = timing(job, "gpu");
+            B->queue[i] = timing(job, "queue_wait") + timing(job, "gpu_queue");
+        }
+        if (ok && B->out) {
+            char p[4096];
+            char *pj = json_dumps(json_object_get(job, "proof"), JSON_INDENT(1));
+            char *uj = json_dumps(json_object_get(job, "public"), JSON_INDENT(1));
+            snprintf(p, sizeof p, "%s/proof-%d.json", B->out, i + 1);
+            if (!pj || write_file(p, pj))
+                fprintf(stderr, "cuzk-bench: cannot write %s\n", p);
+            snprintf(p, sizeof p, "%s/public-%d.json", B->out, i + 1);
+            if (!uj || write_file(p, uj))
+                fprintf(stderr, "cuzk-bench: cannot write %s\n", p);
+            free(pj);
+            free(uj);
+        }
+        pthread_mutex_lock(&B->print_mu);
+        int n = atomic_fetch_add(&B->printed, 1) + 1;
+        if (ok) {
+            printf("[%d/%d] COMPLETED — %.1fs (prove=%.0f ms, queue=%.0f ms)%s\n", n, B->count,
+                   B->wall[i], B->prove[i], B->queue[i], retries ? " (retried after 429)" : "");
+        } else {
+            const char *e = job ? json_string_value(json_object_get(job, "error")) : NULL;
+            printf("[%d/%d] %s — %.1fs (prove=%.0f ms, queue=%.0f ms): %s\n", n, B->count,
+                   st && !strcmp(st, "cancelled") ? "CANCELLED" : "FAILED", B->wall[i],
+                   B->prove[i], B->queue[i], e ? e : err);
+        }
+        fflush(stdout);
+        pthread_mutex_unlock(&B->print_mu);
+        if (!job && !id && strstr(err, "no answer"))
+            atomic_store(&B->fatal, 1);
+        if (!job && id && strstr(err, "no answer"))
+            atomic_store(&B->fatal, 1);
+        free(id);
+        json_decref(job);
+    }
+    cz_client_free(&c);
+    return NULL;
+}
+
+static void stats(const double *v, const int *ok, int n, int want_ok, double *avg, double *mn,
+                  double *mx)
+{
+    int k = 0;
+    double s = 0;
+    *mn = 0;
+    *mx = 0;
+    for (int i = 0; i < n; i++) {
+        if (want_ok && !ok[i])
+            continue;
+        if (!k || v[i] < *mn)
+            *mn = v[i];
+        if (!k || v[i] > *mx)
+            *mx = v[i];
+        s += v[i];
+        k++;
+    }
+    *avg = k ? s / k : 0;
+}
+
+static int run_batch(batch *B)
+{
+    if (B->upload && !(B->wtns = slurp(B->witness, &B->wtns_len))) {
+        fprintf(stderr, "cuzk-bench: %s: %s\n", B->witness, strerror(errno));
+        return 2;
+    }
+    if (B->out && mkdir(B->out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cuzk-bench: %s: %s\n", B->out, strerror(errno));
+        return 2;
+    }
+    B->wall = calloc((size_t)B->count, sizeof(double));
+    B->prove = calloc((size_t)B->count, sizeof(double));
+    B->queue = calloc((size_t)B->count, sizeof(double));
+    B->ok = calloc((size_t)B->count, sizeof(int));
+    pthread_t *th = calloc((size_t)B->conc, sizeof *th);
+    if (!B->wall || !B->prove || !B->queue || !B->ok || !th) {
+        fprintf(stderr, "cuzk-bench: out of memory\n");
+        return 2;
+    }
+    pthread_mutex_init(&B->print_mu, NULL);
+    printf("=== Batch Benchmark ===\nproof type: %s\nkey: %s\ncount: %d\nconcurrency: %d\n\n",
+           B->type, B->key, B->count, B->conc);
+    fflush(stdout);
+    B->t0 = now_s();
+    for (int i = 0; i < B->conc; i++)
+        pthread_create(&th[i], NULL, batch_worker, B);
+    for (int i = 0; i < B->conc; i++)
+        pthread_join(th[i], NULL);
+    double total = now_s() - B->t0;
+    int done = 0;
+    for (int i = 0; i < B->count; i++)
+        done += B->ok[i];
+    int failed = atomic_load(&B->printed) - done;
+    int missing = B->count - atomic_load(&B->printed);
+    double wa, wmn, wmx, pa, pmn, pmx;
+    stats(B->wall, B->ok, B->count, 1, &wa, &wmn, &wmx);
+    stats(B->prove, B->ok, B->count, 1, &pa, &pmn, &pmx);
+    printf("\n=== Batch Summary ===\n");
+    printf("total time: %.1fs\n", total);
+    printf("completed: %d\nfailed: %d\n", done, failed + missing);
+    if (missing)
+        printf("not run: %d (the daemon could not be reached)\n", missing);
+    printf("wall time: avg=%.1fs min=%.1fs max=%.1fs\n", wa, wmn, wmx);
+    printf("prove time: avg=%.1fs min=%.1fs max=%.1fs\n", pa / 1e3, pmn / 1e3, pmx / 1e3);
+    double ppm = done && total > 0 ? done / total * 60 : 0;
+    printf("throughput: %.2f proofs/min (%.2fs/proof)\n", ppm, done ? total / done : 0.0);
+    printf("{\"bench\":\"batch\",\"type\":\"%s\",\"key\":\"%s\",\"count\":%d,\"concurrency\":%d,"
+           "\"completed\":%d,\"failed\":%d,\"total_s\":%.3f,\"wall_avg_s\":%.3f,\"prove_avg_ms\":%.1f,"
+           "\"proofs_per_min\":%.3f,\"s_per_proof\":%.4f}\n",
+           B->type, B->key, B->count, B->conc, done, failed + missing, total, wa, pa, ppm,
+           done ? total / done : 0.0);
+    free(th);
+    if (atomic_load(&B->fatal)) {
+        fprintf(stderr, "cuzk-bench: lost the daemon (see the errors above)\n");
+        return 2;
+    }
+    return done == B->count ? 0 : 1;
+}
+
+static int simple_get(const char *addr, const char *path, int raw)
+{
+    cz_client c;
+    char err[1024];
+    if (cz_client_init(&c, addr, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    long code = 0;
+    char *text = cz_client_call(&c, "GET", path, NULL, 0, NULL, 30, &code, err, sizeof err);
+    cz_client_free(&c);
+    if (!text) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    if (raw) {
+        fputs(text, stdout);
+    } else {
+        json_error_t je;
+        json_t *o = json_loads(text, 0, &je);
+        char *pretty = o ? json_dumps(o, JSON_INDENT(2)) : NULL;
+        puts(pretty ? pretty : text);
+        free(pretty);
+        json_decref(o);
+    }
+    free(text);
+    return code == 200 ? 0 : 1;
+}
+
+static int preload(const char *addr, const char *key, const char *path)
+{
+    cz_client c;
+    char err[1024], abs[4096];
+    if (cz_client_init(&c, addr, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    if (path[0] != '/' && realpath(path, abs))
+        path = abs;
+    json_t *body = json_pack("{s:s, s:s}", "id", key, "path", path);
+    long code = 0;
+    json_t *ans = cz_client_json(&c, "POST", "/v1/keys", body, 600, &code, err, sizeof err);
+    json_decref(body);
+    cz_client_free(&c);
+    if (!ans) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    int rc = code == 201 ? 0 : 1;
+    if (rc) {
+        const char *e = json_string_value(json_object_get(ans, "error"));
+        fprintf(stderr, "cuzk-bench: preload %s: HTTP %ld: %s\n", key, code, e ? e : "?");
+    } else {
+        printf("key %s loaded from %s\n", key, path);
+    }
+    json_decref(ans);
+    return rc;
+}
+
+static int timeline(const char *addr, const char *svg)
+{
+    cz_client c;
+    char err[1024];
+    if (cz_client_init(&c, addr, err, sizeof err)) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    long code = 0;
+    json_t *tl = cz_client_json(&c, "GET", "/v1/timeline", NULL, 30, &code, err, sizeof err);
+    cz_client_free(&c);
+    if (!tl) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    cz_timeline_summary sum;
+    int rc = cz_timeline_svg(tl, svg, &sum, err, sizeof err);
+    json_decref(tl);
+    if (rc) {
+        fprintf(stderr, "cuzk-bench: %s\n", err);
+        return 2;
+    }
+    printf("timeline: %d spans over %.1f ms, %d jobs; GPU busy %.1f%% of the span from the first "
+           "GPU start to the last GPU end\nwrote %s\n",
+           sum.spans, sum.span_ms, sum.jobs, sum.gpu_busy * 100, svg);
+    printf("{\"bench\":\"timeline\",\"spans\":%d,\"jobs\":%d,\"window_ms\":%.1f,\"gpu_busy_fraction\":%.4f}\n",
+           sum.spans, sum.jobs, sum.span_ms, sum.gpu_busy);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *addr = getenv("CUZK_ADDR");
+    if (!addr || !*addr)
+        addr = DEFAULT_ADDR;
+    int i = 1;
+    while (i < argc && argv[i][0] == '-') {
+        if (!strcmp(argv[i], "--addr") && i + 1 < argc) {
+            addr = argv[i + 1];
+            i += 2;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "cuzk-bench: unknown option '%s' (see --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[i++];
+    batch B;
+    memset(&B, 0, sizeof B);
+    B.addr = addr;
+    B.type = "groth16";
+    B.priority = "normal";
+    B.count = !strcmp(cmd, "single") ? 1 : 10;
+    B.conc = 1;
+    const char *path = NULL, *svg = NULL;
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if ((!strcmp(a, "-t") || !strcmp(a, "--type")) && v)
+            B.type = argv[++i];
+        else if (!strcmp(a, "--key") && v)
+            B.key = argv[++i];
+        else if (!strcmp(a, "--witness") && v)
+            B.witness = argv[++i];
+        else if ((!strcmp(a, "-c") || !strcmp(a, "--count")) && v)
+            B.count = atoi(argv[++i]);
+        else if ((!strcmp(a, "-j") || !strcmp(a, "--concurrency")) && v)
+            B.conc = atoi(argv[++i]);
+        else if (!strcmp(a, "--priority") && v)
+            B.priority = argv[++i];
+        else if (!strcmp(a, "--out") && v)
+            B.out = argv[++i];
+        else if (!strcmp(a, "--upload"))
+            B.upload = 1;
+        else if (!strcmp(a, "--path") && v)
+            path = argv[++i];
+        else if (!strcmp(a, "--svg") && v)
+            svg = argv[++i];
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "cuzk-bench: %s: unknown or incomplete option '%s' (see --help)\n", cmd, a);
+            return 2;
+        }
+    }
+    if (!strcmp(cmd, "batch") || !strcmp(cmd, "single")) {
+        if (strcmp(B.type, "groth16") != 0) {
+            fprintf(stderr, "cuzk-bench: proof type '%s' is not available (this daemon proves: groth16)\n",
+                    B.type);
+            return 2;
+        }
+        if (!B.key || !B.witness || B.count < 1 || B.conc < 1) {
+            fprintf(stderr, "cuzk-bench: %s needs --key ID --witness FILE (and -c, -j >= 1)\n", cmd);
+            return 2;
+        }
+        if (strcmp(B.priority, "low") && strcmp(B.priority, "normal") && strcmp(B.priority, "high") &&
+            strcmp(B.priority, "critical")) {
+            fprintf(stderr, "cuzk-bench: --priority must be low, normal, high or critical\n");
+            return 2;
+        }
+        if (B.conc > B.count)
+            B.conc = B.count;
+        char err[256];
+        cz_client probe;
+        if (cz_client_init(&probe, addr, err, sizeof err)) { /* also curl_global_init */
+            fprintf(stderr, "cuzk-bench: %s\n", err);
+            return 2;
+        }
+        cz_client_free(&probe);
+        return run_batch(&B);
+    }
+    if (!strcmp(cmd, "status"))
+        return simple_get(addr, "/v1/status", 0);
+    if (!strcmp(cmd, "metrics"))
+        return simple_get(addr, "/metrics", 1);
+    if (!strcmp(cmd, "preload")) {
+        if (!B.key || !path) {
+            fprintf(stderr, "cuzk-bench: preload needs --key ID --path FILE\n");
+            return 2;
+        }
+        return preload(addr, B.key, path);
+    }
+    if (!strcmp(cmd, "timeline")) {
+        if (!svg) {
+            fprintf(stderr, "cuzk-bench: timeline needs --svg FILE\n");
+            return 2;
+        }
+        return timeline(addr, svg);
+    }
+    fprintf(stderr, "cuzk-bench: unknown command '%s' (see --help)\n", cmd);
+    return 2;
+}

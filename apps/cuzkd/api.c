@@ -1,0 +1,442 @@
+/*
+ * api.c: cuzkd's HTTP/JSON API (v1) over libmicrohttpd.
+ *
+ * DESIGN. Thin: each route parses its request, calls the engine and turns
+ * the engine's answer (a cz_status and a message, or a JSON object) into a
+ * status code and a JSON body. libmicrohttpd runs a thread per connection,
+ * so a long-poll (GET /v1/proofs/ID?wait_ms=N) simply blocks in the engine.
+ * Bodies are collected up to max_upload bytes; a larger Content-Length is
+ * answered 413 before the body is read. Errors are {"error": "...",
+ * "code": "..."} with a 4xx status (5xx only for the daemon's own faults).
+ *
+ *   GET    /v1/health                     liveness
+ *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory
+ *   GET    /v1/timeline                   per-stage spans of recent jobs
+ *   GET    /metrics                       Prometheus text
+ *   GET    /v1/keys                       resident keys
+ *   POST   /v1/keys        {id, path}     load (preload) a key
+ *   DELETE /v1/keys/ID                    evict
+ *   POST   /v1/proofs      {key, witness_path | witness_base64, priority, request_id}
+ *                          or a raw .wtns body with ?key=&priority=&request_id=
+ *   GET    /v1/proofs/ID[?wait_ms=N]      status; proof and public when done
+ *   DELETE /v1/proofs/ID, POST /v1/proofs/ID/cancel
+ */
+#include "api.h"
+
+#include <microhttpd.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+
+typedef struct {
+    char *body;
+    size_t len, cap;
+    int done;     /* a response was queued early (413) */
+} request;
+
+/* ---- responses ---- */
+
+static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code, char *text, size_t len,
+                                 const char *type, const char *retry_after)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", type);
+    if (retry_after)
+        MHD_add_response_header(r, "Retry-After", retry_after);
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result send_json_ex(struct MHD_Connection *c, unsigned code, json_t *o,
+                                    const char *retry_after)
+{
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!s)
+        s = strdup("{\"error\":\"out of memory\",\"code\":\"internal\"}");
+    if (!s)
+        return MHD_NO;
+    size_t n = strlen(s);
+    char *t = realloc(s, n + 2); /* newline-terminated: friendly to curl */
+    if (t) {
+        s = t;
+        s[n++] = '\n';
+        s[n] = 0;
+    }
+    return send_text(c, code, s, n, "application/json", retry_after);
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, json_t *o)
+{
+    return send_json_ex(c, code, o, NULL);
+}
+
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned code, const char *kind,
+                                  const char *msg)
+{
+    return send_json(c, code, json_pack("{s:s, s:s}", "error", msg, "code", kind));
+}
+
+/* ---- helpers ---- */
+
+static int b64_value(int ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A';
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0' + 52;
+    if (ch == '+' || ch == '-')
+        return 62;
+    if (ch == '/' || ch == '_')
+        return 63;
+    return -1;
+}
+
+/* Standard or URL-safe base64, padding optional, whitespace skipped. */
+static uint8_t *b64_decode(const char *s, size_t *out_len)
+{
+    size_t n = strlen(s);
+    uint8_t *out = malloc(n / 4 * 3 + 3);
+    if (!out)
+        return NULL;
+    uint32_t acc = 0;
+    int bits = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (ch == '=' || ch == '\n' || ch == '\r' || ch == ' ')
+            continue;
+        int v = b64_value(ch);
+        if (v < 0) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[k++] = (uint8_t)(acc >> bits);
+        }
+    }
+    *out_len = k;
+    return out;
+}
+
+static json_t *parse_body(const request *r, char *err, size_t err_len)
+{
+    json_error_t je;
+    json_t *o = r->len ? json_loadb(r->body, r->len, 0, &je) : NULL;
+    if (!o) {
+        snprintf(err, err_len, "request body is not JSON%s%s", r->len ? ": " : " (empty body)",
+                 r->len ? je.text : "");
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        snprintf(err, err_len, "request body must be a JSON object");
+        return NULL;
+    }
+    return o;
+}
+
+/* A string member or NULL; *bad set when present but not a string. */
+static const char *member_str(json_t *o, const char *name, int *bad)
+{
+    json_t *v = json_object_get(o, name);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        *bad = 1;
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+static unsigned status_code(cz_status st, const char *err)
+{
+    switch (st) {
+    case CZ_OK: return 200;
+    case CZ_ERR_ARG: return strncmp(err, "unknown", 7) == 0 ? 404 : 400;
+    case CZ_ERR_BUSY: return 409;
+    case CZ_ERR_RANGE: return 413;
+    case CZ_ERR_IO: return 400;
+    case CZ_ERR_FORMAT:
+    case CZ_ERR_CURVE:
+    case CZ_ERR_NOT_ON_CURVE:
+    case CZ_ERR_SUBGROUP:
+    case CZ_ERR_WITNESS: return 422;
+    case CZ_ERR_NOMEM: return 507;
+    default: return 500;
+    }
+}
+
+/* ---- routes ---- */
+
+static enum MHD_Result post_key(cz_api *A, struct MHD_Connection *c, const request *r)
+{
+    char err[512];
+    json_t *o = parse_body(r, err, sizeof err);
+    if (!o)
+        return send_error(c, 400, "bad_request", err);
+    int bad = 0;
+    const char *id = member_str(o, "id", &bad), *path = member_str(o, "path", &bad);
+    enum MHD_Result ret;
+    if (bad || !id || !path) {
+        ret = send_error(c, 400, "bad_request", "a key needs string members \"id\" and \"path\"");
+    } else {
+        cz_status st = cz_engine_key_load(A->engine, id, path, err, sizeof err);
+        if (st) {
+            cz_log(CZ_LOG_WARN, "api", "load key %s from %s: %s", id, path, err);
+            ret = send_error(c, status_code(st, err), "key_load", err);
+        } else {
+            cz_log(CZ_LOG_INFO, "api", "key %s loaded from %s", id, path);
+            ret = send_json(c, 201, json_pack("{s:s, s:s}", "id", id, "status", "loaded"));
+        }
+    }
+    json_decref(o);
+    return ret;
+}
+
+static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const request *r)
+{
+    char err[512];
+    cz_job_request jr;
+    memset(&jr, 0, sizeof jr);
+    jr.priority = CZ_PRIO_NORMAL;
+    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    json_t *o = NULL;
+    uint8_t *bytes = NULL;
+    const char *prio = NULL;
+    if (ctype && strncmp(ctype, "application/octet-stream", 24) == 0) {
+        jr.key_id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key");
+        prio = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "priority");
+        jr.request_id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "request_id");
+        jr.witness = r->body ? r->body : "";
+        jr.witness_len = r->len;
+    } else {
+        if (!(o = parse_body(r, err, sizeof err)))
+            return send_error(c, 400, "bad_request", err);
+        int bad = 0;
+        jr.key_id = member_str(o, "key", &bad);
+        jr.witness_path = member_str(o, "witness_path", &bad);
+        const char *b64 = member_str(o, "witness_base64", &bad);
+        prio = member_str(o, "priority", &bad);
+        jr.request_id = member_str(o, "request_id", &bad);
+        if (bad) {
+            json_decref(o);
+            return send_error(c, 400, "bad_request",
+                              "key, witness_path, witness_base64, priority and request_id must be strings");
+        }
+        if (b64) {
+            if (!(bytes = b64_decode(b64, &jr.witness_len))) {
+                json_decref(o);
+                return send_error(c, 400, "bad_request", "witness_base64 is not valid base64");
+            }
+            jr.witness = bytes;
+            jr.witness_path = NULL;
+        }
+    }
+    enum MHD_Result ret;
+    if (prio && cz_priority_parse(prio, &jr.priority)) {
+        ret = send_error(c, 400, "bad_request", "priority must be low, normal, high or critical");
+    } else if (!jr.key_id || (!jr.witness && !jr.witness_path)) {
+        ret = send_error(c, 400, "bad_request",
+                         "a proof request needs \"key\" and one of \"witness_path\", \"witness_base64\" "
+                         "(or a raw .wtns body with ?key=)");
+    } else if (atomic_load(&A->shutting_down)) {
+        ret = send_error(c, 503, "shutting_down", "the daemon is shutting down");
+    } else {
+        char id[24];
+        size_t pos = 0;
+        cz_status st = cz_engine_submit(A->engine, &jr, id, &pos, err, sizeof err);
+        if (st == CZ_ERR_BUSY)
+            ret = send_json_ex(c, 429, json_pack("{s:s, s:s, s:i}", "error", err, "code", "queue_full",
+                                                 "retry_after_ms", 1000), "1");
+        else if (st)
+            ret = send_error(c, status_code(st, err), "bad_request", err);
+        else
+            ret = send_json(c, 202, json_pack("{s:s, s:I, s:s}", "job_id", id, "position",
+                                              (json_int_t)pos, "status", "queued"));
+    }
+    free(bytes);
+    json_decref(o);
+    return ret;
+}
+
+static enum MHD_Result get_proof(cz_api *A, struct MHD_Connection *c, const char *id)
+{
+    const char *w = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait_ms");
+    long wait = 0;
+    if (w) {
+        char *end;
+        wait = strtol(w, &end, 10);
+        if (end == w || *end || wait < 0)
+            return send_error(c, 400, "bad_request", "wait_ms must be a non-negative integer");
+        if (wait > A->max_wait_ms)
+            wait = A->max_wait_ms;
+    }
+    json_t *o = cz_engine_await(A->engine, id, (int)wait);
+    if (!o)
+        return send_error(c, 404, "not_found", "unknown job (or finished long ago and forgotten)");
+    return send_json(c, 200, o);
+}
+
+static enum MHD_Result cancel_proof(cz_api *A, struct MHD_Connection *c, const char *id)
+{
+    cz_status st = cz_engine_cancel(A->engine, id);
+    if (st == CZ_ERR_ARG)
+        return send_error(c, 404, "not_found", "unknown job");
+    if (st == CZ_ERR_BUSY)
+        return send_error(c, 409, "finished", "the job has already finished");
+    json_t *o = cz_engine_await(A->engine, id, 0);
+    return send_json(c, 200, o ? o : json_pack("{s:s}", "job_id", id));
+}
+
+static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *url,
+                             const char *method, const request *r)
+{
+    int get = !strcmp(method, "GET"), post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE");
+    if (!strcmp(url, "/v1/health") && get)
+        return send_json(c, 200, json_pack("{s:b}", "ok", 1));
+    if (!strcmp(url, "/v1/status") && get)
+        return send_json(c, 200, cz_engine_status_json(A->engine));
+    if (!strcmp(url, "/v1/timeline") && get)
+        return send_json(c, 200, cz_engine_timeline_json(A->engine));
+    if (!strcmp(url, "/metrics") && get) {
+        char *t = cz_engine_metrics_text(A->engine);
+        if (!t)
+            return send_error(c, 500, "internal", "out of memory");
+        return send_text(c, 200, t, strlen(t), "text/plain; version=0.0.4", NULL);
+    }
+    if (!strcmp(url, "/v1/keys")) {
+        if (get)
+            return send_json(c, 200, cz_engine_keys_json(A->engine));
+        if (post)
+            return post_key(A, c, r);
+        return send_error(c, 405, "method", "use GET or POST on /v1/keys");
+    }
+    if (!strncmp(url, "/v1/keys/", 9) && url[9]) {
+        if (!del)
+            return send_error(c, 405, "method", "use DELETE on /v1/keys/ID");
+        char err[512];
+        cz_status st = cz_engine_key_evict(A->engine, url + 9, err, sizeof err);
+        if (st)
+            return send_error(c, st == CZ_ERR_BUSY ? 409 : 404, st == CZ_ERR_BUSY ? "in_use" : "not_found", err);
+        cz_log(CZ_LOG_INFO, "api", "key %s evicted", url + 9);
+        return send_json(c, 200, json_pack("{s:s, s:s}", "id", url + 9, "status", "evicted"));
+    }
+    if (!strcmp(url, "/v1/proofs")) {
+        if (post)
+            return post_proof(A, c, r);
+        return send_error(c, 405, "method", "use POST on /v1/proofs");
+    }
+    if (!strncmp(url, "/v1/proofs/", 11) && url[11]) {
+        char id[64];
+        const char *rest = url + 11, *slash = strchr(rest, '/');
+        size_t n = slash ? (size_t)(slash - rest) : strlen(rest);
+        if (n >= sizeof id)
+            return send_error(c, 404, "not_found", "unknown job");
+        memcpy(id, rest, n);
+        id[n] = 0;
+        if (!slash && get)
+            return get_proof(A, c, id);
+        if ((!slash && del) || (slash && !strcmp(slash, "/cancel") && post))
+            return cancel_proof(A, c, id);
+        return send_error(c, 405, "method", "use GET or DELETE on /v1/proofs/ID, POST on /v1/proofs/ID/cancel");
+    }
+    return send_error(c, 404, "not_found", "no such endpoint (see /v1/status, /v1/keys, /v1/proofs, /metrics)");
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
+                               const char *method, const char *version, const char *upload,
+                               size_t *upload_size, void **con_cls)
+{
+    cz_api *A = cls;
+    request *r = *con_cls;
+    if (!r) {
+        if (!(r = calloc(1, sizeof *r)))
+            return MHD_NO;
+        *con_cls = r;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        if (cl && strtoull(cl, NULL, 10) > A->max_upload) {
+            r->done = 1;
+            char msg[128];
+            snprintf(msg, sizeof msg, "request body larger than the %llu-byte limit (max_upload)",
+                     A->max_upload);
+            return send_error(c, 413, "too_large", msg);
+        }
+        return MHD_YES;
+    }
+    if (r->done)
+        return MHD_YES;
+    if (*upload_size) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (r->len + n > A->max_upload) {
+            r->done = 1;
+            return send_error(c, 413, "too_large", "request body larger than max_upload");
+        }
+        if (r->len + n + 1 > r->cap) {
+            size_t cap = r->cap ? r->cap : 4096;
+            while (cap < r->len + n + 1)
+                cap *= 2;
+            char *nb = realloc(r->body, cap);
+            if (!nb)
+                return MHD_NO;
+            r->body = nb;
+            r->cap = cap;
+        }
+        memcpy(r->body + r->len, upload, n);
+        r->len += n;
+        r->body[r->len] = 0;
+        return MHD_YES;
+    }
+    return route(A, c, url, method, r);
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                      enum MHD_RequestTerminationCode toe)
+{
+    request *r = *con_cls;
+    if (r) {
+        free(r->body);
+        free(r);
+        *con_cls = NULL;
+    }
+}
+
+int cz_api_start(cz_api *A, int listen_fd, char *err, size_t err_len)
+{
+    if (A->n_daemons >= CZ_API_MAX_LISTEN) {
+        snprintf(err, err_len, "too many listeners");
+        return -1;
+    }
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL,
+        NULL, handler, A, MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_NOTIFY_COMPLETED,
+        completed, NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600, MHD_OPTION_END);
+    if (!d) {
+        snprintf(err, err_len, "libmicrohttpd could not start on the listening socket");
+        return -1;
+    }
+    A->daemons[A->n_daemons++] = d;
+    return 0;
+}
+
+void cz_api_stop(cz_api *A)
+{
+    for (int i = 0; i < A->n_daemons; i++)
+        MHD_stop_daemon(A->daemons[i]);
+    A->n_daemons = 0;
+}

@@ -1,0 +1,25 @@
+/* api.h: cuzkd's HTTP/JSON API (see api.c). */
+#ifndef CZ_DAEMON_API_H
+#define CZ_DAEMON_API_H
+
+#include <stdatomic.h>
+
+#include "engine/engine.h"
+
+#define CZ_API_MAX_LISTEN 8
+
+typedef struct {
+    cz_engine *engine;
+    unsigned long long max_upload;
+    long max_wait_ms;
+    atomic_int shutting_down;    /* new proofs answered 503 */
+    struct MHD_Daemon *daemons[CZ_API_MAX_LISTEN];
+    int n_daemons;
+} cz_api;
+
+/* Serve the API on an already listening socket. 0 ok, -1 with err. */
+int cz_api_start(cz_api *A, int listen_fd, char *err, size_t err_len);
+/* Stop every listener, waiting for their connections to finish. */
+void cz_api_stop(cz_api *A);
+
+#endif

@@ -1,0 +1,284 @@
+/* config.c: see config.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/log.h"
+
+typedef enum { T_INT, T_SIZE, T_BOOL, T_STR, T_ENUM, T_LISTEN } ctype;
+
+typedef struct {
+    const char *section, *name;
+    ctype type;
+    size_t off;
+    const char *def;
+    long long min, max;     /* T_INT, T_SIZE bounds */
+    const char *choices;    /* T_ENUM: "|a|b|c|" */
+    const char *help;
+} setting;
+
+#define OFF(f) offsetof(cz_daemon_config, f)
+
+static const setting settings[] = {
+    {"daemon", "listen", T_LISTEN, 0, NULL, 0, 0, NULL,
+     "address to serve the API on: unix:/path/to.sock or HOST:PORT (repeatable; default unix:/tmp/cuzkd.sock)"},
+    {"daemon", "max_pending", T_INT, OFF(max_pending), "1024", 1, 1000000, NULL,
+     "jobs queued or running at once; more are answered 429"},
+    {"daemon", "max_upload", T_SIZE, OFF(max_upload), "1G", 1024, 1LL << 40, NULL,
+     "largest request body (an uploaded witness) in bytes; larger: 413"},
+    {"daemon", "max_wait_ms", T_INT, OFF(max_wait_ms), "60000", 0, 3600000, NULL,
+     "longest long-poll an await may ask for"},
+    {"daemon", "shutdown_grace_ms", T_INT, OFF(shutdown_grace_ms), "30000", 0, 3600000, NULL,
+     "on SIGTERM, how long running jobs may take to finish"},
+    {"daemon", "log_level", T_ENUM, OFF(log_level), "info", 0, 0, "|debug|info|warn|error|",
+     "least severe messages logged"},
+    {"daemon", "log_format", T_ENUM, OFF(log_format), "text", 0, 0, "|text|json|",
+     "log lines as text or JSON lines"},
+    {"engine", "device", T_ENUM, OFF(device), "auto", 0, 0, "|auto|cpu|cuda|",
+     "backend: cuda where built and a GPU exists (auto), or forced"},
+    {"engine", "devices", T_INT, OFF(devices), "1", 1, 64, NULL, "GPUs to use"},
+    {"engine", "gpu_workers_per_device", T_INT, OFF(workers_per_device), "2", 1, 16, NULL,
+     "prove workers sharing each device's lock"},
+    {"engine", "witness_workers", T_INT, OFF(witness_workers), "2", 1, 256, NULL,
+     "threads reading and checking witnesses"},
+    {"engine", "prove_threads", T_INT, OFF(prove_threads), "0", 0, 4096, NULL,
+     "CPU threads per prove worker (0: all cores)"},
+    {"engine", "host_memory_budget", T_SIZE, OFF(host_mem_budget), "0", 0, 1LL << 50, NULL,
+     "bytes of host memory for keys and jobs (0: 3/4 of RAM)"},
+    {"engine", "gpu_safety_margin", T_SIZE, OFF(gpu_margin), "512M", 0, 1LL << 40, NULL,
+     "bytes left free on each GPU"},
+    {"engine", "verify", T_BOOL, OFF(verify), "true", 0, 0, NULL,
+     "check every proof before returning it"},
+};
+#define N_SETTINGS (sizeof settings / sizeof settings[0])
+
+static int parse_size(const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || *s == '-')
+        return -1;
+    unsigned long long m = 1;
+    if (*end) {
+        switch (*end == 'k' ? 'K' : *end) {
+        case 'K': m = 1ull << 10; break;
+        case 'M': m = 1ull << 20; break;
+        case 'G': m = 1ull << 30; break;
+        case 'T': m = 1ull << 40; break;
+        default: return -1;
+        }
+        end++;
+        if (*end == 'i')
+            end++;
+        if (*end == 'B')
+            end++;
+        if (*end)
+            return -1;
+    }
+    if (v > ~0ull / m)
+        return -1;
+    *out = v * m;
+    return 0;
+}
+
+static int apply(cz_daemon_config *c, const setting *s, const char *value, char *err, size_t err_len)
+{
+    char *base = (char *)c;
+    switch (s->type) {
+    case T_INT: {
+        char *end;
+        errno = 0;
+        long long v = strtoll(value, &end, 10);
+        if (end == value || *end || errno || v < s->min || v > s->max) {
+            snprintf(err, err_len, "%s.%s = '%s': expected an integer in [%lld, %lld]", s->section,
+                     s->name, value, s->min, s->max);
+            return -1;
+        }
+        *(int *)(base + s->off) = (int)v;
+        return 0;
+    }
+    case T_SIZE: {
+        unsigned long long v;
+        if (parse_size(value, &v) || v < (unsigned long long)s->min || v > (unsigned long long)s->max) {
+            snprintf(err, err_len, "%s.%s = '%s': expected a byte size (e.g. 512M, 8G) in [%lld, %lld]",
+                     s->section, s->name, value, s->min, s->max);
+            return -1;
+        }
+        *(unsigned long long *)(base + s->off) = v;
+        return 0;
+    }
+    case T_BOOL: {
+        int v;
+        if (!strcasecmp(value, "true") || !strcasecmp(value, "yes") || !strcmp(value, "1") ||
+            !strcasecmp(value, "on"))
+            v = 1;
+        else if (!strcasecmp(value, "false") || !strcasecmp(value, "no") || !strcmp(value, "0") ||
+                 !strcasecmp(value, "off"))
+            v = 0;
+        else {
+            snprintf(err, err_len, "%s.%s = '%s': expected true or false", s->section, s->name, value);
+            return -1;
+        }
+        *(int *)(base + s->off) = v;
+        return 0;
+    }
+    case T_ENUM: {
+        char pat[40];
+        snprintf(pat, sizeof pat, "|%s|", value);
+        if (strlen(value) >= 16 || !strstr(s->choices, pat)) {
+            snprintf(err, err_len, "%s.%s = '%s': expected one of %s", s->section, s->name, value,
+                     s->choices);
+            return -1;
+        }
+        snprintf(base + s->off, 16, "%s", value);
+        return 0;
+    }
+    case T_STR:
+        return 0;
+    case T_LISTEN:
+        if (c->n_listen >= CZ_MAX_LISTEN) {
+            snprintf(err, err_len, "daemon.listen: at most %d addresses", CZ_MAX_LISTEN);
+            return -1;
+        }
+        if (strncmp(value, "unix:", 5) != 0 && !strchr(value, ':')) {
+            snprintf(err, err_len, "daemon.listen = '%s': expected unix:/path or HOST:PORT", value);
+            return -1;
+        }
+        c->listen[c->n_listen++] = strdup(value);
+        return 0;
+    }
+    return -1;
+}
+
+void cz_daemon_config_default(cz_daemon_config *c)
+{
+    memset(c, 0, sizeof *c);
+    char err[256];
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        if (settings[i].def)
+            apply(c, &settings[i], settings[i].def, err, sizeof err);
+}
+
+static const setting *find(const char *section, const char *name)
+{
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        if ((!section || !strcmp(settings[i].section, section)) && !strcmp(settings[i].name, name))
+            return &settings[i];
+    return NULL;
+}
+
+int cz_daemon_config_set(cz_daemon_config *c, const char *name, const char *value, char *err,
+                         size_t err_len)
+{
+    char sec[64] = "";
+    const char *dot = strchr(name, '.');
+    if (dot && (size_t)(dot - name) < sizeof sec) {
+        memcpy(sec, name, (size_t)(dot - name));
+        sec[dot - name] = 0;
+        name = dot + 1;
+    }
+    const setting *s = find(sec[0] ? sec : NULL, name);
+    if (!s) {
+        snprintf(err, err_len, "unknown setting '%s'", name);
+        return -1;
+    }
+    return apply(c, s, value, err, err_len);
+}
+
+typedef struct {
+    cz_daemon_config *c;
+    char *err;
+    size_t err_len;
+    const char *path;
+} load_ctx;
+
+static int on_ini(void *user, const char *section, const char *name, const char *value)
+{
+    load_ctx *L = user;
+    char e[320];
+    if (!strcmp(section, "keys")) {
+        if (L->c->n_preload >= CZ_MAX_PRELOAD) {
+            snprintf(L->err, L->err_len, "%s: [keys]: at most %d keys", L->path, CZ_MAX_PRELOAD);
+            return 0;
+        }
+        L->c->preload[L->c->n_preload].id = strdup(name);
+        L->c->preload[L->c->n_preload].path = strdup(value);
+        L->c->n_preload++;
+        return 1;
+    }
+    const setting *s = find(section, name);
+    if (!s) {
+        snprintf(L->err, L->err_len, "%s: unknown setting [%s] %s", L->path, section, name);
+        return 0;
+    }
+    if (apply(L->c, s, value, e, sizeof e)) {
+        snprintf(L->err, L->err_len, "%s: %s", L->path, e);
+        return 0;
+    }
+    return 1;
+}
+
+int cz_daemon_config_load(cz_daemon_config *c, const char *path, char *err, size_t err_len)
+{
+    load_ctx L = {c, err, err_len, path};
+    err[0] = 0;
+    int line = ini_parse(path, on_ini, &L);
+    if (line == -1) {
+        snprintf(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (line != 0) {
+        char tmp[512];
+        snprintf(tmp, sizeof tmp, "%s (line %d)", err[0] ? err : "syntax error", line);
+        snprintf(err, err_len, "%s", tmp);
+        if (!strstr(err, path)) {
+            snprintf(tmp, sizeof tmp, "%s: %s", path, err);
+            snprintf(err, err_len, "%s", tmp);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+void cz_daemon_config_free(cz_daemon_config *c)
+{
+    for (int i = 0; i < c->n_listen; i++)
+        free(c->listen[i]);
+    for (int i = 0; i < c->n_preload; i++) {
+        free(c->preload[i].id);
+        free(c->preload[i].path);
+    }
+    c->n_listen = c->n_preload = 0;
+}
+
+void cz_daemon_config_to_engine(const cz_daemon_config *c, cz_engine_config *e)
+{
+    cz_engine_config_default(e);
+    e->device = c->device;
+    e->devices = c->devices;
+    e->workers_per_device = c->workers_per_device;
+    e->witness_workers = c->witness_workers;
+    e->prove_threads = c->prove_threads;
+    e->max_pending = c->max_pending;
+    e->host_mem_budget = c->host_mem_budget;
+    e->gpu_margin = c->gpu_margin;
+    e->verify = c->verify;
+    e->max_witness_bytes = (size_t)c->max_upload;
+}
+
+void cz_daemon_config_help(void)
+{
+    printf("Settings (INI file sections; flags --set section.name=value):\n\n");
+    for (size_t i = 0; i < N_SETTINGS; i++) {
+        const setting *s = &settings[i];
+        printf("  [%s] %-24s default %-8s %s\n", s->section, s->name, s->def ? s->def : "-", s->help);
+    }
+    printf("  [keys] ID = PATH                                 a .zkey to load at start\n");
+}

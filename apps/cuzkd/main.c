@@ -1,0 +1,302 @@
+/*
+ * cuzkd: the cuzk proving daemon.
+ *
+ *   cuzkd [--config FILE] [--listen ADDR]... [--set SECTION.NAME=VALUE]...
+ *
+ * Reads the configuration (built-in defaults, then the INI file, then the
+ * flags), starts the engine, loads the [keys] of the config, serves the
+ * HTTP/JSON API on every listen address, and on SIGTERM or SIGINT drains:
+ * new proofs are answered 503, queued jobs fail with "daemon shutting
+ * down", running ones get shutdown_grace_ms to finish.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "config.h"
+#include "util/log.h"
+
+#define DEFAULT_LISTEN "unix:/tmp/cuzkd.sock"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cuzkd [options]\n"
+            "\n"
+            "The cuzk proving daemon: keeps Groth16 proving keys resident and proves\n"
+            "jobs submitted over an HTTP/JSON API (see docs/DAEMON.md).\n"
+            "\n"
+            "options:\n"
+            "  --config FILE          INI configuration (docs/cuzkd.example.ini)\n"
+            "  --listen ADDR          unix:/path/to.sock or HOST:PORT; repeatable; replaces\n"
+            "                         the config's addresses (default " DEFAULT_LISTEN ")\n"
+            "  --set SEC.NAME=VALUE   override one setting (see --help-config)\n"
+            "  --key ID=PATH          load a key at start (like [keys] in the config)\n"
+            "  --device cpu|cuda|auto backend (engine.device)\n"
+            "  --log-level LEVEL      debug, info, warn or error\n"
+            "  --log-format FMT       text or json\n"
+            "  --help, --help-config, --version\n"
+            "\n"
+            "exit status: 0 after a clean shutdown, 2 for a bad configuration or a\n"
+            "listen address that cannot be bound, 3 for an internal fault.\n");
+}
+
+/* Bind and listen on unix:/path or HOST:PORT. -1 with err on failure. */
+static int open_listener(const char *addr, char *err, size_t err_len)
+{
+    if (!strncmp(addr, "unix:", 5)) {
+        const char *path = addr + 5;
+        struct sockaddr_un sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sun_family = AF_UNIX;
+        if (!*path || strlen(path) >= sizeof sa.sun_path) {
+            snprintf(err, err_len, "%s: socket path empty or too long", addr);
+            return -1;
+        }
+        strcpy(sa.sun_path, path);
+        struct stat st;
+        if (lstat(path, &st) == 0) {
+            if (!S_ISSOCK(st.st_mode)) {
+                snprintf(err, err_len, "%s: exists and is not a socket", path);
+                return -1;
+            }
+            unlink(path); /* a stale socket of an earlier run */
+        }
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 256) != 0) {
+            snprintf(err, err_len, "%s: %s", addr, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        return fd;
+    }
+    char host[256], *port;
+    snprintf(host, sizeof host, "%s", addr);
+    port = strrchr(host, ':');
+    if (!port) {
+        snprintf(err, err_len, "%s: expected unix:/path or HOST:PORT", addr);
+        return -1;
+    }
+    *port++ = 0;
+    char *h = host;
+    if (*h == '[') { /* [::1]:9710 */
+        h++;
+        char *rb = strchr(h, ']');
+        if (rb)
+            *rb = 0;
+    }
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int rc = getaddrinfo(*h ? h : "127.0.0.1", port, &hints, &res);
+    if (rc) {
+        snprintf(err, err_len, "%s: %s", addr, gai_strerror(rc));
+        return -1;
+    }
+    int fd = -1;
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 256) == 0)
+            break;
+        snprintf(err, err_len, "%s: %s", addr, strerror(errno));
+        close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+int main(int argc, char **argv)
+{
+    cz_daemon_config cfg;
+    cz_daemon_config_default(&cfg);
+    char err[1024];
+    const char *config_path = NULL;
+    char *flag_listen[CZ_MAX_LISTEN];
+    int n_flag_listen = 0;
+
+    /* The config file first, so that flags override it wherever they are. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--config") && i + 1 < argc)
+            config_path = argv[++i];
+    if (config_path && cz_daemon_config_load(&cfg, config_path, err, sizeof err)) {
+        fprintf(stderr, "cuzkd: %s\n", err);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int rc = 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--help-config")) {
+            cz_daemon_config_help();
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("cuzkd 0.1.0\n");
+            return 0;
+        } else if (!strcmp(a, "--config") && v) {
+            i++;
+        } else if (!strcmp(a, "--listen") && v) {
+            if (n_flag_listen == CZ_MAX_LISTEN) {
+                fprintf(stderr, "cuzkd: at most %d --listen addresses\n", CZ_MAX_LISTEN);
+                return 2;
+            }
+            flag_listen[n_flag_listen++] = argv[++i];
+        } else if (!strcmp(a, "--set") && v) {
+            char name[128];
+            const char *eq = strchr(v, '=');
+            if (!eq || (size_t)(eq - v) >= sizeof name) {
+                fprintf(stderr, "cuzkd: --set expects SECTION.NAME=VALUE, got '%s'\n", v);
+                return 2;
+            }
+            memcpy(name, v, (size_t)(eq - v));
+            name[eq - v] = 0;
+            rc = cz_daemon_config_set(&cfg, name, eq + 1, err, sizeof err);
+            i++;
+        } else if (!strcmp(a, "--key") && v) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || cfg.n_preload >= CZ_MAX_PRELOAD) {
+                fprintf(stderr, "cuzkd: --key expects ID=PATH, got '%s'\n", v);
+                return 2;
+            }
+            cfg.preload[cfg.n_preload].id = strndup(v, (size_t)(eq - v));
+            cfg.preload[cfg.n_preload].path = strdup(eq + 1);
+            cfg.n_preload++;
+            i++;
+        } else if (!strcmp(a, "--device") && v) {
+            rc = cz_daemon_config_set(&cfg, "engine.device", v, err, sizeof err);
+            i++;
+        } else if (!strcmp(a, "--log-level") && v) {
+            rc = cz_daemon_config_set(&cfg, "daemon.log_level", v, err, sizeof err);
+            i++;
+        } else if (!strcmp(a, "--log-format") && v) {
+            rc = cz_daemon_config_set(&cfg, "daemon.log_format", v, err, sizeof err);
+            i++;
+        } else {
+            fprintf(stderr, "cuzkd: unknown or incomplete option '%s' (see --help)\n", a);
+            return 2;
+        }
+        if (rc) {
+            fprintf(stderr, "cuzkd: %s\n", err);
+            return 2;
+        }
+    }
+    if (n_flag_listen) {
+        for (int i = 0; i < cfg.n_listen; i++)
+            free(cfg.listen[i]);
+        cfg.n_listen = 0;
+        for (int i = 0; i < n_flag_listen; i++)
+            if (cz_daemon_config_set(&cfg, "daemon.listen", flag_listen[i], err, sizeof err)) {
+                fprintf(stderr, "cuzkd: %s\n", err);
+                return 2;
+            }
+    }
+    if (!cfg.n_listen)
+        cz_daemon_config_set(&cfg, "daemon.listen", DEFAULT_LISTEN, err, sizeof err);
+
+    cz_log_level lvl = CZ_LOG_INFO;
+    cz_log_level_parse(cfg.log_level, &lvl);
+    cz_log_setup(lvl, !strcmp(cfg.log_format, "json"));
+
+    /* Signals are taken by sigwait in this thread only; every thread
+       started from here on inherits the mask. SIGPIPE: a client that hung
+       up must not kill the daemon. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+
+    int listen_fd[CZ_MAX_LISTEN];
+    for (int i = 0; i < cfg.n_listen; i++) {
+        listen_fd[i] = open_listener(cfg.listen[i], err, sizeof err);
+        if (listen_fd[i] < 0) {
+            cz_log(CZ_LOG_ERROR, "cuzkd", "cannot listen: %s", err);
+            return 2;
+        }
+    }
+
+    cz_engine_config ecfg;
+    cz_daemon_config_to_engine(&cfg, &ecfg);
+    cz_engine *engine;
+    cz_status st = cz_engine_create(&engine, &ecfg, err, sizeof err);
+    if (st) {
+        cz_log(CZ_LOG_ERROR, "cuzkd", "cannot start the engine: %s", err[0] ? err : cz_strerror(st));
+        return st == CZ_ERR_ARG || st == CZ_ERR_UNSUPPORTED ? 2 : 3;
+    }
+    json_t *status = cz_engine_status_json(engine);
+    json_t *w0 = json_array_get(json_object_get(status, "workers"), 0);
+    cz_log(CZ_LOG_INFO, "cuzkd", "engine started: backend %s, %d device(s) x %d worker(s), %d witness worker(s), host budget %lld MiB",
+           json_string_value(json_object_get(w0, "backend")), ecfg.devices, ecfg.workers_per_device,
+           ecfg.witness_workers,
+           (long long)(json_integer_value(json_object_get(json_object_get(status, "memory"), "budget")) >> 20));
+    json_decref(status);
+
+    for (int i = 0; i < cfg.n_preload; i++) {
+        st = cz_engine_key_load(engine, cfg.preload[i].id, cfg.preload[i].path, err, sizeof err);
+        if (st) {
+            cz_log(CZ_LOG_ERROR, "cuzkd", "key %s: %s", cfg.preload[i].id, err);
+            cz_engine_destroy(engine, 0);
+            return 2;
+        }
+        cz_log(CZ_LOG_INFO, "cuzkd", "key %s loaded from %s (tier: host)", cfg.preload[i].id,
+               cfg.preload[i].path);
+    }
+
+    cz_api api;
+    memset(&api, 0, sizeof api);
+    api.engine = engine;
+    api.max_upload = cfg.max_upload;
+    api.max_wait_ms = cfg.max_wait_ms;
+    atomic_init(&api.shutting_down, 0);
+    for (int i = 0; i < cfg.n_listen; i++) {
+        if (cz_api_start(&api, listen_fd[i], err, sizeof err)) {
+            cz_log(CZ_LOG_ERROR, "cuzkd", "%s: %s", cfg.listen[i], err);
+            cz_api_stop(&api);
+            cz_engine_destroy(engine, 0);
+            return 2;
+        }
+        cz_log(CZ_LOG_INFO, "cuzkd", "listening on %s", cfg.listen[i]);
+    }
+
+    int sig = 0;
+    for (;;) {
+        if (sigwait(&sigs, &sig) != 0)
+            continue;
+        if (sig == SIGTERM || sig == SIGINT)
+            break;
+    }
+    cz_log(CZ_LOG_INFO, "cuzkd", "%s: draining (grace %d ms)", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+           cfg.shutdown_grace_ms);
+    atomic_store(&api.shutting_down, 1);
+    cz_engine_drain(engine);
+    cz_engine_shutdown(engine, cfg.shutdown_grace_ms);
+    cz_api_stop(&api);
+    cz_engine_destroy(engine, 0);
+    for (int i = 0; i < cfg.n_listen; i++) {
+        close(listen_fd[i]);
+        if (!strncmp(cfg.listen[i], "unix:", 5))
+            unlink(cfg.listen[i] + 5);
+    }
+    cz_log(CZ_LOG_INFO, "cuzkd", "stopped");
+    cz_daemon_config_free(&cfg);
+    return 0;
+}

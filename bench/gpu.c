@@ -1,0 +1,213 @@
+/*
+ * gpu.c: GPU benchmarks: G1 (and G2) MSM and Fr NTT on the CUDA backend.
+ *
+ *   bench-gpu [--msm-min 16] [--msm-max 26] [--ntt-min 16] [--ntt-max 27]
+ *             [--g2-max 22] [--reps 5] [--only msm|ntt|g2]
+ *
+ * Inputs are made on the device machine: points of random discrete log by
+ * the GPU generator (base points k_j G, then sums of two), scalars and NTT
+ * data from a seeded generator (top bits cleared, so every value is a
+ * valid Montgomery element). Points stay on the GPU; MSM times are given
+ * with scalars already on the GPU ("dev") and uploaded from pinned host
+ * memory within the timed call ("pinned"), as sppark's figures are. Each
+ * figure is the median of --reps runs after one warm-up. Prints one JSON
+ * line per figure (stdout) and a table (stderr). Exit 77 without a GPU.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/cuda.h"
+#include "poly/ntt.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const char *g_commit = "unknown";
+static const char *g_dev = "?";
+
+static void report(const char *what, unsigned log_n, double *t, int reps)
+{
+    qsort(t, (size_t)reps, sizeof *t, cmp_d);
+    double med = t[reps / 2];
+    double n = (double)((size_t)1 << log_n);
+    printf("{\"bench\":\"%s\",\"log_n\":%u,\"n\":%.0f,\"ms\":%.3f,\"ms_min\":%.3f,\"ms_max\":%.3f,"
+           "\"reps\":%d,\"rate_per_s\":%.4g,\"device\":\"%s\",\"commit\":\"%s\"}\n",
+           what, log_n, n, med, t[0], t[reps - 1], reps, n / (med / 1e3), g_dev, g_commit);
+    fprintf(stderr, "%-22s 2^%-2u %10.3f ms  (min %.3f, max %.3f)\n", what, log_n, med, t[0],
+            t[reps - 1]);
+    fflush(stdout);
+}
+
+static void die(cz_cuda_ctx *ctx, cz_status st, const char *what)
+{
+    fprintf(stderr, "bench-gpu: %s: %s: %s\n", what, cz_strerror(st), ctx ? cz_cuda_ctx_error(ctx) : "");
+    exit(1);
+}
+#define CK(ctx, call, what)                                                                    \
+    do {                                                                                       \
+        cz_status st_ = (call);                                                                \
+        if (st_ != CZ_OK)                                                                      \
+            die(ctx, st_, what);                                                               \
+    } while (0)
+
+static void random_fr(cz_fr *a, size_t n, cz_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 4; k++)
+            a[i].l[k] = cz_rng_u64(rng);
+        a[i].l[3] &= 0x3fffffffffffffffULL; /* < 2^254 < r */
+    }
+}
+
+static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int reps, cz_rng *rng)
+{
+    size_t nmax = (size_t)1 << hi;
+    size_t pb = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    cz_fr *s = malloc(nmax * sizeof *s);
+    if (!s)
+        die(NULL, CZ_ERR_NOMEM, "scalars");
+    random_fr(s, nmax, rng);
+    cz_cuda_buf pts, sc;
+    double t0 = now_ms();
+    CK(ctx, cz_cuda_buf_alloc(ctx, &pts, nmax * pb), "points buffer");
+    cz_fr k[4096];
+    random_fr(k, 4096, rng);
+    if (g2)
+        CK(ctx, cz_cuda_g2_gen_points(ctx, &pts, nmax, k, 4096), "gen points");
+    else
+        CK(ctx, cz_cuda_g1_gen_points(ctx, &pts, nmax, k, 4096), "gen points");
+    fprintf(stderr, "# %zu %s points generated on the GPU in %.0f ms\n", nmax, g2 ? "G2" : "G1",
+            now_ms() - t0);
+    CK(ctx, cz_cuda_buf_alloc(ctx, &sc, nmax * sizeof *s), "scalar buffer");
+    CK(ctx, cz_cuda_upload(ctx, &sc, 0, s, nmax * sizeof *s), "upload");
+    int pinned = cz_cuda_host_register(ctx, s, nmax * sizeof *s) == CZ_OK;
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        size_t n = (size_t)1 << lg;
+        for (int mode = 0; mode < (pinned ? 2 : 1); mode++) {
+            for (int r = -1; r < reps; r++) {
+                double a = now_ms();
+                cz_status st;
+                if (g2) {
+                    cz_g2_jac out;
+                    st = cz_cuda_g2_msm_dev(ctx, &out, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0);
+                } else {
+                    cz_g1_jac out;
+                    st = cz_cuda_g1_msm_dev(ctx, &out, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0);
+                }
+                CK(ctx, st, "msm");
+                if (r >= 0)
+                    t[r] = now_ms() - a;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "%s_msm_%s", g2 ? "g2" : "g1", mode ? "pinned" : "dev");
+            report(name, lg, t, reps);
+        }
+    }
+    if (pinned)
+        cz_cuda_host_unregister(ctx, s);
+    CK(ctx, cz_cuda_buf_free(ctx, &sc), "free");
+    CK(ctx, cz_cuda_buf_free(ctx, &pts), "free");
+    free(t);
+    free(s);
+}
+
+static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
+{
+    size_t nmax = (size_t)1 << hi;
+    cz_fr *a = malloc(nmax * sizeof *a);
+    if (!a)
+        die(NULL, CZ_ERR_NOMEM, "ntt data");
+    random_fr(a, nmax, rng);
+    cz_cuda_buf buf;
+    CK(ctx, cz_cuda_buf_alloc(ctx, &buf, nmax * sizeof *a), "ntt buffer");
+    CK(ctx, cz_cuda_upload(ctx, &buf, 0, a, nmax * sizeof *a), "upload");
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    cz_fr g;
+    cz_fr_set_u64(&g, 7);
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        cz_ntt_domain *d;
+        if (cz_ntt_domain_create(&d, lg, CZ_NTT_ROOT_7) != CZ_OK)
+            die(NULL, CZ_ERR_NOMEM, "domain");
+        static const struct { const char *name; cz_cuda_ntt_kind kind; unsigned flags; } v[] = {
+            {"ntt_fwd_bitrev", CZ_CUDA_NTT_FORWARD, CZ_CUDA_NTT_BITREV_OUT},
+            {"ntt_fwd", CZ_CUDA_NTT_FORWARD, 0},
+            {"ntt_inv", CZ_CUDA_NTT_INVERSE, 0},
+            {"ntt_coset_fwd", CZ_CUDA_NTT_COSET_FORWARD, 0},
+        };
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+            for (int r = -1; r < reps; r++) {
+                double s0 = now_ms();
+                CK(ctx, cz_cuda_ntt_dev(ctx, &buf, lg, &d->omega, v[k].kind, &g, v[k].flags), "ntt");
+                if (r >= 0)
+                    t[r] = now_ms() - s0;
+            }
+            report(v[k].name, lg, t, reps);
+        }
+        cz_ntt_domain_destroy(d);
+    }
+    CK(ctx, cz_cuda_buf_free(ctx, &buf), "free");
+    free(t);
+    free(a);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22;
+    int reps = 5;
+    const char *only = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char *k = argv[i], *v = argv[i + 1];
+        if (!strcmp(k, "--msm-min")) msm_lo = (unsigned)atoi(v);
+        else if (!strcmp(k, "--msm-max")) msm_hi = (unsigned)atoi(v);
+        else if (!strcmp(k, "--ntt-min")) ntt_lo = (unsigned)atoi(v);
+        else if (!strcmp(k, "--ntt-max")) ntt_hi = (unsigned)atoi(v);
+        else if (!strcmp(k, "--g2-max")) g2_hi = (unsigned)atoi(v);
+        else if (!strcmp(k, "--reps")) reps = atoi(v);
+        else if (!strcmp(k, "--only")) only = v;
+        else {
+            fprintf(stderr, "bench-gpu: unknown option %s\n", k);
+            return 2;
+        }
+    }
+    if (reps < 1)
+        reps = 1;
+    if (getenv("CZ_COMMIT"))
+        g_commit = getenv("CZ_COMMIT");
+    if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
+        printf("SKIPPED: no CUDA device\n");
+        return 77;
+    }
+    cz_cuda_ctx *ctx;
+    char err[512];
+    double t0 = now_ms();
+    if (cz_cuda_ctx_create(&ctx, 0, 0, 0, err, sizeof err) != CZ_OK) {
+        fprintf(stderr, "bench-gpu: %s\n", err);
+        return 1;
+    }
+    g_dev = cz_cuda_device_name(ctx);
+    fprintf(stderr, "# %s, arena %.1f GiB (made in %.0f ms)\n", g_dev,
+            cz_cuda_arena_bytes(ctx) / (double)(1u << 30), now_ms() - t0);
+    cz_rng rng;
+    cz_rng_seed(&rng, 0x6b7a63756461ULL);
+    if (!only || !strcmp(only, "ntt"))
+        bench_ntt(ctx, ntt_lo, ntt_hi, reps, &rng);
+    if (!only || !strcmp(only, "msm"))
+        bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
+    if (!only || !strcmp(only, "g2"))
+        bench_msm(ctx, 1, msm_lo, g2_hi, reps, &rng);
+    cz_cuda_ctx_destroy(ctx);
+    return 0;
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# prove_vs_snarkjs.sh: time `cuzk prove` against `snarkjs groth16 prove` on
+# the same key and witness, in the same run, on chain circuits of 2^k
+# constraints (tests/circuits/chain.circom: half the witness is 0/1 values).
+#
+#   bench/prove_vs_snarkjs.sh [-b BUILD_DIR] [-r REPS] [-t THREADS] [LOG2 ...]
+#       default: -b build -r 1, LOG2 = 12 14 16
+#
+# Per size: circom2 compiles Chain(N) with 2N + 1 + 3 = 2^k (domain 2^k),
+# snarkjs computes the witness, `cuzk setup --seed k` makes the key (snarkjs's
+# own BLS12-381 ceremony is far too slow at these sizes), then each prover
+# runs REPS times under /usr/bin/time -v (wall time of the whole process,
+# key loading included, and peak RSS; the median run is reported), and
+# snarkjs verifies both proofs. Output: a table, then one JSON line per size:
+# {"bench":"prove","constraints":..,"cuzk_ms":..,"snarkjs_ms":..,"ratio":..,
+#  "cuzk_peak_rss_mb":..,"snarkjs_peak_rss_mb":..,"threads":..,"commit":..}
+# ratio = snarkjs_ms / cuzk_ms (how many times faster cuzk is).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/build
+REPS=1
+THREADS=
+while getopts "b:r:t:h" o; do
+    case $o in
+        b) BUILD=$(cd "$OPTARG" && pwd) ;;
+        r) REPS=$OPTARG ;;
+        t) THREADS=$OPTARG ;;
+        *) sed -n '2,20p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+SIZES=("$@")
+[ ${#SIZES[@]} -gt 0 ] || SIZES=(12 14 16)
+
+SRC=$ROOT
+NODE_MODULES=$ROOT/tools/oracle/node_modules
+CUZK=$BUILD/bin/cuzk
+# shellcheck source=../tests/lib.sh
+source "$ROOT/tests/lib.sh"
+set -e
+
+[ -x "$CUZK" ] || { echo "bench: $CUZK not built" >&2; exit 1; }
+command -v node >/dev/null && [ -f "$NODE_MODULES/snarkjs/build/cli.cjs" ] ||
+    { echo "bench: node/snarkjs missing: run scripts/setup.sh" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) missing" >&2; exit 1; }
+
+WORK=$(mktemp -d /tmp/cuzk-bench.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] || COMMIT=$COMMIT-dirty
+TOPT=()
+[ -n "$THREADS" ] && TOPT=(--threads "$THREADS")
+SNARKJS_CLI=$NODE_MODULES/snarkjs/build/cli.cjs
+
+# timed OUTFILE CMD...: run under GNU time; echo "wall_ms rss_kb" (wall
+# time from the shell's clock: GNU time only has 10 ms resolution).
+timed() {
+    local log=$1 t0 t1
+    shift
+    t0=$(date +%s%N)
+    /usr/bin/time -v -o "$log.time" "$@" >"$log" 2>&1 ||
+        { echo "bench: FAILED: $*" >&2; cat "$log" "$log.time" >&2; exit 1; }
+    t1=$(date +%s%N)
+    awk -v ms=$(( (t1 - t0) / 1000000 )) '/Maximum resident set size/ { rss = $NF }
+         END { printf "%d %d\n", ms, rss }' "$log.time"
+}
+
+# median of the first field over lines "ms rss": prints that line
+median() { sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
+
+echo "bench: prove_vs_snarkjs, commit $COMMIT, $(nproc) cores, reps $REPS, sizes 2^${SIZES[*]}" >&2
+RESULTS=()
+for k in "${SIZES[@]}"; do
+    d=$WORK/$k
+    n=$(cz_chain_steps "$k")
+    echo "bench: 2^$k: compile Chain($n), witness" >&2
+    cz_make_chain "$d" "$n" >/dev/null
+    cons=$(( 2 * n + 1 ))
+    echo "bench: 2^$k: cuzk setup" >&2
+    read -r setup_ms _ < <(timed "$d/setup.log" "$CUZK" setup --quiet "${TOPT[@]}" --seed "$k" \
+        "$d/chain.r1cs" "$d/key.zkey" "$d/vk.json")
+    c_runs=() s_runs=()
+    for ((i = 0; i < REPS; i++)); do
+        echo "bench: 2^$k: cuzk prove, run $((i + 1))" >&2
+        c_runs+=("$(timed "$d/cuzk.log" "$CUZK" prove --quiet "${TOPT[@]}" \
+            "$d/key.zkey" "$d/chain.wtns" "$d/cproof.json" "$d/cpublic.json")")
+        echo "bench: 2^$k: snarkjs groth16 prove, run $((i + 1))" >&2
+        s_runs+=("$(timed "$d/snarkjs.log" node "$SNARKJS_CLI" groth16 prove \
+            "$d/key.zkey" "$d/chain.wtns" "$d/sproof.json" "$d/spublic.json")")
+        for who in c s; do
+            node "$SNARKJS_CLI" groth16 verify "$d/vk.json" "$d/${who}public.json" "$d/${who}proof.json" >/dev/null ||
+                { echo "bench: snarkjs rejects the ${who/c/cuzk} proof at 2^$k" >&2; exit 1; }
+        done
+    done
+    read -r c_ms c_rss < <(printf '%s\n' "${c_runs[@]}" | median)
+    read -r s_ms s_rss < <(printf '%s\n' "${s_runs[@]}" | median)
+    RESULTS+=("$k $cons $setup_ms $c_ms $s_ms $c_rss $s_rss")
+done
+
+printf '\n%-8s %12s %10s %10s %12s %8s %10s %12s\n' size constraints setup_ms cuzk_ms snarkjs_ms ratio cuzk_MB snarkjs_MB
+for r in "${RESULTS[@]}"; do
+    read -r k cons setup_ms c_ms s_ms c_rss s_rss <<<"$r"
+    awk -v k="$k" -v n="$cons" -v su="$setup_ms" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" \
+        'BEGIN { printf "2^%-6s %12d %10d %10d %12d %8.2f %10.1f %12.1f\n", k, n, su, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024 }'
+done
+echo
+for r in "${RESULTS[@]}"; do
+    read -r k cons setup_ms c_ms s_ms c_rss s_rss <<<"$r"
+    awk -v n="$cons" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" \
+        'BEGIN { printf "{\"bench\":\"prove\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"threads\":%d,\"commit\":\"%s\"}\n", n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, th, cm }'
+done

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# device_check.sh: build cuzk with the CUDA backend on a GPU machine, run the
+# gpu-labelled tests and the GPU benchmarks, and write logs under $OUT.
+#
+#   scripts/device_check.sh [all|test|bench] [bench-gpu options...]
+#
+# Meant for a bare machine that has CUDA, cmake and gcc but no package
+# access: the build's pkg-config modules (cmocka, jansson, inih) and
+# pkg-config itself come as .deb files in .debs/ (fetched elsewhere with
+# `apt-get download`), unpacked with dpkg -x into a private prefix whose .pc
+# files are rewritten to point there. Nothing is installed system-wide.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-/tmp/cuzk-device-out}
+PFX=${PFX:-/tmp/cuzk-deps}
+BUILD=${BUILD:-/tmp/cuzk-build}
+MODE=${1:-all}
+shift || true
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/device_check.log") 2>&1
+echo "== device_check $MODE $(date -u +%FT%TZ) commit ${CZ_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+
+# ---- dependencies --------------------------------------------------------
+if ! pkg-config --exists cmocka 2>/dev/null; then
+    if ls "$ROOT"/.debs/*.deb >/dev/null 2>&1; then
+        mkdir -p "$PFX"
+        for f in "$ROOT"/.debs/*.deb; do dpkg -x "$f" "$PFX"; done
+        for pc in "$PFX"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc "$PFX"/usr/share/pkgconfig/*.pc; do
+            [ -f "$pc" ] && sed -i "s|^prefix=.*|prefix=$PFX/usr|; s|=/usr/|=$PFX/usr/|g" "$pc"
+        done
+        export PATH="$PFX/usr/bin:$PATH"
+        export PKG_CONFIG_PATH="$PFX/usr/lib/x86_64-linux-gnu/pkgconfig:$PFX/usr/share/pkgconfig"
+        export LD_LIBRARY_PATH="$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+        export CMAKE_PREFIX_PATH="$PFX/usr"
+        echo "deps: unpacked $(ls "$ROOT"/.debs/*.deb | wc -l) .debs into $PFX"
+    else
+        echo "deps: cmocka not found and no .debs/ to unpack" >&2
+    fi
+fi
+pkg-config --modversion cmocka || echo "cmocka still missing"
+export PATH="/usr/local/cuda/bin:$PATH"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+nvcc --version | tail -2
+
+# ---- configure and build ---------------------------------------------------
+JOBS=$(nproc)
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON ${CUZK_CMAKE_ARGS:-} \
+    > "$OUT/configure.log" 2>&1 || { echo "configure failed:"; tail -30 "$OUT/configure.log"; exit 1; }
+TARGETS="test_gpu_field test_gpu_ntt test_gpu_msm bench-gpu"
+t0=$(date +%s)
+cmake --build "$BUILD" -j "$JOBS" --target $TARGETS > "$OUT/build.log" 2>&1 ||
+    { echo "build failed:"; grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+echo "build: $(( $(date +%s) - t0 )) s"
+
+rc=0
+# ---- tests -----------------------------------------------------------------
+if [ "$MODE" = all ] || [ "$MODE" = test ]; then
+    (cd "$BUILD" && ctest -R '^test_gpu_' --output-on-failure --timeout 900) > "$OUT/test.log" 2>&1
+    trc=$?
+    grep -E "tests passed|Test +#|SKIPPED|FAILED|\[  FAILED|differs|failed" "$OUT/test.log" | head -60
+    [ $trc -ne 0 ] && rc=1
+fi
+
+# ---- benchmarks ------------------------------------------------------------
+if [ "$MODE" = all ] || [ "$MODE" = bench ]; then
+    CZ_COMMIT=${CZ_COMMIT:-unknown} "$BUILD/bin/bench-gpu" "$@" > "$OUT/bench.jsonl" 2> "$OUT/bench.txt"
+    brc=$?
+    cat "$OUT/bench.txt"
+    [ $brc -ne 0 ] && { echo "bench-gpu exit $brc"; rc=1; }
+fi
+echo "== device_check done rc=$rc"
+exit $rc

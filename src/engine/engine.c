@@ -1,0 +1,1257 @@
+/*
+ * engine.c: the proving engine (see engine.h for the design).
+ *
+ * Locking: one engine mutex guards every list, counter and job field that
+ * more than one thread touches; it is never held across slow work (file
+ * reads, witness parsing, proving, verifying). Each device has its own lock
+ * that a prove worker holds only around the backend's heavy steps. Order:
+ * a device lock may be taken with the engine mutex free only.
+ */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "groth16/groth16.h"
+#include "io/json.h"
+#include "util/rng.h"
+
+/* ------------------------------------------------------------------ */
+/* small helpers                                                        */
+/* ------------------------------------------------------------------ */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void set_err(char *err, size_t err_len, const char *fmt, ...)
+{
+    if (!err || !err_len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_len, fmt, ap);
+    va_end(ap);
+}
+
+static void deadline_after(struct timespec *ts, int ms)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static const char *const prio_names[CZ_PRIO_COUNT] = {"low", "normal", "high", "critical"};
+
+const char *cz_priority_name(cz_priority p)
+{
+    return (unsigned)p < CZ_PRIO_COUNT ? prio_names[p] : "?";
+}
+
+int cz_priority_parse(const char *s, cz_priority *out)
+{
+    for (int i = 0; i < CZ_PRIO_COUNT; i++)
+        if (s && strcmp(s, prio_names[i]) == 0) {
+            *out = (cz_priority)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *cz_job_state_name(cz_job_state s)
+{
+    static const char *const n[] = {"queued",    "witness", "prove_queued", "proving",
+                                    "verifying", "done",    "failed",       "cancelled"};
+    return (unsigned)s <= CZ_JOB_CANCELLED ? n[s] : "?";
+}
+
+static int state_finished(cz_job_state s)
+{
+    return s == CZ_JOB_DONE || s == CZ_JOB_FAILED || s == CZ_JOB_CANCELLED;
+}
+
+/* ------------------------------------------------------------------ */
+/* data                                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct key {
+    struct key *next;
+    char id[128];
+    char path[PATH_MAX];
+    cz_zkey *zkey;
+    cz_vk *vk;
+    uint64_t bytes;
+    int users;
+    double last_use, loaded_at, load_ms;
+} key;
+
+/* Stages that make spans and histograms. */
+enum { ST_QUEUE, ST_WITNESS, ST_PROVE_QUEUE, ST_PROVE, ST_VERIFY, ST_TOTAL, ST_COUNT };
+static const char *const stage_names[ST_COUNT] = {"queue_wait", "witness", "gpu_queue",
+                                                  "gpu",        "verify",  "total"};
+
+typedef struct job {
+    struct job *qnext;           /* link in a stage queue */
+    struct job *next, *prev;     /* all jobs, submission order */
+    char id[24];
+    char request_id[128];
+    uint64_t seq;
+    key *key;
+    cz_priority prio;
+    cz_job_state state;
+    int cancel;                  /* asked to stop */
+    int waiters;                 /* threads in await: not freed meanwhile */
+    uint8_t *wtns;               /* uploaded witness bytes (owned) */
+    size_t wtns_len;
+    char *wtns_path;
+    cz_fr *w;                    /* parsed witness (secret) */
+    uint32_t nw;
+    uint64_t mem;                /* host memory reserved */
+    int worker;                  /* prove worker, -1 none */
+    double t[ST_COUNT][2];       /* start, end per stage (engine ms) */
+    cz_prove_timings pt;
+    char *proof_json, *public_json;
+    char err[512];
+    double finished_at;
+} job;
+
+typedef struct {
+    job *head[CZ_PRIO_COUNT], *tail[CZ_PRIO_COUNT];
+    size_t n;
+} prio_queue;
+
+typedef struct {
+    uint64_t seq;
+    char job[24];
+    int part, stage, worker;
+    double t0, t1;
+} span;
+
+/* Prometheus histogram over seconds. */
+#define N_BUCKETS 14
+static const double bucket_le[N_BUCKETS] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                            1,     2.5,  5,     10,   30,  60,  300};
+typedef struct {
+    uint64_t count[N_BUCKETS + 1];
+    double sum;
+    uint64_t n;
+} histogram;
+
+typedef struct device device;
+
+typedef struct worker {
+    cz_engine *e;
+    device *dev;
+    int index;                   /* global prove-worker index */
+    pthread_t th;
+    cz_backend *be;
+    job *cur;
+    const char *state;           /* idle, proving, verifying */
+} worker;
+
+struct device {
+    int index;
+    pthread_mutex_t lock;        /* held around kernel execution */
+    double busy_ms;
+};
+
+struct cz_engine {
+    cz_engine_config cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_pending, cv_prove, cv_done, cv_mem;
+    int stopping, draining;
+    double t0;
+
+    key *keys;
+    job *jobs_head, *jobs_tail;
+    size_t n_jobs, n_active, n_finished;
+    uint64_t next_seq;
+    prio_queue pending, prove;
+
+    uint64_t mem_budget, mem_jobs, mem_keys;
+
+    pthread_t *witness_th;
+    int n_witness, witness_started;
+    device *devs;
+    int n_devs;
+    worker *workers;
+    int n_workers;
+
+    span *spans;
+    size_t span_head, span_n;
+
+    uint64_t submitted, rejected, finished[3]; /* done, failed, cancelled */
+    histogram hist[ST_COUNT];
+};
+
+/* ------------------------------------------------------------------ */
+/* queues, spans, metrics (engine mutex held)                           */
+/* ------------------------------------------------------------------ */
+
+static void q_push(prio_queue *q, job *j)
+{
+    j->qnext = NULL;
+    if (q->tail[j->prio])
+        q->tail[j->prio]->qnext = j;
+    else
+        q->head[j->prio] = j;
+    q->tail[j->prio] = j;
+    q->n++;
+}
+
+static job *q_peek(prio_queue *q)
+{
+    for (int p = CZ_PRIO_COUNT - 1; p >= 0; p--)
+        if (q->head[p])
+            return q->head[p];
+    return NULL;
+}
+
+static int q_remove(prio_queue *q, job *j)
+{
+    job *prev = NULL;
+    for (job *x = q->head[j->prio]; x; prev = x, x = x->qnext) {
+        if (x != j)
+            continue;
+        if (prev)
+            prev->qnext = x->qnext;
+        else
+            q->head[j->prio] = x->qnext;
+        if (q->tail[j->prio] == x)
+            q->tail[j->prio] = prev;
+        x->qnext = NULL;
+        q->n--;
+        return 1;
+    }
+    return 0;
+}
+
+/* Number of queued jobs served before j. */
+static size_t q_position(prio_queue *q, job *j)
+{
+    size_t pos = 0;
+    for (int p = CZ_PRIO_COUNT - 1; p >= 0; p--)
+        for (job *x = q->head[p]; x; x = x->qnext) {
+            if (x == j)
+                return pos;
+            pos++;
+        }
+    return pos;
+}
+
+static void span_add(cz_engine *e, job *j, int stage, int worker)
+{
+    if (!e->cfg.timeline_cap)
+        return;
+    size_t i = (e->span_head + e->span_n) % e->cfg.timeline_cap;
+    if (e->span_n == e->cfg.timeline_cap)
+        e->span_head = (e->span_head + 1) % e->cfg.timeline_cap;
+    else
+        e->span_n++;
+    span *s = &e->spans[i];
+    s->seq = j->seq;
+    memcpy(s->job, j->id, sizeof s->job);
+    s->part = 0;
+    s->stage = stage;
+    s->worker = worker;
+    s->t0 = j->t[stage][0];
+    s->t1 = j->t[stage][1];
+}
+
+static void hist_add(histogram *h, double seconds)
+{
+    int b = 0;
+    while (b < N_BUCKETS && seconds > bucket_le[b])
+        b++;
+    h->count[b]++;
+    h->sum += seconds;
+    h->n++;
+}
+
+static void stage_end(cz_engine *e, job *j, int stage, int worker)
+{
+    j->t[stage][1] = now_ms() - e->t0;
+    span_add(e, j, stage, worker);
+    hist_add(&e->hist[stage], (j->t[stage][1] - j->t[stage][0]) / 1e3);
+}
+
+static uint64_t job_mem_estimate(const key *k, size_t wtns_len)
+{
+    /* witness (Montgomery) + a, b, c, h of the domain + the file bytes,
+       plus MSM scratch (bounded by a few MiB per thread). */
+    uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
+    return 32 * (v + 4 * n) + (uint64_t)wtns_len + (8u << 20);
+}
+
+/* Free a finished job (engine mutex held, no waiters). */
+static void job_free_locked(cz_engine *e, job *j)
+{
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        e->jobs_head = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        e->jobs_tail = j->prev;
+    e->n_jobs--;
+    e->n_finished--;
+    free(j->wtns);
+    free(j->wtns_path);
+    free(j->proof_json);
+    free(j->public_json);
+    free(j);
+}
+
+/* Keep at most retain_jobs finished jobs: forget the oldest. */
+static void retain_locked(cz_engine *e)
+{
+    job *j = e->jobs_head;
+    while (e->n_finished > e->cfg.retain_jobs && j) {
+        job *nx = j->next;
+        if (state_finished(j->state) && j->waiters == 0)
+            job_free_locked(e, j);
+        j = nx;
+    }
+}
+
+/* Move j to a final state and release what it holds (mutex held). */
+static void finish_locked(cz_engine *e, job *j, cz_job_state st)
+{
+    if (state_finished(j->state))
+        return;
+    j->state = st;
+    j->finished_at = now_ms() - e->t0;
+    j->t[ST_TOTAL][1] = j->finished_at;
+    hist_add(&e->hist[ST_TOTAL], (j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0]) / 1e3);
+    e->finished[st == CZ_JOB_DONE ? 0 : st == CZ_JOB_FAILED ? 1 : 2]++;
+    if (j->w) {
+        cz_wtns_free(j->w, j->nw); /* wipes: the witness is secret */
+        j->w = NULL;
+    }
+    if (j->wtns) {
+        cz_wipe(j->wtns, j->wtns_len);
+        free(j->wtns);
+        j->wtns = NULL;
+    }
+    if (j->mem) {
+        e->mem_jobs -= j->mem;
+        j->mem = 0;
+        pthread_cond_broadcast(&e->cv_mem);
+        pthread_cond_broadcast(&e->cv_pending);
+    }
+    if (j->key) {
+        j->key->users--;
+        j->key->last_use = now_ms();
+        j->key = NULL;
+    }
+    e->n_active--;
+    e->n_finished++;
+    pthread_cond_broadcast(&e->cv_done);
+    retain_locked(e);
+}
+
+static void fail_locked(cz_engine *e, job *j, const char *msg)
+{
+    if (!j->err[0])
+        snprintf(j->err, sizeof j->err, "%s", msg);
+    finish_locked(e, j, CZ_JOB_FAILED);
+}
+
+/* ------------------------------------------------------------------ */
+/* workers                                                              */
+/* ------------------------------------------------------------------ */
+
+static job *find_job_locked(cz_engine *e, const char *id)
+{
+    for (job *j = e->jobs_head; j; j = j->next)
+        if (strcmp(j->id, id) == 0)
+            return j;
+    return NULL;
+}
+
+static uint8_t *read_file(const char *path, size_t max, size_t *len, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, err_len, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        set_err(err, err_len, "%s: not a regular file", path);
+        fclose(f);
+        return NULL;
+    }
+    if ((uint64_t)st.st_size > max) {
+        set_err(err, err_len, "%s: %lld bytes, more than the %zu-byte limit", path,
+                (long long)st.st_size, max);
+        fclose(f);
+        return NULL;
+    }
+    uint8_t *buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+    if (!buf || fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+        set_err(err, err_len, "%s: read failed", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *len = (size_t)st.st_size;
+    return buf;
+}
+
+/* The witness stage: take the most urgent pending job once its memory
+   fits, read and check its witness, pass it to the prove queue. */
+static void *witness_main(void *arg)
+{
+    cz_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    int me = e->witness_started++;
+    for (;;) {
+        job *j = NULL;
+        while (!e->stopping) {
+            j = q_peek(&e->pending);
+            if (j) {
+                uint64_t need = job_mem_estimate(j->key, j->wtns_len);
+                /* Strict priority: the head waits for memory rather than
+                   letting later jobs pass it. A job alone may exceed the
+                   budget (it was admitted at submit) so nothing starves. */
+                if (e->mem_jobs == 0 || e->mem_jobs + e->mem_keys + need <= e->mem_budget) {
+                    q_remove(&e->pending, j);
+                    j->mem = need;
+                    e->mem_jobs += need;
+                    break;
+                }
+                j = NULL;
+            }
+            pthread_cond_wait(&e->cv_pending, &e->mu);
+        }
+        if (e->stopping)
+            break;
+        j->state = CZ_JOB_WITNESS;
+        j->t[ST_QUEUE][1] = j->t[ST_WITNESS][0] = now_ms() - e->t0;
+        span_add(e, j, ST_QUEUE, -1);
+        hist_add(&e->hist[ST_QUEUE], (j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0]) / 1e3);
+        uint32_t n_vars = j->key->zkey->n_vars;
+        char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
+        pthread_mutex_unlock(&e->mu);
+
+        char err[512] = "";
+        cz_status st = CZ_OK;
+        size_t len = 0;
+        uint8_t *data = NULL;
+        if (path) {
+            data = read_file(path, e->cfg.max_witness_bytes, &len, err, sizeof err);
+            if (!data)
+                st = CZ_ERR_IO;
+        }
+        cz_fr *w = NULL;
+        uint32_t nw = 0;
+        if (!st)
+            st = cz_wtns_parse(&w, &nw, path ? data : j->wtns, path ? len : j->wtns_len,
+                               path ? path : "witness", n_vars, err, sizeof err);
+        if (data) {
+            cz_wipe(data, len);
+            free(data);
+        }
+        free(path);
+
+        pthread_mutex_lock(&e->mu);
+        stage_end(e, j, ST_WITNESS, me);
+        if (st) {
+            fail_locked(e, j, err);
+        } else if (j->cancel) {
+            cz_wtns_free(w, nw);
+            finish_locked(e, j, CZ_JOB_CANCELLED);
+        } else {
+            j->w = w;
+            j->nw = nw;
+            j->state = CZ_JOB_PROVE_QUEUED;
+            j->t[ST_PROVE_QUEUE][0] = now_ms() - e->t0;
+            q_push(&e->prove, j);
+            pthread_cond_signal(&e->cv_prove);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+static void *prove_main(void *arg)
+{
+    worker *wk = arg;
+    cz_engine *e = wk->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j;
+        while (!e->stopping && !(j = q_peek(&e->prove)))
+            pthread_cond_wait(&e->cv_prove, &e->mu);
+        if (e->stopping)
+            break;
+        q_remove(&e->prove, j);
+        j->state = CZ_JOB_PROVING;
+        j->worker = wk->index;
+        wk->cur = j;
+        wk->state = "proving";
+        stage_end(e, j, ST_PROVE_QUEUE, wk->index);
+        const cz_zkey *zk = j->key->zkey;
+        const cz_vk *vk = j->key->vk;
+        pthread_mutex_unlock(&e->mu);
+
+        char err[512] = "";
+        cz_proof proof;
+        cz_prove_timings pt;
+        memset(&pt, 0, sizeof pt);
+        pthread_mutex_lock(&wk->dev->lock);
+        double t0 = now_ms();
+        cz_status st = cz_groth16_prove(&proof, zk, j->w, wk->be, NULL, &pt, err, sizeof err);
+        double t1 = now_ms();
+        wk->dev->busy_ms += t1 - t0;
+        pthread_mutex_unlock(&wk->dev->lock);
+
+        pthread_mutex_lock(&e->mu);
+        j->t[ST_PROVE][0] = t0 - e->t0;
+        j->t[ST_PROVE][1] = t1 - e->t0;
+        span_add(e, j, ST_PROVE, wk->index);
+        hist_add(&e->hist[ST_PROVE], (t1 - t0) / 1e3);
+        j->pt = pt;
+        int cancel = j->cancel;
+        if (!st && !cancel) {
+            j->state = CZ_JOB_VERIFYING;
+            wk->state = "verifying";
+            j->t[ST_VERIFY][0] = now_ms() - e->t0;
+        }
+        pthread_mutex_unlock(&e->mu);
+
+        char *pj = NULL, *uj = NULL;
+        if (!st && !cancel) {
+            if (e->cfg.verify &&
+                cz_groth16_verify(vk, j->w + 1, zk->n_public, &proof, err, sizeof err) != CZ_OK)
+                st = CZ_ERR_VERIFY;
+            if (!st) {
+                pj = cz_proof_to_json(&proof);
+                uj = cz_public_to_json(j->w + 1, zk->n_public);
+                if (!pj || !uj) {
+                    st = CZ_ERR_NOMEM;
+                    snprintf(err, sizeof err, "out of memory writing the proof");
+                }
+            }
+        }
+
+        pthread_mutex_lock(&e->mu);
+        if (!st && !cancel)
+            stage_end(e, j, ST_VERIFY, wk->index);
+        if (j->cancel) {
+            finish_locked(e, j, CZ_JOB_CANCELLED);
+        } else if (st) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "%s%s%s", st == CZ_ERR_VERIFY ? "proof failed its self-check: " : "",
+                     err[0] ? err : cz_strerror(st), "");
+            fail_locked(e, j, msg);
+        } else {
+            j->proof_json = pj;
+            j->public_json = uj;
+            pj = uj = NULL;
+            finish_locked(e, j, CZ_JOB_DONE);
+        }
+        free(pj);
+        free(uj);
+        wk->cur = NULL;
+        wk->state = "idle";
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* life cycle                                                           */
+/* ------------------------------------------------------------------ */
+
+void cz_engine_config_default(cz_engine_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->device = "auto";
+    c->devices = 1;
+    c->workers_per_device = 2;
+    c->witness_workers = 2;
+    c->prove_threads = 0;
+    c->max_pending = 1024;
+    c->host_mem_budget = 0;
+    c->gpu_margin = 512ull << 20;
+    c->verify = 1;
+    c->timeline_cap = 16384;
+    c->retain_jobs = 256;
+    c->max_witness_bytes = (size_t)1 << 32;
+}
+
+static uint64_t ram_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (8ull << 30);
+}
+
+cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *err, size_t err_len)
+{
+    *out = NULL;
+    cz_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return CZ_ERR_NOMEM;
+    if (cfg)
+        e->cfg = *cfg;
+    else
+        cz_engine_config_default(&e->cfg);
+    cz_engine_config *c = &e->cfg;
+    if (c->workers_per_device < 1 || c->witness_workers < 1 || c->devices < 1 ||
+        c->max_pending < 1) {
+        set_err(err, err_len, "workers, witness workers, devices and max pending must be >= 1");
+        free(e);
+        return CZ_ERR_ARG;
+    }
+    e->mem_budget = c->host_mem_budget ? c->host_mem_budget : ram_bytes() / 4 * 3;
+    e->t0 = now_ms();
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv_pending, NULL);
+    pthread_cond_init(&e->cv_prove, NULL);
+    pthread_cond_init(&e->cv_done, NULL);
+    pthread_cond_init(&e->cv_mem, NULL);
+    if (c->timeline_cap)
+        e->spans = calloc(c->timeline_cap, sizeof *e->spans);
+
+    e->n_devs = c->devices;
+    e->devs = calloc((size_t)e->n_devs, sizeof *e->devs);
+    e->n_workers = e->n_devs * c->workers_per_device;
+    e->workers = calloc((size_t)e->n_workers, sizeof *e->workers);
+    e->witness_th = calloc((size_t)c->witness_workers, sizeof *e->witness_th);
+    if ((c->timeline_cap && !e->spans) || !e->devs || !e->workers || !e->witness_th) {
+        cz_engine_destroy(e, 0);
+        return CZ_ERR_NOMEM;
+    }
+    for (int d = 0; d < e->n_devs; d++) {
+        e->devs[d].index = d;
+        pthread_mutex_init(&e->devs[d].lock, NULL);
+    }
+    for (int i = 0; i < e->n_workers; i++) {
+        worker *wk = &e->workers[i];
+        wk->e = e;
+        wk->index = i;
+        wk->dev = &e->devs[i / c->workers_per_device];
+        wk->state = "idle";
+        cz_status st = cz_backend_create(&wk->be, c->device, (unsigned)c->prove_threads, err, err_len);
+        if (st) {
+            cz_engine_destroy(e, 0);
+            return st;
+        }
+    }
+    for (int i = 0; i < e->n_workers; i++) {
+        if (pthread_create(&e->workers[i].th, NULL, prove_main, &e->workers[i]) != 0) {
+            set_err(err, err_len, "cannot start worker threads");
+            e->n_workers = i;
+            cz_engine_destroy(e, 0);
+            return CZ_ERR_NOMEM;
+        }
+    }
+    for (int i = 0; i < c->witness_workers; i++) {
+        if (pthread_create(&e->witness_th[i], NULL, witness_main, e) != 0) {
+            set_err(err, err_len, "cannot start witness threads");
+            e->n_witness = i;
+            cz_engine_destroy(e, 0);
+            return CZ_ERR_NOMEM;
+        }
+        e->n_witness = i + 1;
+    }
+    *out = e;
+    return CZ_OK;
+}
+
+void cz_engine_drain(cz_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    e->draining = 1;
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cz_engine_shutdown(cz_engine *e, int grace_ms)
+{
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        return;
+    }
+    e->draining = 1;
+    /* Queued jobs will not run: fail them now so waiters get an answer. */
+    job *j;
+    while ((j = q_peek(&e->pending))) {
+        q_remove(&e->pending, j);
+        fail_locked(e, j, "daemon shutting down");
+    }
+    /* Let running work (witness, prove queue, proving) finish. */
+    struct timespec dl;
+    deadline_after(&dl, grace_ms > 0 ? grace_ms : 0);
+    while (e->n_active > 0 && grace_ms > 0)
+        if (pthread_cond_timedwait(&e->cv_done, &e->mu, &dl) == ETIMEDOUT)
+            break;
+    while ((j = q_peek(&e->prove))) {
+        q_remove(&e->prove, j);
+        fail_locked(e, j, "daemon shutting down");
+    }
+    for (job *x = e->jobs_head; x; x = x->next)
+        if (!state_finished(x->state))
+            x->cancel = 1;
+    e->stopping = 1;
+    pthread_cond_broadcast(&e->cv_pending);
+    pthread_cond_broadcast(&e->cv_prove);
+    pthread_mutex_unlock(&e->mu);
+
+    /* Workers finish the step they are in (a proof cannot be interrupted
+       inside the backend), then exit. */
+    for (int i = 0; i < e->n_witness; i++)
+        pthread_join(e->witness_th[i], NULL);
+    for (int i = 0; i < e->n_workers; i++)
+        if (e->workers[i].th)
+            pthread_join(e->workers[i].th, NULL);
+    for (int i = 0; i < e->n_workers; i++)
+        cz_backend_destroy(e->workers[i].be), e->workers[i].be = NULL;
+
+    pthread_mutex_lock(&e->mu);
+    for (job *x = e->jobs_head; x; x = x->next)
+        if (!state_finished(x->state))
+            fail_locked(e, x, "daemon shutting down");
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cz_engine_destroy(cz_engine *e, int grace_ms)
+{
+    if (!e)
+        return;
+    cz_engine_shutdown(e, grace_ms);
+    job *j;
+    pthread_mutex_lock(&e->mu);
+    while ((j = e->jobs_head)) {
+        j->waiters = 0;
+        job_free_locked(e, j);
+    }
+    pthread_mutex_unlock(&e->mu);
+    for (key *k = e->keys, *nx; k; k = nx) {
+        nx = k->next;
+        cz_vk_free(k->vk);
+        cz_zkey_free(k->zkey);
+        free(k);
+    }
+    for (int d = 0; e->devs && d < e->n_devs; d++)
+        pthread_mutex_destroy(&e->devs[d].lock);
+    free(e->devs);
+    free(e->workers);
+    free(e->witness_th);
+    free(e->spans);
+    pthread_cond_destroy(&e->cv_pending);
+    pthread_cond_destroy(&e->cv_prove);
+    pthread_cond_destroy(&e->cv_done);
+    pthread_cond_destroy(&e->cv_mem);
+    pthread_mutex_destroy(&e->mu);
+    free(e);
+}
+
+/* ------------------------------------------------------------------ */
+/* keys                                                                 */
+/* ------------------------------------------------------------------ */
+
+static key *find_key_locked(cz_engine *e, const char *id)
+{
+    for (key *k = e->keys; k; k = k->next)
+        if (strcmp(k->id, id) == 0)
+            return k;
+    return NULL;
+}
+
+static int valid_id(const char *s, size_t max)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n >= max)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.'))
+            return 0;
+    }
+    return 1;
+}
+
+static void unlink_key_locked(cz_engine *e, key *k)
+{
+    for (key **pp = &e->keys; *pp; pp = &(*pp)->next)
+        if (*pp == k) {
+            *pp = k->next;
+            e->mem_keys -= k->bytes;
+            return;
+        }
+}
+
+cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, char *err, size_t err_len)
+{
+    if (!valid_id(id, sizeof ((key *)0)->id)) {
+        set_err(err, err_len, "key id must be 1-127 characters of [A-Za-z0-9._-]");
+        return CZ_ERR_ARG;
+    }
+    if (!path || !*path || strlen(path) >= PATH_MAX) {
+        set_err(err, err_len, "key path missing or too long");
+        return CZ_ERR_ARG;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        set_err(err, err_len, "%s: %s", path, strerror(errno));
+        return CZ_ERR_IO;
+    }
+    pthread_mutex_lock(&e->mu);
+    key *old = find_key_locked(e, id);
+    if (old) {
+        int same = strcmp(old->path, path) == 0;
+        pthread_mutex_unlock(&e->mu);
+        if (same)
+            return CZ_OK; /* preload is idempotent */
+        set_err(err, err_len, "key '%s' is already loaded from %s; evict it first", id, old->path);
+        return CZ_ERR_BUSY;
+    }
+    /* Make room: evict idle keys, least recently used first. */
+    uint64_t need = (uint64_t)st.st_size;
+    while (e->mem_keys + e->mem_jobs + need > e->mem_budget) {
+        key *lru = NULL;
+        for (key *k = e->keys; k; k = k->next)
+            if (k->users == 0 && (!lru || k->last_use < lru->last_use))
+                lru = k;
+        if (!lru)
+            break;
+        unlink_key_locked(e, lru);
+        cz_vk_free(lru->vk);
+        cz_zkey_free(lru->zkey);
+        free(lru);
+    }
+    int fits = e->mem_keys + e->mem_jobs + need <= e->mem_budget;
+    pthread_mutex_unlock(&e->mu);
+    if (!fits) {
+        set_err(err, err_len, "%s: %llu bytes do not fit the host memory budget (%llu bytes, "
+                "%llu in use by keys that are busy and running jobs)", path,
+                (unsigned long long)need, (unsigned long long)e->mem_budget,
+                (unsigned long long)(e->mem_keys + e->mem_jobs));
+        return CZ_ERR_NOMEM;
+    }
+
+    key *k = calloc(1, sizeof *k);
+    if (!k)
+        return CZ_ERR_NOMEM;
+    snprintf(k->id, sizeof k->id, "%s", id);
+    snprintf(k->path, sizeof k->path, "%s", path);
+    double t0 = now_ms();
+    cz_status s = cz_zkey_load(&k->zkey, path, (unsigned)e->cfg.prove_threads, err, err_len);
+    if (!s && (s = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
+        set_err(err, err_len, "%s: cannot derive the verification key", path);
+    if (s) {
+        cz_zkey_free(k->zkey);
+        free(k);
+        return s;
+    }
+    k->load_ms = now_ms() - t0;
+    k->bytes = need;
+    k->loaded_at = k->last_use = now_ms();
+
+    pthread_mutex_lock(&e->mu);
+    if (find_key_locked(e, id)) { /* raced with another load of the same id */
+        pthread_mutex_unlock(&e->mu);
+        cz_vk_free(k->vk);
+        cz_zkey_free(k->zkey);
+        free(k);
+        return CZ_OK;
+    }
+    k->next = e->keys;
+    e->keys = k;
+    e->mem_keys += k->bytes;
+    pthread_mutex_unlock(&e->mu);
+    return CZ_OK;
+}
+
+cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len)
+{
+    pthread_mutex_lock(&e->mu);
+    key *k = find_key_locked(e, id ? id : "");
+    if (!k) {
+        pthread_mutex_unlock(&e->mu);
+        set_err(err, err_len, "unknown key '%s'", id ? id : "");
+        return CZ_ERR_ARG;
+    }
+    if (k->users > 0) {
+        int u = k->users;
+        pthread_mutex_unlock(&e->mu);
+        set_err(err, err_len, "key '%s' is in use by %d job(s)", id, u);
+        return CZ_ERR_BUSY;
+    }
+    unlink_key_locked(e, k);
+    pthread_mutex_unlock(&e->mu);
+    cz_vk_free(k->vk);
+    cz_zkey_free(k->zkey);
+    free(k);
+    return CZ_OK;
+}
+
+static json_t *key_json_locked(cz_engine *e, const key *k)
+{
+    return json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:f, s:I, s:I, s:I, s:f}", "id", k->id,
+                     "path", k->path, "tier", "host", "bytes", (json_int_t)k->bytes, "users",
+                     k->users, "last_use_s_ago", (now_ms() - k->last_use) / 1e3, "load_ms",
+                     k->load_ms, "n_vars", (json_int_t)k->zkey->n_vars, "n_public",
+                     (json_int_t)k->zkey->n_public, "domain_size",
+                     (json_int_t)k->zkey->domain_size, "loaded_s_ago",
+                     (now_ms() - k->loaded_at) / 1e3);
+}
+
+json_t *cz_engine_keys_json(cz_engine *e)
+{
+    json_t *a = json_array();
+    pthread_mutex_lock(&e->mu);
+    for (key *k = e->keys; k; k = k->next)
+        json_array_append_new(a, key_json_locked(e, k));
+    pthread_mutex_unlock(&e->mu);
+    return a;
+}
+
+/* ------------------------------------------------------------------ */
+/* jobs                                                                 */
+/* ------------------------------------------------------------------ */
+
+cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
+                           char *err, size_t err_len)
+{
+    if (!req || !req->key_id || (!req->witness_path && !req->witness) ||
+        (unsigned)req->priority >= CZ_PRIO_COUNT) {
+        set_err(err, err_len, "a job needs a key id and a witness (path or bytes)");
+        return CZ_ERR_ARG;
+    }
+    if (req->witness && req->witness_len > e->cfg.max_witness_bytes) {
+        set_err(err, err_len, "witness of %zu bytes exceeds the %zu-byte limit", req->witness_len,
+                e->cfg.max_witness_bytes);
+        return CZ_ERR_RANGE;
+    }
+    if (req->request_id && strlen(req->request_id) >= sizeof ((job *)0)->request_id) {
+        set_err(err, err_len, "request_id longer than 127 bytes");
+        return CZ_ERR_ARG;
+    }
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return CZ_ERR_NOMEM;
+    if (req->witness) {
+        j->wtns = malloc(req->witness_len ? req->witness_len : 1);
+        if (!j->wtns) {
+            free(j);
+            return CZ_ERR_NOMEM;
+        }
+        memcpy(j->wtns, req->witness, req->witness_len);
+        j->wtns_len = req->witness_len;
+    } else if (!(j->wtns_path = strdup(req->witness_path))) {
+        free(j);
+        return CZ_ERR_NOMEM;
+    }
+    j->prio = req->priority;
+    j->worker = -1;
+    if (req->request_id)
+        snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
+
+    cz_status st = CZ_OK;
+    pthread_mutex_lock(&e->mu);
+    job *dup = NULL;
+    if (j->request_id[0])
+        for (job *x = e->jobs_head; x && !dup; x = x->next)
+            if (strcmp(x->request_id, j->request_id) == 0)
+                dup = x;
+    key *k = find_key_locked(e, req->key_id);
+    if (dup) {
+        snprintf(job_id, 24, "%s", dup->id);
+        *position = dup->state == CZ_JOB_QUEUED ? q_position(&e->pending, dup) : 0;
+    } else if (e->draining) {
+        set_err(err, err_len, "the daemon is shutting down");
+        st = CZ_ERR_BUSY;
+    } else if (!k) {
+        set_err(err, err_len, "unknown key '%s' (load it first)", req->key_id);
+        st = CZ_ERR_ARG;
+    } else if (e->n_active >= (size_t)e->cfg.max_pending) {
+        set_err(err, err_len, "queue full: %zu jobs pending (max_pending %d)", e->n_active,
+                e->cfg.max_pending);
+        e->rejected++;
+        st = CZ_ERR_BUSY;
+    } else {
+        j->key = k;
+        k->users++;
+        k->last_use = now_ms();
+        j->seq = ++e->next_seq;
+        snprintf(j->id, sizeof j->id, "j%llu", (unsigned long long)j->seq);
+        j->state = CZ_JOB_QUEUED;
+        j->t[ST_QUEUE][0] = j->t[ST_TOTAL][0] = now_ms() - e->t0;
+        j->prev = e->jobs_tail;
+        if (e->jobs_tail)
+            e->jobs_tail->next = j;
+        else
+            e->jobs_head = j;
+        e->jobs_tail = j;
+        e->n_jobs++;
+        e->n_active++;
+        e->submitted++;
+        q_push(&e->pending, j);
+        snprintf(job_id, 24, "%s", j->id);
+        *position = q_position(&e->pending, j);
+        pthread_cond_signal(&e->cv_pending);
+        j = NULL; /* owned by the engine now */
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (j) {
+        free(j->wtns);
+        free(j->wtns_path);
+        free(j);
+    }
+    return st;
+}
+
+static json_t *timings_json(const job *j)
+{
+    double q = j->t[ST_QUEUE][1] > 0 ? j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0] : 0;
+    double w = j->t[ST_WITNESS][1] > 0 ? j->t[ST_WITNESS][1] - j->t[ST_WITNESS][0] : 0;
+    double gq = j->t[ST_PROVE_QUEUE][1] > 0 ? j->t[ST_PROVE_QUEUE][1] - j->t[ST_PROVE_QUEUE][0] : 0;
+    double g = j->t[ST_PROVE][1] > 0 ? j->t[ST_PROVE][1] - j->t[ST_PROVE][0] : 0;
+    double v = j->t[ST_VERIFY][1] > 0 ? j->t[ST_VERIFY][1] - j->t[ST_VERIFY][0] : 0;
+    double tot = j->t[ST_TOTAL][1] > 0 ? j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0] : 0;
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:f, s:f, s:f}}", "queue_wait",
+                     q, "key_load", 0.0, "witness", w, "gpu_queue", gq, "gpu", g, "verify", v,
+                     "total", tot, "prove_detail", "eval_abc", j->pt.eval_abc_ms, "ntt",
+                     j->pt.ntt_ms, "msm", j->pt.msm_ms, "assemble", j->pt.assemble_ms);
+}
+
+static json_t *job_json_locked(cz_engine *e, const job *j)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s}", "job_id", j->id, "status", cz_job_state_name(j->state),
+                          "priority", cz_priority_name(j->prio));
+    if (j->request_id[0])
+        json_object_set_new(o, "request_id", json_string(j->request_id));
+    json_object_set_new(o, "timings_ms", timings_json(j));
+    if (j->state == CZ_JOB_DONE) {
+        json_error_t je;
+        json_object_set_new(o, "proof", json_loads(j->proof_json, 0, &je));
+        json_object_set_new(o, "public", json_loads(j->public_json, 0, &je));
+    }
+    if (j->err[0])
+        json_object_set_new(o, "error", json_string(j->err));
+    if (j->state == CZ_JOB_QUEUED)
+        json_object_set_new(o, "position", json_integer((json_int_t)q_position(&e->pending, (job *)j)));
+    return o;
+}
+
+json_t *cz_engine_await(cz_engine *e, const char *job_id, int timeout_ms)
+{
+    pthread_mutex_lock(&e->mu);
+    job *j = find_job_locked(e, job_id ? job_id : "");
+    if (!j) {
+        pthread_mutex_unlock(&e->mu);
+        return NULL;
+    }
+    j->waiters++;
+    struct timespec dl;
+    deadline_after(&dl, timeout_ms > 0 ? timeout_ms : 0);
+    while (!state_finished(j->state) && timeout_ms > 0 && !e->stopping)
+        if (pthread_cond_timedwait(&e->cv_done, &e->mu, &dl) == ETIMEDOUT)
+            break;
+    j->waiters--;
+    json_t *o = job_json_locked(e, j);
+    retain_locked(e);
+    pthread_mutex_unlock(&e->mu);
+    return o;
+}
+
+cz_status cz_engine_cancel(cz_engine *e, const char *job_id)
+{
+    pthread_mutex_lock(&e->mu);
+    job *j = find_job_locked(e, job_id ? job_id : "");
+    cz_status st = CZ_OK;
+    if (!j) {
+        st = CZ_ERR_ARG;
+    } else if (state_finished(j->state)) {
+        st = CZ_ERR_BUSY;
+    } else {
+        j->cancel = 1;
+        if (j->state == CZ_JOB_QUEUED && q_remove(&e->pending, j)) {
+            finish_locked(e, j, CZ_JOB_CANCELLED);
+        } else if (j->state == CZ_JOB_PROVE_QUEUED && q_remove(&e->prove, j)) {
+            finish_locked(e, j, CZ_JOB_CANCELLED);
+        }
+        /* else: running; the worker sees `cancel` at its next boundary */
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* observation                                                          */
+/* ------------------------------------------------------------------ */
+
+json_t *cz_engine_status_json(cz_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    double t = now_ms() - e->t0;
+    json_t *jobs = json_array();
+    for (job *j = e->jobs_head; j; j = j->next) {
+        if (state_finished(j->state))
+            continue;
+        json_t *parts = json_pack("[{s:i, s:s}]", "index", 0, "state", cz_job_state_name(j->state));
+        json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:f}", "job_id", j->id, "state",
+                              cz_job_state_name(j->state), "priority", cz_priority_name(j->prio),
+                              "partitions", parts, "age_ms", t - j->t[ST_TOTAL][0]);
+        json_object_set_new(o, "key", json_string(j->key ? j->key->id : ""));
+        json_array_append_new(jobs, o);
+    }
+    json_t *workers = json_array();
+    for (int i = 0; i < e->n_workers; i++) {
+        worker *wk = &e->workers[i];
+        json_t *o = json_pack("{s:i, s:i, s:s, s:s}", "index", wk->index, "device",
+                              wk->dev->index, "backend", wk->be ? wk->be->name : "?", "state",
+                              wk->state);
+        if (wk->cur)
+            json_object_set_new(o, "job", json_string(wk->cur->id));
+        json_array_append_new(workers, o);
+    }
+    json_t *devices = json_array();
+    for (int d = 0; d < e->n_devs; d++)
+        json_array_append_new(devices,
+                              json_pack("{s:i, s:s, s:f, s:f}", "index", d, "backend",
+                                        e->workers[d * e->cfg.workers_per_device].be->name,
+                                        "busy_ms", e->devs[d].busy_ms, "busy_fraction",
+                                        t > 0 ? e->devs[d].busy_ms / t : 0.0));
+    json_t *keys = json_array();
+    for (key *k = e->keys; k; k = k->next)
+        json_array_append_new(keys, key_json_locked(e, k));
+    json_t *o = json_pack(
+        "{s:f, s:b, s:{s:I, s:I}, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I, s:I}}",
+        "uptime_s", t / 1e3, "draining", e->draining, "queues", "pending", (json_int_t)e->pending.n,
+        "prove", (json_int_t)e->prove.n, "jobs", jobs, "workers", workers, "devices", devices,
+        "keys", keys, "memory", "budget", (json_int_t)e->mem_budget, "keys", (json_int_t)e->mem_keys,
+        "jobs", (json_int_t)e->mem_jobs, "counts", "submitted", (json_int_t)e->submitted,
+        "done", (json_int_t)e->finished[0], "failed", (json_int_t)e->finished[1], "cancelled",
+        (json_int_t)e->finished[2], "rejected", (json_int_t)e->rejected);
+    pthread_mutex_unlock(&e->mu);
+    return o;
+}
+
+json_t *cz_engine_timeline_json(cz_engine *e)
+{
+    json_t *a = json_array();
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < e->span_n; i++) {
+        const span *s = &e->spans[(e->span_head + i) % e->cfg.timeline_cap];
+        json_array_append_new(a, json_pack("{s:s, s:I, s:i, s:s, s:i, s:f, s:f}", "job", s->job,
+                                           "seq", (json_int_t)s->seq, "partition", s->part,
+                                           "stage", stage_names[s->stage], "worker", s->worker,
+                                           "start_ms", s->t0, "end_ms", s->t1));
+    }
+    json_t *o = json_pack("{s:f, s:i, s:i, s:o}", "now_ms", now_ms() - e->t0, "workers",
+                          e->n_workers, "witness_workers", e->n_witness, "spans", a);
+    pthread_mutex_unlock(&e->mu);
+    return o;
+}
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if (b->buf && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+        char *nb = realloc(b->buf, cap);
+        if (!nb)
+            return;
+        b->buf = nb;
+        b->cap = cap;
+    }
+}
+
+char *cz_engine_metrics_text(cz_engine *e)
+{
+    strbuf b = {0};
+    pthread_mutex_lock(&e->mu);
+    double t = now_ms() - e->t0;
+    sb_printf(&b, "# HELP cuzk_uptime_seconds Seconds since the engine started.\n"
+                  "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n", t / 1e3);
+    sb_printf(&b, "# HELP cuzk_jobs_submitted_total Jobs accepted.\n"
+                  "# TYPE cuzk_jobs_submitted_total counter\ncuzk_jobs_submitted_total %llu\n",
+              (unsigned long long)e->submitted);
+    sb_printf(&b, "# HELP cuzk_jobs_rejected_total Jobs refused because the queue was full.\n"
+                  "# TYPE cuzk_jobs_rejected_total counter\ncuzk_jobs_rejected_total %llu\n",
+              (unsigned long long)e->rejected);
+    sb_printf(&b, "# HELP cuzk_jobs_finished_total Jobs finished, by outcome.\n"
+                  "# TYPE cuzk_jobs_finished_total counter\n");
+    static const char *const outcome[3] = {"done", "failed", "cancelled"};
+    for (int i = 0; i < 3; i++)
+        sb_printf(&b, "cuzk_jobs_finished_total{status=\"%s\"} %llu\n", outcome[i],
+                  (unsigned long long)e->finished[i]);
+    sb_printf(&b, "# HELP cuzk_queue_depth Jobs waiting, by stage.\n# TYPE cuzk_queue_depth gauge\n"
+                  "cuzk_queue_depth{stage=\"pending\"} %zu\ncuzk_queue_depth{stage=\"prove\"} %zu\n",
+              e->pending.n, e->prove.n);
+    sb_printf(&b, "# HELP cuzk_jobs_active Jobs queued or running.\n# TYPE cuzk_jobs_active gauge\n"
+                  "cuzk_jobs_active %zu\n", e->n_active);
+    sb_printf(&b, "# HELP cuzk_host_memory_bytes Host memory budget and reservations.\n"
+                  "# TYPE cuzk_host_memory_bytes gauge\n"
+                  "cuzk_host_memory_bytes{use=\"budget\"} %llu\n"
+                  "cuzk_host_memory_bytes{use=\"keys\"} %llu\n"
+                  "cuzk_host_memory_bytes{use=\"jobs\"} %llu\n",
+              (unsigned long long)e->mem_budget, (unsigned long long)e->mem_keys,
+              (unsigned long long)e->mem_jobs);
+    size_t nk = 0;
+    for (key *k = e->keys; k; k = k->next)
+        nk++;
+    sb_printf(&b, "# HELP cuzk_keys_resident Proving keys loaded.\n# TYPE cuzk_keys_resident gauge\n"
+                  "cuzk_keys_resident %zu\n", nk);
+    sb_printf(&b, "# HELP cuzk_device_busy_seconds_total Seconds each device spent proving.\n"
+                  "# TYPE cuzk_device_busy_seconds_total counter\n");
+    for (int d = 0; d < e->n_devs; d++)
+        sb_printf(&b, "cuzk_device_busy_seconds_total{device=\"%d\"} %.3f\n", d,
+                  e->devs[d].busy_ms / 1e3);
+    sb_printf(&b, "# HELP cuzk_stage_duration_seconds Duration of each job stage.\n"
+                  "# TYPE cuzk_stage_duration_seconds histogram\n");
+    for (int s = 0; s < ST_COUNT; s++) {
+        const histogram *h = &e->hist[s];
+        uint64_t cum = 0;
+        for (int i = 0; i < N_BUCKETS; i++) {
+            cum += h->count[i];
+            sb_printf(&b, "cuzk_stage_duration_seconds_bucket{stage=\"%s\",le=\"%g\"} %llu\n",
+                      stage_names[s], bucket_le[i], (unsigned long long)cum);
+        }
+        sb_printf(&b, "cuzk_stage_duration_seconds_bucket{stage=\"%s\",le=\"+Inf\"} %llu\n",
+                  stage_names[s], (unsigned long long)h->n);
+        sb_printf(&b, "cuzk_stage_duration_seconds_sum{stage=\"%s\"} %.6f\n", stage_names[s], h->sum);
+        sb_printf(&b, "cuzk_stage_duration_seconds_count{stage=\"%s\"} %llu\n", stage_names[s],
+                  (unsigned long long)h->n);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return b.buf;
+}

@@ -1,0 +1,120 @@
+/*
+ * engine.h: the proving engine behind cuzkd.
+ *
+ * DESIGN. A job is a request to prove one witness against one resident
+ * key; it is made of partitions (a snarkjs job has one; the model carries
+ * many for native circuits). Work flows through bounded stages:
+ *
+ *   pending (priority queue) -> witness workers -> prove queue (priority)
+ *     -> prove workers (device lock held around the backend's kernels)
+ *     -> self-check + JSON on the same worker, lock released -> done
+ *
+ * Priorities are critical > high > normal > low, FIFO within a level, in
+ * both queues. Before a job enters the witness stage it reserves its host
+ * memory (witness + prover scratch, estimated from the key); a job that
+ * does not fit waits, it never fails for lack of memory while others run.
+ * Keys are reference counted: a job holds its key, eviction refuses a key
+ * in use, loading a key that does not fit evicts idle keys least recently
+ * used first. Each device has one lock that its workers share, so two
+ * workers never stage into the same card at once (the seeds' lesson); the
+ * next worker's witness is parsed while the current one proves.
+ *
+ * Every stage records a span (job, partition, stage, worker, start, end)
+ * in a bounded in-memory timeline, and updates counters and per-stage
+ * duration histograms for the metrics page. Finished jobs are kept for
+ * `retain_jobs` completions, then forgotten, so a long-running daemon's
+ * memory stays flat. All public functions are thread safe.
+ */
+#ifndef CZ_ENGINE_H
+#define CZ_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "cuzk/cuzk.h"
+
+typedef enum { CZ_PRIO_LOW, CZ_PRIO_NORMAL, CZ_PRIO_HIGH, CZ_PRIO_CRITICAL, CZ_PRIO_COUNT } cz_priority;
+
+typedef enum {
+    CZ_JOB_QUEUED,      /* waiting for a witness worker (and memory) */
+    CZ_JOB_WITNESS,     /* witness being read and checked */
+    CZ_JOB_PROVE_QUEUED,/* waiting for a prove worker */
+    CZ_JOB_PROVING,
+    CZ_JOB_VERIFYING,
+    CZ_JOB_DONE,
+    CZ_JOB_FAILED,
+    CZ_JOB_CANCELLED,
+} cz_job_state;
+
+typedef struct {
+    const char *device;        /* "cpu", "cuda" or "auto" */
+    int devices;               /* devices to use (cuda); CPU counts as one */
+    int workers_per_device;    /* prove workers sharing each device lock */
+    int witness_workers;       /* witness-stage threads */
+    int prove_threads;         /* CPU threads per prove worker, 0: all */
+    int max_pending;           /* jobs queued or running; more: CZ_ERR_BUSY */
+    uint64_t host_mem_budget;  /* bytes for keys + jobs; 0: 3/4 of RAM */
+    uint64_t gpu_margin;       /* bytes left free on each GPU */
+    int verify;                /* self-check every proof (default 1) */
+    size_t timeline_cap;       /* spans kept (ring) */
+    size_t retain_jobs;        /* finished jobs kept for await */
+    size_t max_witness_bytes;  /* largest witness accepted */
+} cz_engine_config;
+
+void cz_engine_config_default(cz_engine_config *cfg);
+
+typedef struct cz_engine cz_engine;
+
+cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *err, size_t err_len);
+/* Stop accepting, fail queued jobs, let running work finish for up to
+   grace_ms, fail the rest with "daemon shutting down" and join the
+   workers. Jobs stay readable (await answers at once) until destroy. */
+void cz_engine_shutdown(cz_engine *e, int grace_ms);
+/* Shut down (if not yet) and free everything. No await may be running. */
+void cz_engine_destroy(cz_engine *e, int grace_ms);
+/* Stop accepting new jobs (submit answers CZ_ERR_BUSY from now on). */
+void cz_engine_drain(cz_engine *e);
+
+/* ---- keys ---- */
+cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, char *err, size_t err_len);
+/* CZ_ERR_BUSY: in use; CZ_ERR_ARG: unknown. */
+cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len);
+json_t *cz_engine_keys_json(cz_engine *e);
+
+/* ---- jobs ---- */
+typedef struct {
+    const char *key_id;
+    const char *witness_path;    /* either a path ... */
+    const void *witness;         /* ... or bytes (copied) */
+    size_t witness_len;
+    cz_priority priority;
+    const char *request_id;      /* optional: resubmission returns the same job */
+} cz_job_request;
+
+/* job_id receives "j<N>" (at least 24 bytes); *position the number of
+   jobs ahead of it. CZ_ERR_BUSY: queue full or draining (err says which);
+   CZ_ERR_ARG: unknown key or bad request. */
+cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
+                           char *err, size_t err_len);
+/* Wait up to timeout_ms for the job to finish; return its JSON (status,
+   proof, public, timings, error) or NULL for an unknown job. Caller
+   decrefs. */
+json_t *cz_engine_await(cz_engine *e, const char *job_id, int timeout_ms);
+/* Cancel a queued or running job: CZ_OK, CZ_ERR_ARG (unknown), or
+   CZ_ERR_BUSY (already finished). A running job stops at its next stage
+   boundary and reports "cancelled". */
+cz_status cz_engine_cancel(cz_engine *e, const char *job_id);
+
+/* ---- observation ---- */
+json_t *cz_engine_status_json(cz_engine *e);
+json_t *cz_engine_timeline_json(cz_engine *e);
+/* Prometheus text exposition; caller frees. */
+char *cz_engine_metrics_text(cz_engine *e);
+
+const char *cz_priority_name(cz_priority p);
+int cz_priority_parse(const char *s, cz_priority *out); /* 0 ok, -1 bad */
+const char *cz_job_state_name(cz_job_state s);
+
+#endif
