@@ -159,6 +159,16 @@ cz_flip_byte() {
         dd of="$f" bs=1 seek="$off" count=1 conv=notrunc status=none
 }
 
+# cz_reorder_sections SRC DST: DST = SRC with its sections in reverse order
+# (readers must index sections by id: snarkjs's tools write different orders).
+cz_reorder_sections() {
+    local src=$1 dst=$2 id off size
+    head -c 12 "$src" >"$dst"
+    while read -r id off size; do
+        tail -c +$((off - 12 + 1)) "$src" | head -c $((size + 12)) >>"$dst"
+    done < <(cz_sections "$src" | tac)
+}
+
 # cz_wtns_value FILE INDEX: the witness value as 64 hex digits, little-endian bytes.
 cz_wtns_value() {
     local sec

@@ -43,6 +43,15 @@ cz_check "--quiet: nothing on stderr" bash -c '[ -z "$1" ]' _ "$RUN_ERR"
 cz_check "two proofs of one witness differ (fresh r, s)" bash -c '! cmp -s "$1" "$2"' _ "$TMP/proof.json" "$TMP/proof2.json"
 cz_expect 0 "verify the second proof" "$CUZK" verify "$VK" "$TMP/public2.json" "$TMP/proof2.json"
 
+echo "== sections in another order"
+cz_reorder_sections "$ZKEY" "$TMP/rev.zkey"
+cz_check "(test setup: same size, other bytes)" bash -c '[ "$(stat -c %s "$1")" = "$(stat -c %s "$2")" ] && ! cmp -s "$1" "$2"' _ "$ZKEY" "$TMP/rev.zkey"
+cz_reorder_sections "$WTNS" "$TMP/rev.wtns"
+cz_expect 0 "prove with the zkey and wtns sections reversed" "$CUZK" prove "$TMP/rev.zkey" "$TMP/rev.wtns" "$TMP/proof5.json" "$TMP/public5.json"
+cz_expect 0 "verify that proof" "$CUZK" verify "$VK" "$TMP/public5.json" "$TMP/proof5.json"
+cz_expect 0 "export-vk of the reversed zkey" "$CUZK" export-vk "$TMP/rev.zkey" "$TMP/rev_vk.json"
+cz_check "its vk equals snarkjs's" cz_json_same "$TMP/rev_vk.json" "$VK"
+
 echo "== options"
 cz_expect 0 "prove --threads 1 --device cpu --no-verify" \
     "$CUZK" prove --threads 1 --device cpu --no-verify "$ZKEY" "$WTNS" "$TMP/proof3.json" "$TMP/public3.json"

@@ -625,6 +625,7 @@ static void fuzz_reader(const char *rel, const char *(*chk)(const uint8_t *, siz
     uint8_t *base = load_fixture(rel, &len);
     assert_non_null(base);
     report(chk(base, len), NULL, 0, rel); /* the fixture itself */
+    unsigned long acc0 = cz_chk_accepted;
     size_t cap = len + 4096;
     uint8_t *work = malloc(cap);
     assert_non_null(work);
@@ -643,7 +644,8 @@ static void fuzz_reader(const char *rel, const char *(*chk)(const uint8_t *, siz
         }
         free(in);
     }
-    printf("# %-22s %6d mutations\n", rel, iters);
+    printf("# %-22s %6d mutations, %6lu accepted\n", strrchr(rel, '/') + 1, iters,
+           cz_chk_accepted - acc0);
     free(work);
     free(base);
 }

@@ -660,7 +660,33 @@ static void test_pairing(void **state)
         cz_fp12_to_bytes_be(gb, &got);
         CHECK(memcmp(gb, wb, 576) == 0 && cz_fp12_eq(&got, &want),
               "pairing[%zu] e(%s*G1, %s*G2) differs from noble", i, str(v, "a"), str(v, "b"));
+        /* the same through the two halves */
+        cz_fp12 f;
+        cz_miller_loop(&f, &p, &q, 1);
+        cz_final_exp(&got, &f);
+        CHECK(cz_fp12_eq(&got, &want), "pairing[%zu] final_exp(miller_loop) differs from noble", i);
+        /* e(P, Q) e(-P, Q) = 1 through the product check; e(P, Q) alone is not 1 */
+        cz_g1_affine ps[2];
+        cz_g2_affine qs[2] = {q, q};
+        ps[0] = p;
+        cz_g1_affine_neg(&ps[1], &p);
+        CHECK(cz_pairing_product_is_one(ps, qs, 2), "pairing[%zu] e(P,Q) e(-P,Q) != 1", i);
+        CHECK(!cz_pairing_product_is_one(ps, qs, 1), "pairing[%zu] e(P,Q) == 1", i);
     }
+    /* pairs of vectors with the same a*b: e(aG, bH) = e(a'G, b'H) */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            const json_t *vi = json_array_get(vs, i), *vj = json_array_get(vs, j);
+            cz_fr ai, bi, aj, bj, abi, abj;
+            fr_of(&ai, str(vi, "a"));
+            fr_of(&bi, str(vi, "b"));
+            fr_of(&aj, str(vj, "a"));
+            fr_of(&bj, str(vj, "b"));
+            cz_fr_mul(&abi, &ai, &bi);
+            cz_fr_mul(&abj, &aj, &bj);
+            CHECK(cz_fr_eq(&abi, &abj) == (strcmp(str(vi, "e"), str(vj, "e")) == 0),
+                  "pairing vectors %zu and %zu: equal exponents iff equal values", i, j);
+        }
     end("pairing");
 }
 

@@ -121,4 +121,59 @@ cz_run snarkjs groth16 verify "$VK" "$PUB" "$TMP/mall.json"
 s_rc=$RUN_RC
 cz_expect "$s_rc" "cuzk agrees with snarkjs (exit $s_rc) on (-A, -B, C)" "$CUZK" verify "$VK" "$PUB" "$TMP/mall.json"
 
+echo "== non-canonical values: cuzk rejects them (snarkjs accepts some)"
+jsedit "$PUB" "$TMP/pub_r.json" 'p[2] = (BigInt(p[2]) + R).toString();'
+cz_run snarkjs groth16 verify "$VK" "$TMP/pub_r.json" "$P"
+echo "   (snarkjs on public input a + r: exit $RUN_RC)"
+cz_expect "1 2" "cuzk rejects public input a + r (not reduced)" "$CUZK" verify "$VK" "$TMP/pub_r.json" "$P"
+jsedit "$P" "$TMP/t_q.json" 'p.pi_a[0] = (BigInt(p.pi_a[0]) + Q).toString();'
+cz_run snarkjs groth16 verify "$VK" "$PUB" "$TMP/t_q.json"
+echo "   (snarkjs on pi_a.x + q: exit $RUN_RC)"
+cz_expect "1 2" "cuzk rejects pi_a.x + q (not reduced)" "$CUZK" verify "$VK" "$PUB" "$TMP/t_q.json"
+
+echo "== points on the curve but outside the subgroup, and at infinity"
+# A G1 point (x, sqrt(x^3 + 4)) for the first x that has one: on the curve,
+# and with overwhelming probability not in the order-r subgroup (cofactor
+# about 2^126). The verifier must check the subgroup (or fail the pairing).
+jsedit "$P" "$TMP/t_sub.json" '
+const pw = (b, e, m) => { let r = 1n; b %= m; for (; e > 0n; e >>= 1n, b = b * b % m) if (e & 1n) r = r * b % m; return r; };
+let x = 5n, y;
+for (;; x++) { const v = (x * x * x + 4n) % Q; y = pw(v, (Q + 1n) / 4n, Q); if (y * y % Q === v) break; }
+p.pi_c = [x.toString(), y.toString(), "1"];'
+both_reject "pi_c on the curve, outside the subgroup" "$PUB" "$TMP/t_sub.json"
+jsedit "$P" "$TMP/t_inf.json" 'p.pi_a = ["0", "1", "0"];'
+cz_run snarkjs groth16 verify "$VK" "$PUB" "$TMP/t_inf.json"
+echo "   (snarkjs on pi_a = infinity: exit $RUN_RC)"
+cz_expect "1 2" "cuzk rejects pi_a = infinity [0, 1, 0]" "$CUZK" verify "$VK" "$PUB" "$TMP/t_inf.json"
+
+echo "== edge-case witnesses: zeros, all-ones bits, r - 1 (circuit compiled here)"
+mkdir -p "$TMP/small"
+cp "$SRC/tests/circuits/small.circom" "$TMP/small/"
+if (cd "$TMP/small" && circom2 --prime bls12381 --r1cs --wasm -o . small.circom >circom.log 2>&1); then
+    cz_check "circom2 small.circom gives the committed small.r1cs" cmp "$TMP/small/small.r1cs" "$FIX/small.r1cs"
+    RM1=5243587517512619047944774050818596583769055250052763782260365869993858118400
+    i=0
+    for input in \
+        '{"a": "0", "b": "0", "x": "0", "y": "0", "k": "0"}' \
+        "{\"a\": \"$RM1\", \"b\": \"$RM1\", \"x\": \"65535\", \"y\": \"$RM1\", \"k\": \"$RM1\"}" \
+        "{\"a\": \"1\", \"b\": \"$RM1\", \"x\": \"32768\", \"y\": \"1\", \"k\": \"0\"}"; do
+        i=$((i + 1))
+        echo "$input" >"$TMP/small/in$i.json"
+        echo "   input $i: $input"
+        cz_expect 0 "snarkjs wtns calculate, input $i" \
+            snarkjs wtns calculate "$TMP/small/small_js/small.wasm" "$TMP/small/in$i.json" "$TMP/small/w$i.wtns" || continue
+        cz_expect 0 "snarkjs groth16 prove, input $i" \
+            snarkjs groth16 prove "$ZKEY" "$TMP/small/w$i.wtns" "$TMP/small/sp$i.json" "$TMP/small/spub$i.json"
+        cz_expect 0 "cuzk prove, input $i" \
+            "$CUZK" prove "$ZKEY" "$TMP/small/w$i.wtns" "$TMP/small/cp$i.json" "$TMP/small/cpub$i.json"
+        cz_check "public.json equals snarkjs's, input $i" same_json "$TMP/small/cpub$i.json" "$TMP/small/spub$i.json"
+        cz_expect 0 "snarkjs verifies the cuzk proof, input $i" \
+            snarkjs groth16 verify "$VK" "$TMP/small/cpub$i.json" "$TMP/small/cp$i.json"
+        cz_expect 0 "cuzk verifies the snarkjs proof, input $i" \
+            "$CUZK" verify "$VK" "$TMP/small/spub$i.json" "$TMP/small/sp$i.json"
+    done
+else
+    cz_fail "circom2 could not compile small.circom"; cat "$TMP/small/circom.log" >&2
+fi
+
 cz_finish

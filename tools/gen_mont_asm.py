@@ -205,6 +205,163 @@ static inline void {name}_sub(uint64_t out[{n}], const uint64_t a[{n}], const ui
 '''
 
 
+def gen_sqr(name, m, n, pool_size=9):
+    """Montgomery square, out = a^2 / 2^(64N) mod m, in three phases (the
+    stack words it spills lie below the red zone: the asm moves rsp down
+    128 + 24N bytes and back, and names no rsp-relative operand):
+    A: the off-diagonal sum  sum_{i<j} a_i a_j 2^(64(i+j))  (N(N-1)/2 mulx),
+       row by row on the CF/OF chains; words that are final are spilled to
+       the stack when registers run out;
+    B: S = 2 * A + sum a_i^2 2^(128 i)  (N mulx): doubling on the CF chain
+       (adcx x, x), diagonal words on the OF chain; the high half of S goes
+       to the stack;
+    C: Montgomery reduction of the low half L (N rounds of q = t_0 * n0,
+       T += q * m, T >>= 64: N^2 mulx) gives (L + Q m) / 2^(64N) <= m; adding
+       the high half H <= (m-1)^2 / 2^(64N) < m - 1 gives a value < 2m, and
+       one conditional subtraction finishes. N^2 + N(N+1)/2 mulx in all
+       (57 for N = 6, against 72 for a product)."""
+    pool = ["%%[r%d]" % i for i in range(pool_size)]
+    free = list(pool)
+    loc = {}        # word index -> register name or ("mem", slot)
+    final = set()
+    lines = []
+
+    def op(x):
+        lines.append(x)
+
+    def a(j):
+        return "%d(%%[a])" % (8 * j)
+
+    def alloc():
+        if not free:
+            # spill the lowest final word held in a register
+            k = min(k for k in final if isinstance(loc.get(k), str))
+            op("movq %s, %d(%%%%rsp)" % (loc[k], 8 * k))
+            free.append(loc[k])
+            loc[k] = ("mem", k)
+        return free.pop(0)
+
+    # scratch below the red zone: words k of A at 8k(%rsp), H after them
+    frame = 128 + ((8 * 3 * n + 15) // 16) * 16
+    op("subq $%d, %%%%rsp" % frame)
+    # ---- phase A ----
+    op("xorl %k[z], %k[z]")
+    op("movq 0(%[a]), %%rdx")
+    loc[1] = alloc()
+    loc[2] = alloc()
+    op("mulxq %s, %s, %s" % (a(1), loc[1], loc[2]))
+    for j in range(2, n):
+        loc[j + 1] = alloc()
+        op("mulxq %s, %%[lo], %s" % (a(j), loc[j + 1]))
+        op("%s %%[lo], %s" % ("addq" if j == 2 else "adcq", loc[j]))
+    if n > 2:
+        op("adcq $0, %s" % loc[n])
+    final |= {1, 2}
+    for i in range(1, n - 1):
+        op("movq %s, %%%%rdx" % a(i))
+        op("xorl %k[lo], %k[lo]")
+        for j in range(i + 1, n):
+            k = i + j
+            if j < n - 1:
+                op("mulxq %s, %%[lo], %%[hi]" % a(j))
+                op("adcxq %%[lo], %s" % loc[k])
+                op("adoxq %%[hi], %s" % loc[k + 1])
+            else:
+                loc[k + 1] = alloc()
+                op("mulxq %s, %%[lo], %s" % (a(j), loc[k + 1]))
+                op("adcxq %%[lo], %s" % loc[k])
+                op("adcxq %%[z], %s" % loc[k + 1])
+                op("adoxq %%[z], %s" % loc[k + 1])
+        final |= {2 * i + 1, 2 * i + 2}
+    final |= set(range(1, 2 * n - 1))
+    # ---- phase B ----
+    s = {}
+
+    def word(k):
+        """register holding off-diagonal word k (reloaded if spilled)"""
+        if k >= 2 * n - 1:
+            r = alloc()
+            op("movl $0, %%k%s" % r[1:])
+            return r
+        w = loc[k]
+        if isinstance(w, str):
+            return w
+        r = alloc()
+        op("movq %d(%%%%rsp), %s" % (8 * k, r))
+        return r
+
+    def done(k, r):
+        if k >= n:
+            op("movq %s, %d(%%%%rsp)" % (r, 8 * (n + k)))
+            free.append(r)
+        else:
+            s[k] = r
+
+    op("movq 0(%[a]), %%rdx")
+    s0 = alloc()
+    op("xorl %k[lo], %k[lo]")
+    op("mulxq %%%%rdx, %s, %%[hi]" % s0)
+    s[0] = s0
+    r = word(1)
+    op("adcxq %s, %s" % (r, r))
+    op("adoxq %%[hi], %s" % r)
+    done(1, r)
+    for i in range(1, n):
+        op("movq %s, %%%%rdx" % a(i))
+        op("mulxq %%rdx, %[lo], %[hi]")
+        for k, d in ((2 * i, "%[lo]"), (2 * i + 1, "%[hi]")):
+            r = word(k)
+            op("adcxq %s, %s" % (r, r))
+            op("adoxq %s, %s" % (d, r))
+            done(k, r)
+    # ---- phase C ----
+    t = [s[k] for k in range(n)]
+    top = alloc()
+    op("xorl %%k%s, %%k%s" % (top[1:], top[1:]))
+    t.append(top)
+    for rnd in range(n):
+        op("movq %s, %%%%rdx" % t[0])
+        op("imulq %[n0], %%rdx")
+        op("xorl %k[lo], %k[lo]")
+        for j in range(n):
+            op("mulxq %%[p%d], %%[lo], %%[hi]" % j)
+            op("adcxq %%[lo], %s" % t[j])
+            op("adoxq %%[hi], %s" % t[j + 1])
+        op("adcq $0, %s" % t[n])
+        t = t[1:] + t[:1]
+    for j in range(n):
+        op("%s %d(%%%%rsp), %s" % ("addq" if j == 0 else "adcq", 8 * (2 * n + j), t[j]))
+    spare = ["%[lo]", "%[hi]", "%%rdx", "%[z]", t[n]] + free
+    assert len(spare) >= n
+    for j in range(n):
+        op("movq %s, %s" % (t[j], spare[j]))
+    for j in range(n):
+        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, spare[j]))
+    for j in range(n):
+        op("cmovncq %s, %s" % (spare[j], t[j]))
+    op("addq $%d, %%%%rsp" % frame)
+
+    body = "\n".join('        "%s\\n\\t"' % l for l in lines)
+    outs = ", ".join('[r%d] "=&r"(r[%d])' % (i, i) for i in range(pool_size))
+    ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
+    idx = {pool[i]: i for i in range(pool_size)}
+    stores = "\n".join("    out[%d] = r[%d];" % (j, idx[t[j]]) for j in range(n))
+    return f'''
+/* out = a^2 / 2^{64*n} mod m, a < m; out may alias a. */
+static inline void {name}_sqr(uint64_t out[{n}], const uint64_t a[{n}])
+{{
+    uint64_t r[{pool_size}], lo, hi, z;
+    __asm__(
+{body}
+        : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
+        : [a] "r"(a), "m"(*(const uint64_t(*)[{n}])a),
+          [n0] "m"({name}_n0), {ins_p}
+        : "rdx", "cc");
+{stores}
+}}
+'''
+
+
 print('''/* Generated by tools/gen_mont_asm.py; do not edit. */
 /*
  * mont_x86_64.h: mulx/adcx/adox Montgomery products for Fp (6 limbs) and Fr
@@ -219,7 +376,9 @@ print('''/* Generated by tools/gen_mont_asm.py; do not edit. */
 #include <stdint.h>
 ''', end="")
 print(gen("cz_fp_asm", P, 6), end="")
+print(gen_sqr("cz_fp_asm", P, 6), end="")
 print(gen_addsub("cz_fp_asm", 6), end="")
 print(gen("cz_fr_asm", R, 4), end="")
+print(gen_sqr("cz_fr_asm", R, 4, pool_size=7), end="")
 print(gen_addsub("cz_fr_asm", 4), end="")
 print("\n#endif")

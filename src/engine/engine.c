@@ -117,8 +117,7 @@ typedef struct job {
     cz_job_state state;
     int cancel;                  /* asked to stop */
     int waiters;                 /* threads in await: not freed meanwhile */
-    uint8_t *wtns;               /* uploaded witness bytes (owned) */
-    size_t wtns_len;
+    size_t wtns_len;             /* uploaded witness bytes (parsed at submit) */
     char *wtns_path;
     cz_fr *w;                    /* parsed witness (secret) */
     uint32_t nw;
@@ -312,7 +311,6 @@ static void job_free_locked(cz_engine *e, job *j)
         e->jobs_tail = j->prev;
     e->n_jobs--;
     e->n_finished--;
-    free(j->wtns);
     free(j->wtns_path);
     free(j->proof_json);
     free(j->public_json);
@@ -344,11 +342,6 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
     if (j->w) {
         cz_wtns_free(j->w, j->nw); /* wipes: the witness is secret */
         j->w = NULL;
-    }
-    if (j->wtns) {
-        cz_wipe(j->wtns, j->wtns_len);
-        free(j->wtns);
-        j->wtns = NULL;
     }
     if (j->mem) {
         e->mem_jobs -= j->mem;
@@ -464,9 +457,8 @@ static void *witness_main(void *arg)
         }
         cz_fr *w = NULL;
         uint32_t nw = 0;
-        if (!st)
-            st = cz_wtns_parse(&w, &nw, path ? data : j->wtns, path ? len : j->wtns_len,
-                               path ? path : "witness", n_vars, err, sizeof err);
+        if (!st && path)
+            st = cz_wtns_parse(&w, &nw, data, len, path, n_vars, err, sizeof err);
         if (data) {
             cz_wipe(data, len);
             free(data);
@@ -478,11 +470,14 @@ static void *witness_main(void *arg)
         if (st) {
             fail_locked(e, j, err);
         } else if (j->cancel) {
-            cz_wtns_free(w, nw);
+            if (w)
+                cz_wtns_free(w, nw);
             finish_locked(e, j, CZ_JOB_CANCELLED);
         } else {
-            j->w = w;
-            j->nw = nw;
+            if (w) {
+                j->w = w;
+                j->nw = nw;
+            }
             j->state = CZ_JOB_PROVE_QUEUED;
             j->t[ST_PROVE_QUEUE][0] = now_ms() - e->t0;
             q_push(&e->prove, j);
@@ -954,12 +949,15 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
     if (!j)
         return CZ_ERR_NOMEM;
     if (req->witness) {
-        j->wtns = malloc(req->witness_len ? req->witness_len : 1);
-        if (!j->wtns) {
+        /* Uploaded bytes are checked now, so a malformed witness or one of
+           the wrong length is answered at once (4xx) rather than as a
+           failed job; the witness stage then has nothing left to do. */
+        cz_status ws = cz_wtns_parse(&j->w, &j->nw, req->witness, req->witness_len,
+                                     "uploaded witness", 0, err, err_len);
+        if (ws) {
             free(j);
-            return CZ_ERR_NOMEM;
+            return ws;
         }
-        memcpy(j->wtns, req->witness, req->witness_len);
         j->wtns_len = req->witness_len;
     } else if (!(j->wtns_path = strdup(req->witness_path))) {
         free(j);
@@ -987,6 +985,10 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
     } else if (!k) {
         set_err(err, err_len, "unknown key '%s' (load it first)", req->key_id);
         st = CZ_ERR_ARG;
+    } else if (j->w && j->nw != k->zkey->n_vars) {
+        set_err(err, err_len, "uploaded witness has %u values, key '%s' expects %u", j->nw,
+                req->key_id, k->zkey->n_vars);
+        st = CZ_ERR_WITNESS;
     } else if (e->n_active >= (size_t)e->cfg.max_pending) {
         set_err(err, err_len, "queue full: %zu jobs pending (max_pending %d)", e->n_active,
                 e->cfg.max_pending);
@@ -1017,7 +1019,8 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
     }
     pthread_mutex_unlock(&e->mu);
     if (j) {
-        free(j->wtns);
+        if (j->w)
+            cz_wtns_free(j->w, j->nw);
         free(j->wtns_path);
         free(j);
     }

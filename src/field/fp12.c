@@ -30,11 +30,14 @@ void cz_fp12_one(cz_fp12 *out)
     cz_fp6_zero(&out->c1);
 }
 
-bool cz_fp12_is_one(const cz_fp12 *a) { return cz_fp6_is_one(&a->c0) & cz_fp6_is_zero(&a->c1); }
+bool cz_fp12_is_one(const cz_fp12 *a)
+{
+    return (bool)((int)cz_fp6_is_one(&a->c0) & (int)cz_fp6_is_zero(&a->c1));
+}
 
 bool cz_fp12_eq(const cz_fp12 *a, const cz_fp12 *b)
 {
-    return cz_fp6_eq(&a->c0, &b->c0) & cz_fp6_eq(&a->c1, &b->c1);
+    return (bool)((int)cz_fp6_eq(&a->c0, &b->c0) & (int)cz_fp6_eq(&a->c1, &b->c1));
 }
 
 void cz_fp12_cmov(cz_fp12 *out, const cz_fp12 *a, bool flag)

@@ -28,17 +28,21 @@ void cz_fp6_one(cz_fp6 *out)
 
 bool cz_fp6_is_zero(const cz_fp6 *a)
 {
-    return cz_fp2_is_zero(&a->c0) & cz_fp2_is_zero(&a->c1) & cz_fp2_is_zero(&a->c2);
+    /* & on ints, not &&: no early exit */
+    return (bool)((int)cz_fp2_is_zero(&a->c0) & (int)cz_fp2_is_zero(&a->c1) &
+                  (int)cz_fp2_is_zero(&a->c2));
 }
 
 bool cz_fp6_is_one(const cz_fp6 *a)
 {
-    return cz_fp2_is_one(&a->c0) & cz_fp2_is_zero(&a->c1) & cz_fp2_is_zero(&a->c2);
+    return (bool)((int)cz_fp2_is_one(&a->c0) & (int)cz_fp2_is_zero(&a->c1) &
+                  (int)cz_fp2_is_zero(&a->c2));
 }
 
 bool cz_fp6_eq(const cz_fp6 *a, const cz_fp6 *b)
 {
-    return cz_fp2_eq(&a->c0, &b->c0) & cz_fp2_eq(&a->c1, &b->c1) & cz_fp2_eq(&a->c2, &b->c2);
+    return (bool)((int)cz_fp2_eq(&a->c0, &b->c0) & (int)cz_fp2_eq(&a->c1, &b->c1) &
+                  (int)cz_fp2_eq(&a->c2, &b->c2));
 }
 
 void cz_fp6_cmov(cz_fp6 *out, const cz_fp6 *a, bool flag)

@@ -105,6 +105,16 @@ static inline void MONT(mul_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], co
     MONT_PICK(mul)(out, a, b);
 }
 
+/* a^2: the dedicated assembly square where built, else the product */
+static inline void MONT(sqr_)(uint64_t out[MONT_N], const uint64_t a[MONT_N])
+{
+#if MONT_HAVE_ASM
+    MONT_ASM(sqr)(out, a);
+#else
+    MONT(mul_portable_)(out, a, a);
+#endif
+}
+
 static inline void MONT(add_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
 {
     MONT_PICK(add)(out, a, b);

@@ -47,7 +47,7 @@ void F(add)(MONT_T *out, const MONT_T *a, const MONT_T *b) { MONT(add_)(out->l, 
 void F(sub)(MONT_T *out, const MONT_T *a, const MONT_T *b) { MONT(sub_)(out->l, a->l, b->l); }
 void F(dbl)(MONT_T *out, const MONT_T *a) { MONT(add_)(out->l, a->l, a->l); }
 void F(mul)(MONT_T *out, const MONT_T *a, const MONT_T *b) { MONT(mul_)(out->l, a->l, b->l); }
-void F(sqr)(MONT_T *out, const MONT_T *a) { MONT(mul_)(out->l, a->l, a->l); }
+void F(sqr)(MONT_T *out, const MONT_T *a) { MONT(sqr_)(out->l, a->l); }
 
 void F(neg)(MONT_T *out, const MONT_T *a)
 {
@@ -62,7 +62,7 @@ void F(pow)(MONT_T *out, const MONT_T *a, const uint64_t *e, size_t e_limbs)
     MONT_T acc = MONT(one_), base = *a, t;
     for (size_t i = e_limbs; i-- > 0;) {
         for (int b = 63; b >= 0; b--) {
-            MONT(mul_)(acc.l, acc.l, acc.l);
+            MONT(sqr_)(acc.l, acc.l);
             MONT(mul_)(t.l, acc.l, base.l);
             uint64_t m = 0 - ((e[i] >> b) & 1);
             for (int k = 0; k < MONT_N; k++)

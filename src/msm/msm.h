@@ -51,10 +51,12 @@ typedef enum {
     CZ_MSM_ALGO_AFFINE = 2,   /* batched affine buckets */
 } cz_msm_algo;
 
+#define CZ_MSM_MAX_WINDOW 18   /* 2^17 buckets per task */
+
 typedef struct {
     cz_threadpool *pool;       /* NULL: one thread */
     cz_msm_scalar_form form;
-    unsigned window;           /* c in 1..22; 0: chosen from n and threads */
+    unsigned window;           /* c in 1..CZ_MSM_MAX_WINDOW; 0: chosen from n and threads */
     cz_msm_algo algo;
     int no_split;              /* 1: 0/1 scalars go through Pippenger too */
 } cz_msm_opts;

@@ -39,7 +39,7 @@ typedef struct {
     uint32_t *stamp, epoch;
     G_(op_) *batch, *queue;
     size_t b_n, q_n, cap;
-    FE *pref;
+    FE *pref, *den;
     uint8_t *kind;
     XYZZ *ov;       /* lazily allocated */
     uint8_t *ov_has;
@@ -60,22 +60,30 @@ static void G_(ba_flush_)(G_(ba_) *s)
 {
     if (s->b_n == 0)
         return;
-    FE acc, x, y, den, inv, t, lam;
+    FE acc, inv, t, lam;
     FE_(one)(&acc);
+    /* pass 1: denominators and their prefix products */
     for (size_t k = 0; k < s->b_n; k++) {
         if (k + 8 < s->b_n) { /* buckets are scattered over MiBs: fetch ahead */
-            __builtin_prefetch(&s->bk[s->batch[k + 8].bk]);
-            __builtin_prefetch((const char *)&s->bk[s->batch[k + 8].bk] + 64);
-            __builtin_prefetch((const char *)&s->bk[s->batch[k + 8].bk] + sizeof(AFF) - 1);
+            const char *pf = (const char *)&s->bk[s->batch[k + 8].bk];
+            __builtin_prefetch(pf);
+            __builtin_prefetch(pf + 64);
+            __builtin_prefetch(pf + sizeof(AFF) - 1);
         }
         const AFF *b = &s->bk[s->batch[k].bk];
-        G_(load_pt_)(&x, &y, s->pts, s->batch[k].pt);
-        FE_(sub)(&den, &x, &b->x);
+        const AFF *p = &s->pts[s->batch[k].pt & OP_IDX];
+        FE *den = &s->den[k];
+        FE_(sub)(den, &p->x, &b->x);
         uint8_t kd = 0;
-        if (FE_(is_zero)(&den)) {
+        if (FE_(is_zero)(den)) {
+            FE y;
+            if (s->batch[k].pt & OP_NEG)
+                FE_(neg)(&y, &p->y);
+            else
+                y = p->y;
             if (FE_(eq)(&y, &b->y)) {
                 kd = 1;
-                FE_(dbl)(&den, &b->y);
+                FE_(dbl)(den, &b->y);
             } else {
                 kd = 2;
             }
@@ -83,38 +91,47 @@ static void G_(ba_flush_)(G_(ba_) *s)
         s->kind[k] = kd;
         s->pref[k] = acc;
         if (kd != 2)
-            FE_(mul)(&acc, &acc, &den);
+            FE_(mul)(&acc, &acc, den);
     }
     FE_(inv_var)(&inv, &acc);
+    /* pass 2, backwards: 1/den_k = inv * pref_k, then inv *= den_k.
+       With P = (xP, +-yP): lambda = (+-yP - yB)/den; for -yP we keep
+       lambda' = -lambda = (yP + yB)/den and flip the last subtraction. */
     for (size_t k = s->b_n; k-- > 0;) {
-        uint32_t bi = s->batch[k].bk;
+        uint32_t bi = s->batch[k].bk, pt = s->batch[k].pt;
         AFF *b = &s->bk[bi];
-        if (s->kind[k] == 2) {
+        const AFF *p = &s->pts[pt & OP_IDX];
+        uint8_t kd = s->kind[k];
+        if (kd == 2) {
             s->has[bi] = 0;
             continue;
         }
-        G_(load_pt_)(&x, &y, s->pts, s->batch[k].pt);
-        if (s->kind[k] == 0)
-            FE_(sub)(&den, &x, &b->x);
-        else
-            FE_(dbl)(&den, &b->y);
         FE_(mul)(&t, &inv, &s->pref[k]);   /* 1/den */
-        FE_(mul)(&inv, &inv, &den);
-        if (s->kind[k] == 0) {
-            FE_(sub)(&lam, &y, &b->y);
+        FE_(mul)(&inv, &inv, &s->den[k]);
+        bool flip = false;
+        if (kd == 0) {
+            flip = (pt & OP_NEG) != 0;
+            if (flip)
+                FE_(add)(&lam, &p->y, &b->y);
+            else
+                FE_(sub)(&lam, &p->y, &b->y);
         } else {
-            FE_(sqr)(&lam, &b->x);
             FE u;
+            FE_(sqr)(&lam, &b->x);
             FE_(dbl)(&u, &lam);
             FE_(add)(&lam, &lam, &u);
         }
         FE_(mul)(&lam, &lam, &t);
         FE_(sqr)(&t, &lam);
         FE_(sub)(&t, &t, &b->x);
-        FE_(sub)(&t, &t, &x);               /* x3 */
-        FE_(sub)(&x, &b->x, &t);
-        FE_(mul)(&x, &x, &lam);
-        FE_(sub)(&b->y, &x, &b->y);
+        FE_(sub)(&t, &t, &p->x);            /* x3 (xP = xB when doubling) */
+        FE d;
+        if (flip)
+            FE_(sub)(&d, &t, &b->x);
+        else
+            FE_(sub)(&d, &b->x, &t);
+        FE_(mul)(&d, &d, &lam);
+        FE_(sub)(&b->y, &d, &b->y);
         b->x = t;
     }
     s->b_n = 0;
@@ -207,6 +224,7 @@ static void G_(ba_free_)(G_(ba_) *s)
     free(s->batch);
     free(s->queue);
     free(s->pref);
+    free(s->den);
     free(s->kind);
     free(s->ov);
     free(s->ov_has);
@@ -217,7 +235,7 @@ static bool G_(ba_init_)(G_(ba_) *s, const AFF *pts, size_t nb)
     memset(s, 0, sizeof *s);
     s->pts = pts;
     s->nb = nb;
-    s->cap = nb / 8;
+    s->cap = nb / 4;   /* batch fill vs collisions (~1/8 of inserts collide) */
     if (s->cap < 16)
         s->cap = 16;
     if (s->cap > 2048)
@@ -229,12 +247,51 @@ static bool G_(ba_init_)(G_(ba_) *s, const AFF *pts, size_t nb)
     s->batch = malloc(s->cap * sizeof *s->batch);
     s->queue = malloc(s->cap * sizeof *s->queue);
     s->pref = malloc(s->cap * sizeof *s->pref);
+    s->den = malloc(s->cap * sizeof *s->den);
     s->kind = malloc(s->cap);
-    if (!s->bk || !s->has || !s->stamp || !s->batch || !s->queue || !s->pref || !s->kind) {
+    if (!s->bk || !s->has || !s->stamp || !s->batch || !s->queue || !s->pref || !s->den || !s->kind) {
         G_(ba_free_)(s);
         return false;
     }
     return true;
+}
+
+
+/* ---- window sums ---- */
+
+static void G_(jac_to_xyzz_)(XYZZ *out, const JAC *p)
+{
+    /* (X/Z^2, Y/Z^3) = (X/ZZ, Y/ZZZ) with ZZ = Z^2, ZZZ = Z^3: 1M + 1S */
+    out->x = p->x;
+    out->y = p->y;
+    FE_(sqr)(&out->zz, &p->z);
+    FE_(mul)(&out->zzz, &out->zz, &p->z);
+}
+
+/* out = sum_{j < top} (j+1) * bucket_j over few non-empty buckets, each by
+   a small scalar multiplication (~log2(top) doublings): cheaper than the
+   running sums (2 additions per bucket, empty or not) when m log(top) is
+   well below top. get(j, &pt) fills pt and returns whether bucket j is
+   non-empty. */
+static bool G_(sparse_ok_)(size_t m, size_t top)
+{
+    unsigned bits = 1;
+    while (((size_t)1 << bits) < top)
+        bits++;
+    return m * (size_t)(2 * bits + 4) < top;
+}
+
+static void G_(add_multiple_)(XYZZ *acc, const XYZZ *b, size_t j1)
+{
+    JAC t, r;
+    uint64_t k = j1;
+    G_(xyzz_to_jac)(&t, b);
+    G_(jac_mul_var)(&r, &t, &k, 1);
+    XYZZ x;
+    if (G_(jac_is_infinity)(&r))
+        return;
+    G_(jac_to_xyzz_)(&x, &r);
+    G_(xyzz_add)(acc, acc, &x);
 }
 
 /* ---- one task: window w over big[k0..k1) ---- */
@@ -277,16 +334,30 @@ static void G_(task_affine_)(G_(pip_ctx_) *c, unsigned w, size_t k0, size_t k1, 
     G_(ba_finish_)(&s);
     if (s.nomem)
         atomic_store(&c->nomem, 1);
-    /* sum_j (j+1) B_j by running sums from the top */
+    /* sum_j (j+1) B_j by running sums from the top (or sparse) */
     XYZZ S, T;
     G_(xyzz_infinity)(&S);
     G_(xyzz_infinity)(&T);
-    for (size_t j = top; j-- > 0;) {
-        if (s.has[j])
-            G_(xyzz_add_affine)(&S, &S, &s.bk[j]);
-        if (s.ov && s.ov_has[j])
-            G_(xyzz_add)(&S, &S, &s.ov[j]);
-        G_(xyzz_add)(&T, &T, &S);
+    size_t m = 0;
+    for (size_t j = 0; j < top; j++)
+        m += s.has[j] + (s.ov ? s.ov_has[j] : 0);
+    if (G_(sparse_ok_)(m, top)) {
+        for (size_t j = 0; j < top; j++) {
+            if (s.has[j]) {
+                G_(xyzz_from_affine)(&S, &s.bk[j]);
+                G_(add_multiple_)(&T, &S, j + 1);
+            }
+            if (s.ov && s.ov_has[j])
+                G_(add_multiple_)(&T, &s.ov[j], j + 1);
+        }
+    } else {
+        for (size_t j = top; j-- > 0;) {
+            if (s.has[j])
+                G_(xyzz_add_affine)(&S, &S, &s.bk[j]);
+            if (s.ov && s.ov_has[j])
+                G_(xyzz_add)(&S, &S, &s.ov[j]);
+            G_(xyzz_add)(&T, &T, &S);
+        }
     }
     *out = T;
     G_(ba_free_)(&s);
@@ -317,9 +388,18 @@ static void G_(task_xyzz_)(G_(pip_ctx_) *c, unsigned w, size_t k0, size_t k1, XY
     XYZZ S, T;
     G_(xyzz_infinity)(&S);
     G_(xyzz_infinity)(&T);
-    for (size_t j = top; j-- > 0;) {
-        G_(xyzz_add)(&S, &S, &bk[j]);
-        G_(xyzz_add)(&T, &T, &S);
+    size_t m = 0;
+    for (size_t j = 0; j < top; j++)
+        m += !FE_(is_zero)(&bk[j].zz);
+    if (G_(sparse_ok_)(m, top)) {
+        for (size_t j = 0; j < top; j++)
+            if (!FE_(is_zero)(&bk[j].zz))
+                G_(add_multiple_)(&T, &bk[j], j + 1);
+    } else {
+        for (size_t j = top; j-- > 0;) {
+            G_(xyzz_add)(&S, &S, &bk[j]);
+            G_(xyzz_add)(&T, &T, &S);
+        }
     }
     *out = T;
     free(bk);
@@ -491,7 +571,7 @@ cz_status G_(msm)(JAC *out, const AFF *points, const cz_fr *scalars, size_t n,
     if (!opts)
         opts = &defaults;
     G_(jac_infinity)(out);
-    if (n >= ((size_t)1 << 31) || opts->window > 22)
+    if (n >= ((size_t)1 << 31) || opts->window > CZ_MSM_MAX_WINDOW)
         return CZ_ERR_ARG;
     if (n == 0)
         return CZ_OK;

@@ -45,9 +45,9 @@ typedef struct {
     cz_fp2 x, y, z;
 } g2_proj;
 
-static bool g1_is_inf(const cz_g1_affine *p) { return cz_fp_is_zero(&p->x) & cz_fp_is_zero(&p->y); }
+static bool g1_is_inf(const cz_g1_affine *p) { return cz_fp_is_zero(&p->x) && cz_fp_is_zero(&p->y); }
 
-static bool g2_is_inf(const cz_g2_affine *q) { return cz_fp2_is_zero(&q->x) & cz_fp2_is_zero(&q->y); }
+static bool g2_is_inf(const cz_g2_affine *q) { return cz_fp2_is_zero(&q->x) && cz_fp2_is_zero(&q->y); }
 
 /* out = 3 * a (2 additions) */
 static void fp2_triple(cz_fp2 *out, const cz_fp2 *a)

@@ -210,27 +210,24 @@ static inline int cz_chk_numcmp(const char *a, size_t na, const char *b, size_t 
         size_t z = 0;                                                            \
         while (z + 1 < n && d[z] == '0')                                         \
             z++;                                                                 \
-        /* m-1 in the same base, from the encoders the KAT checks */             \
-        char mbuf[CZ_FP_STR_MAX], hexm[2 * NB + 1];                              \
-        T m1;                                                                    \
-        cz_##F##_one(&m1);                                                       \
-        cz_##F##_neg(&m1, &m1);                                                  \
-        const char *ms;                                                          \
-        if (base == 10) {                                                        \
-            cz_##F##_to_dec(mbuf, &m1);                                          \
-            ms = mbuf;                                                           \
-        } else {                                                                 \
-            uint8_t b[NB];                                                       \
-            cz_##F##_to_bytes_be(b, &m1);                                        \
-            for (int i = 0; i < NB; i++) {                                       \
-                hexm[2 * i] = "0123456789abcdef"[b[i] >> 4];                     \
-                hexm[2 * i + 1] = "0123456789abcdef"[b[i] & 15];                 \
-            }                                                                    \
-            hexm[2 * NB] = 0;                                                    \
-            ms = hexm;                                                           \
-            while (ms[0] == '0' && ms[1])                                        \
-                ms++;                                                            \
-        }                                                                        \
+        /* m-1 in the same base, from the encoders the KAT checks; made   \
+           once (the fuzzers call this millions of times) */               \
+        static char mdec[CZ_FP_STR_MAX], mhex[2 * NB + 1];                   \
+        if (!mdec[0]) {                                                      \
+            T m1;                                                            \
+            uint8_t b[NB];                                                   \
+            cz_##F##_one(&m1);                                               \
+            cz_##F##_neg(&m1, &m1);                                          \
+            cz_##F##_to_dec(mdec, &m1);                                      \
+            cz_##F##_to_bytes_be(b, &m1);                                    \
+            for (int i = 0; i < NB; i++) {                                   \
+                mhex[2 * i] = "0123456789abcdef"[b[i] >> 4];                 \
+                mhex[2 * i + 1] = "0123456789abcdef"[b[i] & 15];             \
+            }                                                                \
+        }                                                                    \
+        const char *ms = base == 10 ? mdec : mhex;                           \
+        while (ms[0] == '0' && ms[1])                                        \
+            ms++;                                                            \
         return cz_chk_numcmp(d + z, n - z, ms, strlen(ms)) <= 0 ? 1 : 2;         \
     }                                                                            \
     static inline const char *cz_chk_##F##_dec(const char *s)                    \

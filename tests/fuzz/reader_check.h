@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/decode_check.h" /* cz_chk_accepted */
 #include "groth16/groth16.h"
 #include "io/json.h"
 
@@ -39,6 +40,7 @@ static inline const char *cz_chk_zkey(const uint8_t *data, size_t size)
             return "cz_zkey_load_bytes: refused but returned a key";
         return err[0] ? NULL : "cz_zkey_load_bytes: refused without a message";
     }
+    cz_chk_accepted++;
     const char *msg = NULL;
     if (!key || !key->ic || !key->a || !key->b1 || !key->b2 || !key->h)
         return "cz_zkey_load_bytes: accepted a key with a missing array";
@@ -63,6 +65,7 @@ static inline const char *cz_chk_wtns(const uint8_t *data, size_t size)
     cz_status st = cz_wtns_parse(&w, &n, data, size, "fuzz.wtns", 0, err, sizeof err);
     if (st != CZ_OK)
         return err[0] ? NULL : "cz_wtns_parse: refused without a message";
+    cz_chk_accepted++;
     const char *msg = NULL;
     if (n == 0 || !w || !cz_fr_is_one(&w[0]))
         msg = "cz_wtns_parse: accepted a witness without w[0] = 1";
@@ -80,6 +83,7 @@ static inline const char *cz_chk_r1cs(const uint8_t *data, size_t size)
     cz_status st = cz_r1cs_parse(&cs, data, size, "fuzz.r1cs", err, sizeof err);
     if (st != CZ_OK)
         return err[0] ? NULL : "cz_r1cs_parse: refused without a message";
+    cz_chk_accepted++;
     const char *msg = NULL;
     uint64_t rows = 3 * (uint64_t)cs->n_constraints;
     if (cs->start[0] != 0 || cs->start[rows] != cs->n_terms)
@@ -107,6 +111,7 @@ static inline const char *cz_chk_json(const char *text, size_t size)
     if (st == CZ_OK && (!cz_g1_affine_is_on_curve(&p.a) || !cz_g2_affine_is_on_curve(&p.b) ||
                         !cz_g1_affine_is_on_curve(&p.c)))
         return "cz_proof_from_json: accepted a point off the curve";
+    cz_chk_accepted += st == CZ_OK;
     err[0] = 0;
     cz_fr *pub = NULL;
     size_t n = 0;
@@ -114,6 +119,7 @@ static inline const char *cz_chk_json(const char *text, size_t size)
     if (st != CZ_OK && !err[0])
         return "cz_public_from_json: refused without a message";
     if (st == CZ_OK) {
+        cz_chk_accepted++;
         for (size_t i = 0; i < n; i++)
             if (!cz_chk_fr_reduced(&pub[i])) {
                 free(pub);
@@ -126,6 +132,7 @@ static inline const char *cz_chk_json(const char *text, size_t size)
     st = cz_vk_from_json(&vk, text, size, "verification_key.json", err, sizeof err);
     if (st != CZ_OK)
         return err[0] ? NULL : "cz_vk_from_json: refused without a message";
+    cz_chk_accepted++;
     const char *msg = NULL;
     if (!cz_g1_affine_is_on_curve(&vk->alpha1) || !cz_g2_affine_is_on_curve(&vk->beta2) ||
         !cz_g2_affine_is_on_curve(&vk->gamma2) || !cz_g2_affine_is_on_curve(&vk->delta2))

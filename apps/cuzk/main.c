@@ -1,0 +1,775 @@
+/*
+ * main.c: the cuzk command-line tool (one proof, no daemon).
+ *
+ *   cuzk prove  [opts] circuit.zkey witness.wtns proof.json public.json
+ *   cuzk verify [opts] verification_key.json public.json proof.json
+ *   cuzk info   [opts] FILE
+ *   cuzk setup  [opts] circuit.r1cs circuit.zkey [verification_key.json]
+ *   cuzk export-vk [opts] circuit.zkey verification_key.json
+ *
+ * Thin: parse the arguments, call the library, print. Stage timings go to
+ * stderr as "cuzk: <stage> <ms> ms" (not with --quiet); --json prints one
+ * JSON object with the timings on stdout. Exit codes: 0 success, 1 invalid
+ * proof (verify) or failed self-check (prove), 2 usage or input error,
+ * 3 internal error.
+ */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/cuzk.h"
+#include "cuzk/prover.h"
+#include "groth16/groth16.h"
+#include "io/binfile.h"
+#include "io/json.h"
+#include "pairing/pairing.h"
+
+#define EXIT_INVALID 1
+#define EXIT_USAGE 2
+#define EXIT_INTERNAL 3
+
+#ifndef CUZK_VERSION
+#define CUZK_VERSION "0.1.0"
+#endif
+
+typedef struct {
+    unsigned threads;
+    int quiet, json, no_verify, help;
+    const char *device;
+    int gpu;
+    int have_seed;
+    uint64_t seed;
+    const char *args[8];
+    int n_args;
+} cli;
+
+/* ---- output helpers ---- */
+
+static json_t *g_timings; /* --json: stage -> ms */
+static int g_progress;    /* stderr is a TTY and not --quiet */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void progress(const cli *c, const char *stage)
+{
+    if (g_progress && !c->quiet) {
+        fprintf(stderr, "\r\033[Kcuzk: %s ...", stage);
+        fflush(stderr);
+    }
+}
+
+static void stage_done(const cli *c, const char *stage, double ms)
+{
+    if (g_progress && !c->quiet)
+        fprintf(stderr, "\r\033[K");
+    if (!c->quiet)
+        fprintf(stderr, "cuzk: %s %.1f ms\n", stage, ms);
+    if (g_timings)
+        json_object_set_new(g_timings, stage, json_real(ms));
+}
+
+static int status_exit(cz_status st)
+{
+    switch (st) {
+    case CZ_OK: return 0;
+    case CZ_ERR_VERIFY: return EXIT_INVALID;
+    case CZ_ERR_NOMEM:
+    case CZ_ERR_DEVICE:
+    case CZ_ERR_INTERNAL:
+    case CZ_ERR_BUSY:
+    case CZ_ERR_CANCELLED: return EXIT_INTERNAL;
+    default: return EXIT_USAGE;
+    }
+}
+
+static int fail(cz_status st, const char *msg)
+{
+    fprintf(stderr, "cuzk: %s\n", msg);
+    return status_exit(st);
+}
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cuzk: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+static void print_json_result(json_t *o)
+{
+    if (g_timings)
+        json_object_set(o, "timings_ms", g_timings);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (s) {
+        printf("%s\n", s);
+        free(s);
+    }
+    json_decref(o);
+}
+
+/* ---- help ---- */
+
+static const char *main_help =
+    "cuzk " CUZK_VERSION ": Groth16 prover for BLS12-381 (snarkjs/circom compatible)\n"
+    "\n"
+    "usage:\n"
+    "  cuzk prove  [opts] circuit.zkey witness.wtns proof.json public.json\n"
+    "  cuzk verify [opts] verification_key.json public.json proof.json\n"
+    "  cuzk info   [opts] FILE   (.zkey, .wtns, .r1cs, or a vk / proof / public JSON)\n"
+    "  cuzk setup  [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
+    "  cuzk export-vk [opts] circuit.zkey verification_key.json\n"
+    "  cuzk --help | cuzk <command> --help | cuzk --version\n"
+    "\n"
+    "common options:\n"
+    "  --threads N      CPU threads (default: all cores)\n"
+    "  --quiet          no timings or progress on stderr\n"
+    "  --json           one JSON object with the result and timings on stdout\n"
+    "  --device D       cpu, cuda or auto (default auto; falls back to cpu)\n"
+    "  --gpu N          GPU index for cuda\n"
+    "\n"
+    "exit codes:\n"
+    "  0  success (verify: the proof is valid)\n"
+    "  1  verify: the proof is invalid; prove: the new proof failed its self-check\n"
+    "  2  usage error, unreadable or malformed input (bad file, wrong curve,\n"
+    "     witness of the wrong length, ...)\n"
+    "  3  internal error (out of memory, device fault)\n";
+
+static const char *cmd_help(const char *cmd)
+{
+    if (!strcmp(cmd, "prove"))
+        return "usage: cuzk prove [opts] circuit.zkey witness.wtns proof.json public.json\n"
+               "\n"
+               "Prove with a snarkjs Groth16 key (BLS12-381) and a circom witness; writes\n"
+               "proof.json and public.json in snarkjs's format. The proof is verified\n"
+               "before it is written unless --no-verify.\n"
+               "\n"
+               "options: --threads N, --quiet, --json, --device cpu|cuda|auto, --gpu N,\n"
+               "         --no-verify (skip the self-check)\n"
+               "exit: 0 proved, 1 self-check failed, 2 bad input, 3 internal error\n";
+    if (!strcmp(cmd, "verify"))
+        return "usage: cuzk verify [opts] verification_key.json public.json proof.json\n"
+               "\n"
+               "Check a Groth16 proof (snarkjs JSON). Prints OK, or INVALID: <reason>.\n"
+               "Proof points must be on the curve and in the prime-order subgroup.\n"
+               "\n"
+               "options: --quiet, --json\n"
+               "exit: 0 valid, 1 invalid, 2 unreadable or malformed input\n";
+    if (!strcmp(cmd, "info"))
+        return "usage: cuzk info [opts] FILE\n"
+               "\n"
+               "Describe a .zkey, .wtns or .r1cs file, or a verification key, proof or\n"
+               "public-signals JSON file.\n"
+               "\n"
+               "options: --json\n"
+               "exit: 0, or 2 if the file is unreadable or malformed\n";
+    if (!strcmp(cmd, "setup"))
+        return "usage: cuzk setup [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
+               "\n"
+               "Make a snarkjs-compatible Groth16 proving key from random toxic waste.\n"
+               "FOR DEVELOPMENT AND BENCHMARKS ONLY: one party knows the toxic waste.\n"
+               "\n"
+               "options: --threads N, --quiet, --json,\n"
+               "         --seed N (deterministic toxic waste; tests and benchmarks only)\n"
+               "exit: 0, 2 bad input, 3 internal error\n";
+    if (!strcmp(cmd, "export-vk"))
+        return "usage: cuzk export-vk [opts] circuit.zkey verification_key.json\n"
+               "\n"
+               "Write the verification key of a proving key, as\n"
+               "`snarkjs zkey export verificationkey` does.\n"
+               "\n"
+               "options: --threads N, --quiet, --json\n"
+               "exit: 0, 2 bad input, 3 internal error\n";
+    return NULL;
+}
+
+/* ---- argument parsing ---- */
+
+static int parse_uint(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || s[0] == '-')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_args(cli *c, int argc, char **argv, const char *cmd)
+{
+    memset(c, 0, sizeof *c);
+    c->device = "auto";
+    int opts_done = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!opts_done && a[0] == '-' && a[1] == '-' && a[2]) {
+            const char *val = NULL;
+            char name[32];
+            const char *eq = strchr(a, '=');
+            size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+            if (nl >= sizeof name)
+                return usage_error("%s: unknown option %s", cmd, a);
+            memcpy(name, a, nl);
+            name[nl] = 0;
+            int takes = !strcmp(name, "--threads") || !strcmp(name, "--device") ||
+                        !strcmp(name, "--gpu") || !strcmp(name, "--seed");
+            if (takes) {
+                if (eq)
+                    val = eq + 1;
+                else if (i + 1 < argc)
+                    val = argv[++i];
+                else
+                    return usage_error("%s: %s needs a value", cmd, name);
+            } else if (eq) {
+                return usage_error("%s: %s takes no value", cmd, name);
+            }
+            uint64_t v;
+            if (!strcmp(name, "--threads")) {
+                if (parse_uint(val, &v) || v > 4096)
+                    return usage_error("%s: --threads wants a number, got \"%s\"", cmd, val);
+                c->threads = (unsigned)v;
+            } else if (!strcmp(name, "--device")) {
+                if (strcmp(val, "cpu") && strcmp(val, "cuda") && strcmp(val, "auto"))
+                    return usage_error("%s: --device wants cpu, cuda or auto, got \"%s\"", cmd, val);
+                c->device = val;
+            } else if (!strcmp(name, "--gpu")) {
+                if (parse_uint(val, &v) || v > 1024)
+                    return usage_error("%s: --gpu wants a number, got \"%s\"", cmd, val);
+                c->gpu = (int)v;
+            } else if (!strcmp(name, "--seed")) {
+                if (strcmp(cmd, "setup"))
+                    return usage_error("%s: --seed is an option of setup only", cmd);
+                if (parse_uint(val, &v))
+                    return usage_error("%s: --seed wants a number, got \"%s\"", cmd, val);
+                c->seed = v;
+                c->have_seed = 1;
+            } else if (!strcmp(name, "--quiet")) {
+                c->quiet = 1;
+            } else if (!strcmp(name, "--json")) {
+                c->json = 1;
+            } else if (!strcmp(name, "--no-verify")) {
+                if (strcmp(cmd, "prove"))
+                    return usage_error("%s: --no-verify is an option of prove only", cmd);
+                c->no_verify = 1;
+            } else if (!strcmp(name, "--help")) {
+                c->help = 1;
+            } else {
+                return usage_error("%s: unknown option %s (see cuzk %s --help)", cmd, a, cmd);
+            }
+        } else if (!opts_done && !strcmp(a, "--")) {
+            opts_done = 1;
+        } else if (!opts_done && !strcmp(a, "-h")) {
+            c->help = 1;
+        } else if (!opts_done && a[0] == '-' && a[1]) {
+            return usage_error("%s: unknown option %s (see cuzk %s --help)", cmd, a, cmd);
+        } else {
+            if (c->n_args >= 8)
+                return usage_error("%s: too many arguments", cmd);
+            c->args[c->n_args++] = a;
+        }
+    }
+    return 0;
+}
+
+static const char *cmd_usage(const char *cmd)
+{
+    if (!strcmp(cmd, "prove"))
+        return "cuzk prove [opts] circuit.zkey witness.wtns proof.json public.json";
+    if (!strcmp(cmd, "verify"))
+        return "cuzk verify [opts] verification_key.json public.json proof.json";
+    if (!strcmp(cmd, "info"))
+        return "cuzk info [opts] FILE";
+    if (!strcmp(cmd, "setup"))
+        return "cuzk setup [opts] circuit.r1cs circuit.zkey [verification_key.json]";
+    return "cuzk export-vk [opts] circuit.zkey verification_key.json";
+}
+
+static int want_args(const cli *c, const char *cmd, int lo, int hi)
+{
+    if (c->n_args < lo || c->n_args > hi)
+        return usage_error("%s: expected %s%d argument%s, got %d (usage: %s)", cmd,
+                           lo == hi ? "" : "at least ", lo, lo == 1 ? "" : "s", c->n_args,
+                           cmd_usage(cmd));
+    return 0;
+}
+
+static char *slurp(const char *path, size_t *len, char *err, size_t err_len, cz_status *st)
+{
+    cz_blob b;
+    *st = cz_blob_map(&b, path, err, err_len);
+    if (*st)
+        return NULL;
+    char *s = malloc(b.len + 1);
+    if (!s) {
+        cz_blob_release(&b);
+        *st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory");
+        return NULL;
+    }
+    memcpy(s, b.data, b.len);
+    s[b.len] = 0;
+    *len = b.len;
+    cz_blob_release(&b);
+    return s;
+}
+
+/* e(alpha1, beta2) as snarkjs writes it in vk_alphabeta_12. */
+static void alphabeta(cz_fp12 *out, const cz_vk *vk)
+{
+    cz_pairing(out, &vk->alpha1, &vk->beta2);
+}
+
+static cz_status write_vk(const cz_zkey *key, const char *path, char *err, size_t err_len)
+{
+    cz_vk *vk;
+    cz_status st = cz_vk_from_zkey(&vk, key);
+    if (st)
+        return cz_io_fail(st, err, err_len, path, "out of memory");
+    cz_fp12 ab;
+    alphabeta(&ab, vk);
+    char *s = cz_vk_to_json(vk, &ab);
+    cz_vk_free(vk);
+    if (!s)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory");
+    st = cz_write_text(path, s, err, err_len);
+    free(s);
+    return st;
+}
+
+/* ---- commands ---- */
+
+static int cmd_prove(const cli *c)
+{
+    int rc;
+    if ((rc = want_args(c, "prove", 4, 4)))
+        return rc;
+    const char *zkey_path = c->args[0], *wtns_path = c->args[1];
+    const char *proof_path = c->args[2], *pub_path = c->args[3];
+    char err[512];
+    cz_status st;
+    double t0 = now_ms(), t;
+
+    cz_backend *be;
+    const char *device = c->device;
+    if (!strcmp(device, "cuda") || !strcmp(device, "auto")) {
+        st = cz_backend_create(&be, device, c->threads, err, sizeof err);
+        if (st == CZ_ERR_UNSUPPORTED && !strcmp(device, "cuda")) {
+            if (!c->quiet)
+                fprintf(stderr, "cuzk: device cuda is not available in this build; using cpu\n");
+            st = cz_backend_cpu_create(&be, c->threads);
+        }
+    } else {
+        st = cz_backend_cpu_create(&be, c->threads);
+    }
+    if (st)
+        return fail(st, "cannot start the prover backend");
+
+    progress(c, "load key");
+    t = now_ms();
+    cz_zkey *key;
+    st = cz_zkey_load(&key, zkey_path, c->threads, err, sizeof err);
+    if (st) {
+        cz_backend_destroy(be);
+        return fail(st, err);
+    }
+    stage_done(c, "load_key", now_ms() - t);
+
+    progress(c, "read witness");
+    t = now_ms();
+    cz_blob wb;
+    cz_fr *w = NULL;
+    uint32_t nw = 0;
+    st = cz_blob_map(&wb, wtns_path, err, sizeof err);
+    if (!st) {
+        st = cz_wtns_parse(&w, &nw, wb.data, wb.len, wtns_path, key->n_vars, err, sizeof err);
+        cz_blob_release(&wb);
+    }
+    if (st) {
+        cz_zkey_free(key);
+        cz_backend_destroy(be);
+        return fail(st, err);
+    }
+    stage_done(c, "read_witness", now_ms() - t);
+
+    progress(c, "prove");
+    cz_proof proof;
+    cz_prove_timings tm;
+    st = cz_groth16_prove(&proof, key, w, be, NULL, &tm, err, sizeof err);
+    if (st) {
+        cz_wtns_free(w, nw);
+        cz_zkey_free(key);
+        cz_backend_destroy(be);
+        return fail(st == CZ_ERR_VERIFY ? CZ_ERR_INTERNAL : st, err);
+    }
+    stage_done(c, "eval_abc", tm.eval_abc_ms);
+    stage_done(c, "ntt_h", tm.ntt_ms);
+    stage_done(c, "msm_a", tm.msm_a_ms);
+    stage_done(c, "msm_b1", tm.msm_b1_ms);
+    stage_done(c, "msm_b2", tm.msm_b2_ms);
+    stage_done(c, "msm_c", tm.msm_c_ms);
+    stage_done(c, "msm_h", tm.msm_h_ms);
+    stage_done(c, "assemble", tm.assemble_ms);
+    stage_done(c, "prove", tm.total_ms);
+
+    int self_check_failed = 0;
+    if (!c->no_verify) {
+        progress(c, "verify");
+        t = now_ms();
+        cz_vk *vk;
+        st = cz_vk_from_zkey(&vk, key);
+        if (!st) {
+            st = cz_groth16_verify(vk, w + 1, key->n_public, &proof, err, sizeof err);
+            cz_vk_free(vk);
+        }
+        if (st) {
+            fprintf(stderr, "cuzk: %s: the new proof failed its self-check (%s)\n", proof_path, err);
+            self_check_failed = 1;
+        } else {
+            stage_done(c, "verify", now_ms() - t);
+        }
+    }
+    char *pj = NULL, *uj = NULL;
+    if (!self_check_failed) {
+        t = now_ms();
+        pj = cz_proof_to_json(&proof);
+        uj = cz_public_to_json(w + 1, key->n_public);
+        if (!pj || !uj)
+            st = cz_io_fail(CZ_ERR_NOMEM, err, sizeof err, proof_path, "out of memory");
+        if (!st)
+            st = cz_write_text(proof_path, pj, err, sizeof err);
+        if (!st)
+            st = cz_write_text(pub_path, uj, err, sizeof err);
+        if (!st)
+            stage_done(c, "write", now_ms() - t);
+    }
+    free(pj);
+    free(uj);
+    cz_wtns_free(w, nw);
+    uint32_t n_vars = key->n_vars, dom = key->domain_size;
+    cz_zkey_free(key);
+    const char *be_name = be->name;
+    if (self_check_failed) {
+        cz_backend_destroy(be);
+        return EXIT_INVALID;
+    }
+    if (st) {
+        cz_backend_destroy(be);
+        return fail(st, err);
+    }
+    stage_done(c, "total", now_ms() - t0);
+    if (c->json) {
+        json_t *o = json_pack("{s:s,s:b,s:s,s:i,s:I,s:I,s:b}", "command", "prove", "ok", 1,
+                              "device", be_name, "threads", (int)c->threads, "nVars",
+                              (json_int_t)n_vars, "domainSize", (json_int_t)dom, "verified",
+                              !c->no_verify);
+        print_json_result(o);
+    }
+    cz_backend_destroy(be);
+    return 0;
+}
+
+static int cmd_verify(const cli *c)
+{
+    int rc;
+    if ((rc = want_args(c, "verify", 3, 3)))
+        return rc;
+    char err[512];
+    cz_status st;
+    size_t l1 = 0, l2 = 0, l3 = 0;
+    double t = now_ms();
+    char *vk = slurp(c->args[0], &l1, err, sizeof err, &st);
+    char *pub = st ? NULL : slurp(c->args[1], &l2, err, sizeof err, &st);
+    char *pr = st ? NULL : slurp(c->args[2], &l3, err, sizeof err, &st);
+    if (!st)
+        st = cz_verify_json_named(vk, l1, c->args[0], pub, l2, c->args[1], pr, l3, c->args[2],
+                                  err, sizeof err);
+    free(vk);
+    free(pub);
+    free(pr);
+    if (st && st != CZ_ERR_VERIFY)
+        return fail(st, err);
+    stage_done(c, "verify", now_ms() - t);
+    if (c->json) {
+        json_t *o = json_pack("{s:s,s:b,s:s}", "command", "verify", "valid", st == CZ_OK, "result",
+                              st == CZ_OK ? "OK" : "INVALID");
+        if (st)
+            json_object_set_new(o, "reason", json_string(err));
+        print_json_result(o);
+    } else if (st == CZ_OK) {
+        printf("OK\n");
+    } else {
+        printf("INVALID: %s\n", err);
+    }
+    return st == CZ_OK ? 0 : EXIT_INVALID;
+}
+
+static int cmd_export_vk(const cli *c)
+{
+    int rc;
+    if ((rc = want_args(c, "export-vk", 2, 2)))
+        return rc;
+    char err[512];
+    double t = now_ms();
+    cz_zkey *key;
+    cz_status st = cz_zkey_load(&key, c->args[0], c->threads, err, sizeof err);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "load_key", now_ms() - t);
+    t = now_ms();
+    st = write_vk(key, c->args[1], err, sizeof err);
+    uint32_t npub = key->n_public;
+    cz_zkey_free(key);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "export_vk", now_ms() - t);
+    if (c->json)
+        print_json_result(json_pack("{s:s,s:b,s:I}", "command", "export-vk", "ok", 1, "nPublic",
+                                    (json_int_t)npub));
+    return 0;
+}
+
+static int cmd_setup(const cli *c)
+{
+    int rc;
+    if ((rc = want_args(c, "setup", 2, 3)))
+        return rc;
+    fprintf(stderr, "cuzk: WARNING: this key is for development and benchmarks only: its toxic "
+                    "waste was made by one party%s\n",
+            c->have_seed ? " from a fixed seed (anyone can forge proofs)" : "");
+    char err[512];
+    double t0 = now_ms(), t = t0;
+    cz_r1cs *cs;
+    cz_status st = cz_r1cs_load(&cs, c->args[0], err, sizeof err);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "read_r1cs", now_ms() - t);
+    progress(c, "setup");
+    t = now_ms();
+    cz_setup_opts o = {.seeded = c->have_seed != 0, .seed = c->seed, .threads = c->threads};
+    st = cz_groth16_setup(cs, c->args[1], &o, err, sizeof err);
+    uint32_t nc = cs->n_constraints, nw = cs->n_wires;
+    cz_r1cs_free(cs);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "setup", now_ms() - t);
+    if (c->n_args == 3) {
+        t = now_ms();
+        cz_zkey *key;
+        st = cz_zkey_load(&key, c->args[1], c->threads, err, sizeof err);
+        if (!st) {
+            st = write_vk(key, c->args[2], err, sizeof err);
+            cz_zkey_free(key);
+        }
+        if (st)
+            return fail(st, err);
+        stage_done(c, "export_vk", now_ms() - t);
+    }
+    stage_done(c, "total", now_ms() - t0);
+    if (c->json)
+        print_json_result(json_pack("{s:s,s:b,s:I,s:I,s:b}", "command", "setup", "ok", 1,
+                                    "nConstraints", (json_int_t)nc, "nVars", (json_int_t)nw,
+                                    "seeded", c->have_seed != 0));
+    return 0;
+}
+
+/* info: one "key: value" per line, or a JSON object. */
+static void info_out(json_t *o, const char *k, json_t *v)
+{
+    json_object_set_new(o, k, v);
+}
+
+static int cmd_info(const cli *c)
+{
+    int rc;
+    if ((rc = want_args(c, "info", 1, 1)))
+        return rc;
+    const char *path = c->args[0];
+    char err[512];
+    cz_blob b;
+    cz_status st = cz_blob_map(&b, path, err, sizeof err);
+    if (st)
+        return fail(st, err);
+    json_t *o = json_object();
+    info_out(o, "file", json_string(path));
+    if (b.len >= 4 && !memcmp(b.data, "zkey", 4)) {
+        cz_zkey_info zi;
+        st = cz_zkey_read_info(&zi, b.data, b.len, path, err, sizeof err);
+        cz_zkey *key = NULL;
+        if (!st)
+            st = cz_zkey_load_bytes(&key, b.data, b.len, false, path, c->threads, err, sizeof err);
+        if (!st) {
+            info_out(o, "type", json_string("zkey"));
+            info_out(o, "protocol", json_string("groth16"));
+            info_out(o, "curve", json_string("BLS12-381"));
+            info_out(o, "nVars", json_integer(zi.n_vars));
+            info_out(o, "nPublic", json_integer(zi.n_public));
+            info_out(o, "domainSize", json_integer(zi.domain_size));
+            info_out(o, "nCoefficients", json_integer(zi.n_coefs));
+            info_out(o, "nonzerosA", json_integer((json_int_t)key->qa.nnz));
+            info_out(o, "nonzerosB", json_integer((json_int_t)key->qb.nnz));
+            info_out(o, "contributions", json_integer(zi.n_contributions));
+        }
+        cz_zkey_free(key);
+    } else if (b.len >= 4 && !memcmp(b.data, "wtns", 4)) {
+        cz_fr *w;
+        uint32_t n;
+        st = cz_wtns_parse(&w, &n, b.data, b.len, path, 0, err, sizeof err);
+        if (!st) {
+            size_t zeros = 0, ones = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                zeros += cz_fr_is_zero(&w[i]);
+                ones += cz_fr_is_one(&w[i]);
+            }
+            info_out(o, "type", json_string("wtns"));
+            info_out(o, "curve", json_string("BLS12-381"));
+            info_out(o, "nValues", json_integer(n));
+            info_out(o, "zeros", json_integer((json_int_t)zeros));
+            info_out(o, "ones", json_integer((json_int_t)ones));
+            cz_wtns_free(w, n);
+        }
+    } else if (b.len >= 4 && !memcmp(b.data, "r1cs", 4)) {
+        cz_r1cs *cs;
+        st = cz_r1cs_parse(&cs, b.data, b.len, path, err, sizeof err);
+        if (!st) {
+            info_out(o, "type", json_string("r1cs"));
+            info_out(o, "curve", json_string("BLS12-381"));
+            info_out(o, "nWires", json_integer(cs->n_wires));
+            info_out(o, "nConstraints", json_integer(cs->n_constraints));
+            info_out(o, "nPubOut", json_integer(cs->n_pub_out));
+            info_out(o, "nPubIn", json_integer(cs->n_pub_in));
+            info_out(o, "nPrvIn", json_integer(cs->n_prv_in));
+            info_out(o, "nTerms", json_integer((json_int_t)cs->n_terms));
+            uint32_t npub = cs->n_pub_out + cs->n_pub_in;
+            uint32_t d = 1;
+            while (d < (uint64_t)cs->n_constraints + npub + 1)
+                d <<= 1;
+            info_out(o, "domainSize", json_integer(d));
+            cz_r1cs_free(cs);
+        }
+    } else {
+        /* JSON: a verification key, a proof, or public signals */
+        const char *txt = (const char *)b.data;
+        json_error_t je;
+        json_t *doc = json_loadb(txt, b.len, 0, &je);
+        if (!doc) {
+            st = cz_io_fail(CZ_ERR_FORMAT, err, sizeof err, path,
+                            "not a .zkey, .wtns, .r1cs or JSON file");
+        } else if (json_is_array(doc)) {
+            cz_fr *pub;
+            size_t n;
+            st = cz_public_from_json(&pub, &n, txt, b.len, path, err, sizeof err);
+            if (!st) {
+                info_out(o, "type", json_string("public"));
+                info_out(o, "nPublic", json_integer((json_int_t)n));
+                free(pub);
+            }
+        } else if (json_is_object(doc) && json_object_get(doc, "IC")) {
+            cz_vk *vk;
+            st = cz_vk_from_json(&vk, txt, b.len, path, err, sizeof err);
+            if (!st) {
+                info_out(o, "type", json_string("verification_key"));
+                info_out(o, "protocol", json_string("groth16"));
+                info_out(o, "curve", json_string("BLS12-381"));
+                info_out(o, "nPublic", json_integer(vk->n_public));
+                cz_vk_free(vk);
+            }
+        } else if (json_is_object(doc) && json_object_get(doc, "pi_a")) {
+            cz_proof p;
+            st = cz_proof_from_json(&p, txt, b.len, path, err, sizeof err);
+            if (!st) {
+                bool sub = cz_g1_affine_in_subgroup(&p.a) && cz_g2_affine_in_subgroup(&p.b) &&
+                           cz_g1_affine_in_subgroup(&p.c);
+                info_out(o, "type", json_string("proof"));
+                info_out(o, "protocol", json_string("groth16"));
+                info_out(o, "curve", json_string("BLS12-381"));
+                info_out(o, "pointsInSubgroup", json_boolean(sub));
+            }
+        } else {
+            st = cz_io_fail(CZ_ERR_FORMAT, err, sizeof err, path,
+                            "JSON that is neither a verification key, a proof nor public signals");
+        }
+        json_decref(doc);
+    }
+    cz_blob_release(&b);
+    if (st) {
+        json_decref(o);
+        return fail(st, err);
+    }
+    if (c->json) {
+        print_json_result(o);
+    } else {
+        const char *k;
+        json_t *v;
+        json_object_foreach(o, k, v) {
+            if (json_is_string(v))
+                printf("%s: %s\n", k, json_string_value(v));
+            else if (json_is_integer(v))
+                printf("%s: %lld\n", k, (long long)json_integer_value(v));
+            else if (json_is_boolean(v))
+                printf("%s: %s\n", k, json_is_true(v) ? "yes" : "no");
+        }
+        json_decref(o);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("no command given (usage: cuzk prove|verify|info|setup|export-vk "
+                           "[opts] args..., see cuzk --help)");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        if (argc > 2 && cmd_help(argv[2]))
+            fputs(cmd_help(argv[2]), stdout);
+        else
+            fputs(main_help, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("cuzk %s\n", CUZK_VERSION);
+        return 0;
+    }
+    int (*fn)(const cli *) = NULL;
+    if (!strcmp(cmd, "prove"))
+        fn = cmd_prove;
+    else if (!strcmp(cmd, "verify"))
+        fn = cmd_verify;
+    else if (!strcmp(cmd, "info"))
+        fn = cmd_info;
+    else if (!strcmp(cmd, "setup"))
+        fn = cmd_setup;
+    else if (!strcmp(cmd, "export-vk"))
+        fn = cmd_export_vk;
+    else {
+        fprintf(stderr, "cuzk: unknown command \"%s\" (see cuzk --help)\n", cmd);
+        return EXIT_USAGE;
+    }
+    cli c;
+    int rc = parse_args(&c, argc - 2, argv + 2, cmd);
+    if (rc)
+        return rc;
+    if (c.help) {
+        fputs(cmd_help(cmd), stdout);
+        return 0;
+    }
+    g_progress = !c.quiet && !c.json && isatty(2);
+    if (c.json)
+        g_timings = json_object();
+    rc = fn(&c);
+    json_decref(g_timings);
+    return rc;
+}

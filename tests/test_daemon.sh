@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# ctest: labels=unit timeout=600
+# cuzkd end to end on the CPU backend: unix socket and loopback TCP, batch
+# proofs (every one verified), priorities, cancel (queued and running),
+# overload (429, nothing lost), malformed requests answered 4xx while other
+# jobs carry on, status/metrics/timeline, SIGTERM during work, kill -9.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cz_init
+. "$(dirname "$0")/daemon_lib.sh"
+
+KEY=$FIX/small.zkey
+WTNS=$FIX/small.wtns
+VK=$FIX/small_vk.json
+PORT=$((20000 + $$ % 20000))
+
+# ---- configuration errors -----------------------------------------------------
+printf '[engine]\nworkers = 3\n' >"$TMP/bad.ini"
+cz_expect 2 "config: unknown setting is refused" "$CUZKD" --config "$TMP/bad.ini" --listen "unix:$TMP/x.sock"
+cz_check "config: the message names the file and the setting" grep -q "bad.ini.*workers" "$TMP/.err"
+printf '[engine]\nwitness_workers = many\n' >"$TMP/bad2.ini"
+cz_expect 2 "config: a bad value is refused" "$CUZKD" --config "$TMP/bad2.ini"
+cz_check "config: the message gives the line" grep -q "line 2" "$TMP/.err"
+cz_expect 2 "flag: out-of-range value" "$CUZKD" --set engine.devices=0
+cz_expect 0 "cuzkd --help" "$CUZKD" --help
+cz_expect 0 "cuzkd --help-config" "$CUZKD" --help-config
+
+# ---- daemon A: one prove worker on one thread, so queues build up -------------------
+cz_daemon_start a --listen "127.0.0.1:$PORT" --key small="$KEY" \
+    --set engine.prove_threads=1 --set engine.gpu_workers_per_device=1 \
+    --set daemon.max_upload=64K || cz_finish
+[ "$(curl -s "http://127.0.0.1:$PORT/v1/health" | jq -r .ok)" = true ] &&
+    cz_pass "health over TCP" || cz_fail "health over TCP"
+[ "$(api GET /v1/health | jq -r .ok)" = true ] && cz_pass "health over the unix socket" ||
+    cz_fail "health over the unix socket"
+
+cz_expect 0 "batch over the unix socket (8 proofs, 4 in flight)" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 8 -j 4 --out "$TMP/b1"
+cz_check "batch prints a line per proof and a summary" \
+    test "$(grep -c COMPLETED <<<"$RUN_OUT")" = 8 -a -n "$(grep 'throughput:' <<<"$RUN_OUT")"
+cz_check "every proof of the batch verifies (cuzk verify)" cz_verify_dir "$TMP/b1" "$VK" 8
+cz_expect 0 "batch over TCP with uploaded witnesses" \
+    "$BENCH" --addr "127.0.0.1:$PORT" batch -t groth16 --key small --witness "$WTNS" -c 4 -j 2 --upload --out "$TMP/b2"
+cz_check "every uploaded-witness proof verifies" cz_verify_dir "$TMP/b2" "$VK" 4
+cz_expect 2 "an unknown proof type is refused" "$BENCH" --addr "unix:$SOCK" batch -t porep --key small --witness "$WTNS"
+
+# ---- priorities -----------------------------------------------------------------
+ABS_WTNS=$(cd "$(dirname "$WTNS")" && pwd)/$(basename "$WTNS")
+submit() { # submit PRIORITY [extra JSON] -> job id
+    api POST /v1/proofs -H 'Content-Type: application/json' \
+        -d "{\"key\":\"small\",\"witness_path\":\"$ABS_WTNS\",\"priority\":\"$1\"${2:-}}" | jq -r .job_id
+}
+lows=()
+for _ in 1 2 3 4 5 6; do lows+=("$(submit low)"); done
+crit=$(submit critical)
+for id in "${lows[@]}" "$crit"; do cz_await "$id" >/dev/null; done
+gpu_start() { api GET /v1/timeline | jq -r --arg j "$1" '[.spans[] | select(.job == $j and .stage == "gpu") | .start_ms][0]'; }
+cs=$(gpu_start "$crit")
+last_low=$(gpu_start "${lows[5]}")
+cz_check "a critical job overtakes queued low ones ($cs < $last_low ms)" awk -v a="$cs" -v b="$last_low" 'BEGIN { exit !(a < b) }'
+
+# ---- cancel -------------------------------------------------------------------
+ids=()
+for _ in 1 2 3 4 5; do ids+=("$(submit normal)"); done
+api POST "/v1/proofs/${ids[4]}/cancel" >/dev/null
+cz_check "cancel of a queued job answers 200" test "$(code)" = 200
+st=$(cz_await "${ids[4]}" | jq -r .status)
+cz_check "the cancelled queued job ends 'cancelled' (got $st)" test "$st" = cancelled
+for id in "${ids[@]:0:4}"; do cz_await "$id" >/dev/null; done
+running_cancelled=0
+for _ in $(seq 1 10); do
+    id=$(submit normal)
+    for _ in $(seq 1 200); do
+        s=$(api GET "/v1/proofs/$id" | jq -r .status)
+        [ "$s" = proving ] || [ "$s" = done ] && break
+        sleep 0.005
+    done
+    [ "$s" = proving ] || continue
+    api DELETE "/v1/proofs/$id" >/dev/null
+    [ "$(cz_await "$id" | jq -r .status)" = cancelled ] && { running_cancelled=1; break; }
+done
+cz_check "cancel of a running job ends it 'cancelled'" test $running_cancelled = 1
+api POST "/v1/proofs/${ids[0]}/cancel" >/dev/null
+cz_check "cancel of a finished job answers 409" test "$(code)" = 409
+
+# ---- malformed requests, while a batch carries on ---------------------------------------
+"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 6 -j 2 --out "$TMP/b3" \
+    >"$TMP/b3.log" 2>&1 &
+BPID=$!
+api POST /v1/proofs -H 'Content-Type: application/json' -d '{"key": "small", ' >/dev/null
+cz_check "malformed JSON: 400 with a JSON error" test "$(code)" = 400 -a -n "$(jq -r .error "$TMP/.body")"
+api POST /v1/proofs -H 'Content-Type: application/json' -d "{\"key\":\"nokey\",\"witness_path\":\"$ABS_WTNS\"}" >/dev/null
+cz_check "unknown key: 404" test "$(code)" = 404
+api POST /v1/proofs -H 'Content-Type: application/json' -d '{"key":"small"}' >/dev/null
+cz_check "no witness: 400" test "$(code)" = 400
+api POST /v1/proofs -H 'Content-Type: application/json' -d "{\"key\":\"small\",\"witness_path\":\"$ABS_WTNS\",\"priority\":\"urgent\"}" >/dev/null
+cz_check "bad priority: 400" test "$(code)" = 400
+api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' --data-binary "@$FIX/chain64.wtns" >/dev/null
+cz_check "uploaded witness of the wrong length: 422 naming the counts" \
+    test "$(code)" = 422 -a -n "$(grep -o 'expects' "$TMP/.body")"
+head -c 100 "$WTNS" >"$TMP/trunc.wtns"
+api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' --data-binary "@$TMP/trunc.wtns" >/dev/null
+cz_check "truncated uploaded witness: 4xx" grep -q '^4' "$TMP/.code"
+head -c 200000 /dev/urandom >"$TMP/big.bin"
+api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' --data-binary "@$TMP/big.bin" >/dev/null
+cz_check "oversized upload: 413" test "$(code)" = 413
+id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
+    -d "{\"key\":\"small\",\"witness_path\":\"$(cd "$FIX" && pwd)/chain64.wtns\"}" | jq -r .job_id)
+j=$(cz_await "$id")
+cz_check "witness of the wrong length by path: the job fails with a clear error" \
+    test "$(jq -r .status <<<"$j")" = failed -a -n "$(jq -r .error <<<"$j" | grep values)"
+api GET /v1/proofs/j999999 >/dev/null
+cz_check "unknown job: 404" test "$(code)" = 404
+api GET /v1/nothing >/dev/null
+cz_check "unknown endpoint: 404" test "$(code)" = 404
+api POST /v1/keys -H 'Content-Type: application/json' -d "{\"id\":\"bn\",\"path\":\"$(cd "$FIX" && pwd)/bn254/small.zkey\"}" >/dev/null
+cz_check "a BN254 key: 422 saying so" test "$(code)" = 422 -a -n "$(grep -io bn254 "$TMP/.body")"
+api POST /v1/keys -H 'Content-Type: application/json' -d '{"id":"nofile","path":"/nonexistent.zkey"}' >/dev/null
+cz_check "a key file that does not exist: 400" test "$(code)" = 400
+api DELETE /v1/keys/nokey >/dev/null
+cz_check "evict an unknown key: 404" test "$(code)" = 404
+wait "$BPID"
+BRC=$?
+cz_check "the concurrent batch was not disturbed (exit $BRC)" test $BRC = 0
+cz_check "its proofs verify" cz_verify_dir "$TMP/b3" "$VK" 6
+
+# ---- keys: preload, list, evict -----------------------------------------------------
+cz_expect 0 "preload a second key" "$BENCH" --addr "unix:$SOCK" preload --key small2 --path "$KEY"
+n=$(api GET /v1/keys | jq length)
+cz_check "both keys are listed" test "$n" = 2
+api DELETE /v1/keys/small2 >/dev/null
+cz_check "evict an idle key: 200" test "$(code)" = 200
+
+# ---- status, metrics, timeline -----------------------------------------------------
+s=$(api GET /v1/status)
+cz_check "status has workers, devices, keys, memory, queues" \
+    test "$(jq '(.workers|length) > 0 and (.devices|length) > 0 and (.keys|length) == 1 and .memory.budget > 0 and (.queues|has("pending"))' <<<"$s")" = true
+m=$(api GET /metrics)
+cz_check "metrics count finished proofs" grep -qE '^cuzk_jobs_finished_total\{status="done"\} [1-9]' <<<"$m"
+cz_check "metrics have a stage histogram" grep -q 'cuzk_stage_duration_seconds_bucket{stage="gpu",le="+Inf"}' <<<"$m"
+cz_expect 0 "timeline SVG" "$BENCH" --addr "unix:$SOCK" timeline --svg "$TMP/t.svg"
+cz_check "the SVG is an SVG with spans" grep -q '<rect' "$TMP/t.svg"
+
+# ---- SIGTERM during work -----------------------------------------------------------
+"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 20 -j 4 >"$TMP/b4.log" 2>&1 &
+BPID=$!
+for _ in $(seq 1 200); do grep -q COMPLETED "$TMP/b4.log" && break; sleep 0.05; done
+cz_daemon_stop
+cz_check "cuzkd exits 0 after SIGTERM (got ${DRC:-?})" test "${DRC:-1}" = 0
+for _ in $(seq 1 200); do kill -0 $BPID 2>/dev/null || break; sleep 0.1; done
+if kill -0 $BPID 2>/dev/null; then
+    cz_fail "the client hangs after SIGTERM of the daemon"
+    kill -9 $BPID
+else
+    wait $BPID
+    cz_pass "the client finished after SIGTERM (exit $?)"
+fi
+cz_check "the daemon logged its drain" grep -q "draining" "$TMP/a.log"
+cz_check "jobs cut short say why" grep -qE "shutting down|no answer" "$TMP/b4.log"
+cz_check "the unix socket is removed" test ! -e "$SOCK"
+
+# ---- overload: max_pending 2 --------------------------------------------------------
+cz_daemon_start b --key small="$KEY" --set engine.prove_threads=1 --set engine.gpu_workers_per_device=1 \
+    --set daemon.max_pending=2 || cz_finish
+got429=0
+for _ in $(seq 1 10); do
+    curl -s -D "$TMP/h" --unix-socket "$SOCK" -o /dev/null -H 'Content-Type: application/json' \
+        -d "{\"key\":\"small\",\"witness_path\":\"$ABS_WTNS\"}" http://x/v1/proofs
+    grep -q '^HTTP/1.1 429' "$TMP/h" && grep -qi '^Retry-After:' "$TMP/h" && got429=1
+done
+cz_check "past max_pending: 429 with Retry-After" test $got429 = 1
+cz_expect 0 "a batch past max_pending retries and loses nothing" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 10 -j 6 --out "$TMP/b5"
+cz_check "all 10 proofs verify" cz_verify_dir "$TMP/b5" "$VK" 10
+cz_daemon_stop
+
+# ---- kill -9: the client gets a clear error, not a hang ---------------------------------------
+cz_daemon_start c --key small="$KEY" --set engine.prove_threads=1 || cz_finish
+"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 50 -j 4 >"$TMP/b6.log" 2>&1 &
+BPID=$!
+for _ in $(seq 1 200); do grep -q COMPLETED "$TMP/b6.log" && break; sleep 0.05; done
+kill -9 "$DPID"
+for _ in $(seq 1 300); do kill -0 $BPID 2>/dev/null || break; sleep 0.1; done
+if kill -0 $BPID 2>/dev/null; then
+    cz_fail "the client hangs after kill -9 of the daemon"
+    kill -9 $BPID
+else
+    wait $BPID
+    rc=$?
+    cz_check "the client exits 2 after kill -9 of the daemon (got $rc)" test $rc = 2
+    cz_check "and says it lost the daemon" grep -q "no answer from cuzkd" "$TMP/b6.log"
+fi
+
+cz_finish
