@@ -165,7 +165,8 @@ cz_reorder_sections() {
     local src=$1 dst=$2 id off size
     head -c 12 "$src" >"$dst"
     while read -r id off size; do
-        tail -c +$((off - 12 + 1)) "$src" | head -c $((size + 12)) >>"$dst"
+        dd if="$src" iflag=skip_bytes,count_bytes bs=65536 skip=$((off - 12)) \
+            count=$((size + 12)) status=none >>"$dst" || return 1
     done < <(cz_sections "$src" | tac)
 }
 
