@@ -69,6 +69,9 @@ int main(int argc, char **argv)
     TIME("fr_sqr", n, cz_fr_sqr(&x, &x));
     TIME("fr_mul_portable", n, cz_fr_mul_portable(&x, &x, &y));
     TIME("fr_add", n, cz_fr_add(&x, &x, &y));
+    uint64_t w[12];
+    TIME("fp_mul_wide", n, cz_fp_mul_wide(w, &a, &b); a.l[0] = w[6] & 0xffff);
+    TIME("fp_redc", n, cz_fp_redc(&a, w); w[6] = a.l[0]);
     TIME("fp2_mul", n / 4, cz_fp2_mul(&a2, &a2, &b2));
     TIME("fp2_sqr", n / 4, cz_fp2_sqr(&a2, &a2));
     TIME("fp_inv", n / 2000, cz_fp_inv(&a, &a));

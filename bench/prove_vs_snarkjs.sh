@@ -13,8 +13,13 @@
 # key loading included, and peak RSS; the median run is reported), and
 # snarkjs verifies both proofs. Output: a table, then one JSON line per size:
 # {"bench":"prove","constraints":..,"cuzk_ms":..,"snarkjs_ms":..,"ratio":..,
-#  "cuzk_peak_rss_mb":..,"snarkjs_peak_rss_mb":..,"threads":..,"commit":..}
-# ratio = snarkjs_ms / cuzk_ms (how many times faster cuzk is).
+#  "cuzk_peak_rss_mb":..,"snarkjs_peak_rss_mb":..,"cuzk_prove_stage_ms":..,
+#  "threads":..,"load1":..,"commit":..}
+# ratio = snarkjs_ms / cuzk_ms (how many times faster cuzk is), both wall
+# times of the whole process; cuzk_prove_stage_ms is cuzk's own "prove"
+# stage (from --json: witness and key in memory to proof, no file I/O);
+# load1 is the 1-minute load average when the size finished (the numbers are
+# only comparable between runs on a quiet machine).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,8 +88,11 @@ for k in "${SIZES[@]}"; do
     c_runs=() s_runs=()
     for ((i = 0; i < REPS; i++)); do
         echo "bench: 2^$k: cuzk prove, run $((i + 1))" >&2
-        c_runs+=("$(timed "$d/cuzk.log" "$CUZK" prove --quiet "${TOPT[@]}" \
-            "$d/key.zkey" "$d/chain.wtns" "$d/cproof.json" "$d/cpublic.json")")
+        read -r c_ms c_rss < <(timed "$d/cuzk.log" "$CUZK" prove --quiet --json "${TOPT[@]}" \
+            "$d/key.zkey" "$d/chain.wtns" "$d/cproof.json" "$d/cpublic.json")
+        # cuzk's own "prove" stage (witness in memory to proof, no I/O)
+        c_in=$(grep -oE '"prove":[0-9.]+' "$d/cuzk.log" | head -1 | cut -d: -f2)
+        c_runs+=("$c_ms $c_rss ${c_in:-0}")
         echo "bench: 2^$k: snarkjs groth16 prove, run $((i + 1))" >&2
         s_runs+=("$(timed "$d/snarkjs.log" node "$SNARKJS_CLI" groth16 prove \
             "$d/key.zkey" "$d/chain.wtns" "$d/sproof.json" "$d/spublic.json")")
@@ -93,20 +101,22 @@ for k in "${SIZES[@]}"; do
                 { echo "bench: snarkjs rejects the ${who/c/cuzk} proof at 2^$k" >&2; exit 1; }
         done
     done
-    read -r c_ms c_rss < <(printf '%s\n' "${c_runs[@]}" | median)
+    read -r c_ms c_rss c_in < <(printf '%s\n' "${c_runs[@]}" | median)
     read -r s_ms s_rss < <(printf '%s\n' "${s_runs[@]}" | median)
-    RESULTS+=("$k $cons $setup_ms $c_ms $s_ms $c_rss $s_rss")
+    load1=$(cut -d' ' -f1 /proc/loadavg)
+    RESULTS+=("$k $cons $setup_ms $c_ms $s_ms $c_rss $s_rss $c_in $load1")
 done
 
-printf '\n%-8s %12s %10s %10s %12s %8s %10s %12s\n' size constraints setup_ms cuzk_ms snarkjs_ms ratio cuzk_MB snarkjs_MB
+printf '\n%-6s %11s %9s %9s %10s %11s %7s %8s %10s %6s\n' size constraints setup_ms cuzk_ms prove_ms snarkjs_ms ratio cuzk_MB snarkjs_MB load1
 for r in "${RESULTS[@]}"; do
-    read -r k cons setup_ms c_ms s_ms c_rss s_rss <<<"$r"
-    awk -v k="$k" -v n="$cons" -v su="$setup_ms" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" \
-        'BEGIN { printf "2^%-6s %12d %10d %10d %12d %8.2f %10.1f %12.1f\n", k, n, su, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024 }'
+    read -r k cons setup_ms c_ms s_ms c_rss s_rss c_in load1 <<<"$r"
+    awk -v k="$k" -v n="$cons" -v su="$setup_ms" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" -v ci="$c_in" -v l="$load1" \
+        'BEGIN { printf "2^%-4s %11d %9d %9d %10.1f %11d %7.2f %8.1f %10.1f %6.2f\n", k, n, su, c, ci, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, l }'
 done
 echo
 for r in "${RESULTS[@]}"; do
-    read -r k cons setup_ms c_ms s_ms c_rss s_rss <<<"$r"
-    awk -v n="$cons" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" \
-        'BEGIN { printf "{\"bench\":\"prove\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"threads\":%d,\"commit\":\"%s\"}\n", n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, th, cm }'
+    read -r k cons setup_ms c_ms s_ms c_rss s_rss c_in load1 <<<"$r"
+    awk -v n="$cons" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" -v ci="$c_in" -v l="$load1" \
+        -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" \
+        'BEGIN { printf "{\"bench\":\"prove\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"cuzk_prove_stage_ms\":%.1f,\"threads\":%d,\"load1\":%.2f,\"commit\":\"%s\"}\n", n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, ci, th, l, cm }'
 done

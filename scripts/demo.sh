@@ -6,8 +6,9 @@
 #              the npm oracles are installed (an independent verifier).
 #   2. setup:  cuzk setup a development key for a second circuit (chain64),
 #              prove and verify with it.
-#   3. daemon: (planned) start cuzkd, submit the same jobs through it, verify
-#              what it returns, stop it. Skipped until apps/cuzkd exists.
+#   3. daemon: start cuzkd with the key resident, submit a batch of proofs
+#              with cuzk-bench, verify every proof it returns, stop cuzkd
+#              with SIGTERM. Skipped where cuzkd/cuzk-bench are not built.
 # Each step prints what it runs and the time it took; cuzk's own stage
 # timings ("cuzk: <stage> <ms> ms") are shown as it prints them.
 set -euo pipefail
@@ -19,7 +20,8 @@ CUZK=$BIN/cuzk
 FIX=$ROOT/tests/fixtures
 SNARKJS_CLI=$ROOT/tools/oracle/node_modules/snarkjs/build/cli.cjs
 OUT=$(mktemp -d /tmp/cuzk-demo.XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
+DPID=
+trap '[ -n "$DPID" ] && kill "$DPID" 2>/dev/null; rm -rf "$OUT"' EXIT
 
 [ -x "$CUZK" ] || { echo "demo: $CUZK not found: build first (make)" >&2; exit 1; }
 
@@ -63,15 +65,42 @@ demo_setup() {
 
 demo_daemon() {
     echo
-    echo "== 3. the proving daemon"
-    if [ ! -x "$BIN/cuzkd" ]; then
-        echo "   cuzkd is planned and not built yet: skipped"
+    echo "== 3. the proving daemon: cuzkd keeps the key resident, cuzk-bench submits jobs"
+    if [ ! -x "$BIN/cuzkd" ] || [ ! -x "$BIN/cuzk-bench" ]; then
+        echo "   cuzkd or cuzk-bench is not built: skipped"
         return 0
     fi
-    # To be written with the daemon: start "$BIN/cuzkd" on a temporary
-    # socket, submit demo_cli's and demo_setup's jobs, verify every proof
-    # returned, print its per-job timings, stop it.
-    echo "   cuzkd exists but this demo does not drive it yet: skipped"
+    local sock=$OUT/cuzkd.sock addr i f n=0
+    addr=unix:$sock
+    printf '\n$ %s\n' "cuzkd --listen $addr --key small=tests/fixtures/small.zkey &"
+    "$BIN/cuzkd" --listen "$addr" --key "small=$FIX/small.zkey" >"$OUT/cuzkd.log" 2>&1 &
+    DPID=$!
+    for ((i = 0; i < 100; i++)); do
+        "$BIN/cuzk-bench" --addr "$addr" status >/dev/null 2>&1 && break
+        kill -0 "$DPID" 2>/dev/null || { cat "$OUT/cuzkd.log" >&2; echo "demo: FAILED: cuzkd exited" >&2; exit 1; }
+        sleep 0.1
+    done
+    run "cuzk-bench batch (8 proofs, 4 in flight)" "$BIN/cuzk-bench" --addr "$addr" batch -t groth16 \
+        --key small --witness "$FIX/small.wtns" -c 8 -j 4 --out "$OUT/daemon"
+    for f in "$OUT"/daemon/proof-*.json; do
+        "$CUZK" verify --quiet "$FIX/small_vk.json" "${f/proof-/public-}" "$f" >/dev/null ||
+            { echo "demo: FAILED: cuzk verify rejects $f" >&2; exit 1; }
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || { echo "demo: FAILED: cuzkd returned no proofs" >&2; exit 1; }
+    echo "   cuzk verify accepts all $n proofs returned by cuzkd"
+    if have_snarkjs; then
+        run "snarkjs groth16 verify of a daemon proof" \
+            node "$SNARKJS_CLI" groth16 verify "$FIX/small_vk.json" "$OUT/daemon/public-1.json" "$OUT/daemon/proof-1.json"
+    fi
+    printf '\n$ kill -TERM %s   (cuzkd drains its queue and exits 0)\n' "$DPID"
+    kill -TERM "$DPID"
+    local rc=0
+    wait "$DPID" || rc=$?
+    DPID=
+    echo "   -> cuzkd exit $rc"
+    [ "$rc" = 0 ] || { cat "$OUT/cuzkd.log" >&2; echo "demo: FAILED: cuzkd exit $rc" >&2; exit 1; }
+    sed 's/^/   cuzkd: /' "$OUT/cuzkd.log"
 }
 
 T0=$(ms_now)

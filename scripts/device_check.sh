@@ -26,7 +26,7 @@ if ! pkg-config --exists cmocka 2>/dev/null; then
         mkdir -p "$PFX"
         for f in "$ROOT"/.debs/*.deb; do dpkg -x "$f" "$PFX"; done
         for pc in "$PFX"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc "$PFX"/usr/share/pkgconfig/*.pc; do
-            [ -f "$pc" ] && sed -i "s|^prefix=.*|prefix=$PFX/usr|; s|=/usr/|=$PFX/usr/|g" "$pc"
+            [ -f "$pc" ] && sed -i "s|^prefix=.*|prefix=$PFX/usr|; s|=/usr/|=$PFX/usr/|g; /^Requires.private/d" "$pc"
         done
         export PATH="$PFX/usr/bin:$PATH"
         export PKG_CONFIG_PATH="$PFX/usr/lib/x86_64-linux-gnu/pkgconfig:$PFX/usr/share/pkgconfig"
@@ -55,15 +55,16 @@ echo "build: $(( $(date +%s) - t0 )) s"
 rc=0
 # ---- tests -----------------------------------------------------------------
 if [ "$MODE" = all ] || [ "$MODE" = test ]; then
-    (cd "$BUILD" && ctest -R '^test_gpu_' --output-on-failure --timeout 900) > "$OUT/test.log" 2>&1
+    (cd "$BUILD" && timeout "${TEST_TIMEOUT:-600}" ctest -R '^test_gpu_' --output-on-failure -V) > "$OUT/test.log" 2>&1
     trc=$?
-    grep -E "tests passed|Test +#|SKIPPED|FAILED|\[  FAILED|differs|failed" "$OUT/test.log" | head -60
+    grep -E "tests passed|Test +#|SKIPPED|FAILED|\[  FAILED|\[       OK|differs|failed|CZ_TEST_SEED" "$OUT/test.log" | head -80
     [ $trc -ne 0 ] && rc=1
 fi
 
 # ---- benchmarks ------------------------------------------------------------
 if [ "$MODE" = all ] || [ "$MODE" = bench ]; then
-    CZ_COMMIT=${CZ_COMMIT:-unknown} "$BUILD/bin/bench-gpu" "$@" > "$OUT/bench.jsonl" 2> "$OUT/bench.txt"
+    CZ_COMMIT=${CZ_COMMIT:-unknown} timeout "${BENCH_TIMEOUT:-600}" "$BUILD/bin/bench-gpu" "$@" \
+        > "$OUT/bench.jsonl" 2> "$OUT/bench.txt"
     brc=$?
     cat "$OUT/bench.txt"
     [ $brc -ne 0 ] && { echo "bench-gpu exit $brc"; rc=1; }

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBS=(build-essential cmake pkg-config libcmocka-dev libjansson-dev
-      libmicrohttpd-dev libinih-dev libcurl4-openssl-dev nodejs npm curl jq)
+      libmicrohttpd-dev libinih-dev libcurl4-openssl-dev nodejs npm curl jq bc)
 
 missing_debs() {
     local m=()

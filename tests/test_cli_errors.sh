@@ -160,6 +160,36 @@ read -r w2 _ < <(cz_section "$WTNS" 2)
 printf '\377\377\377\377' | dd of="$TMP/flip.wtns" bs=1 seek=$((w2 + 32 * 5 + 28)) conv=notrunc status=none
 cz_expect "1 2" "a witness value >= r" prove "$ZKEY" "$TMP/flip.wtns" "${P[@]}"
 
+echo "== seeded random corruption (replay with CZ_TEST_SEED=<seed>)"
+SEED=${CZ_TEST_SEED:-$(( $(date +%s%N) % 1000000007 ))}
+echo "   seed: $SEED"
+RANDOM=$SEED
+zsize=$(stat -c %s "$ZKEY")
+wsize=$(stat -c %s "$WTNS")
+rnd() { echo $(( (RANDOM * 32768 + RANDOM) % $1 )); }
+for ((i = 0; i < 40; i++)); do
+    at=$(rnd "$zsize"); mask=$(( (RANDOM % 255) + 1 ))
+    cp "$ZKEY" "$TMP/flip.zkey"
+    cz_flip_byte "$TMP/flip.zkey" "$at" "$mask"
+    cz_expect "0 1 2" "random: zkey byte $at ^ $mask" prove "$TMP/flip.zkey" "$WTNS" "${P[@]}"
+done
+for ((i = 0; i < 20; i++)); do
+    at=$(rnd "$wsize"); mask=$(( (RANDOM % 255) + 1 ))
+    cp "$WTNS" "$TMP/flip.wtns"
+    cz_flip_byte "$TMP/flip.wtns" "$at" "$mask"
+    cz_expect "0 1 2" "random: wtns byte $at ^ $mask" prove "$ZKEY" "$TMP/flip.wtns" "${P[@]}"
+done
+for ((i = 0; i < 10; i++)); do
+    cut=$(rnd "$zsize")
+    head -c "$cut" "$ZKEY" >"$TMP/cut.zkey"
+    cz_expect_err "random: zkey cut at byte $cut" prove "$TMP/cut.zkey" "$WTNS" "${P[@]}"
+done
+for ((i = 0; i < 10; i++)); do
+    at=$(rnd "$(stat -c %s "$PROOF")")
+    head -c "$at" "$PROOF" >"$TMP/cutp.json"
+    cz_expect_err "random: proof.json cut at byte $at" "$CUZK" verify "$VK" "$PUB" "$TMP/cutp.json"
+done
+
 echo "== verify: garbage and malformed JSON"
 printf 'garbage\n' >"$TMP/garbage.json"
 printf '{}' >"$TMP/obj.json"

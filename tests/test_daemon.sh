@@ -156,6 +156,7 @@ else
     cz_pass "the client finished after SIGTERM (exit $?)"
 fi
 cz_check "the daemon logged its drain" grep -q "draining" "$TMP/a.log"
+cz_check "no sanitizer report in the daemon's log" sh -c "! grep -qE 'Sanitizer|runtime error' '$TMP/a.log'"
 cz_check "jobs cut short say why" grep -qE "shutting down|no answer" "$TMP/b4.log"
 cz_check "the unix socket is removed" test ! -e "$SOCK"
 

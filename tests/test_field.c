@@ -213,7 +213,7 @@ static void print_limbs(const char *name, const uint64_t *a, int k)
     static void test_##F##_mont_vs_ref(void **state)                             \
     {                                                                            \
         (void)state;                                                             \
-        int iters = cz_test_iters(400);                                          \
+        int iters = cz_test_iters(1500);                                          \
         for (int it = 0; it < iters; it++) {                                     \
             T a, b, c;                                                           \
             uint64_t lhs[N], rhs[N], s[N];                                       \
@@ -256,7 +256,7 @@ static void print_limbs(const char *name, const uint64_t *a, int k)
     {                                                                            \
         (void)state;                                                             \
         printf("# cz_" #F "_mul: %s\n", cz_##F##_mul_is_asm() ? "asm" : "portable"); \
-        int iters = cz_test_iters(20000);                                        \
+        int iters = cz_test_iters(50000);                                        \
         for (int it = 0; it < iters; it++) {                                     \
             T a, b, c, d;                                                        \
             rand_below(a.l, F##_m, N);                                           \
@@ -286,6 +286,83 @@ static void print_limbs(const char *name, const uint64_t *a, int k)
             cz_##F##_add_portable(&c, &a, &a);                                   \
             assert_memory_equal(c.l, d.l, sizeof c.l);                           \
         }                                                                        \
+    }                                                                            \
+                                                                                 \
+    /* lazy reduction: mul_wide against the schoolbook reference (any      \
+       64N-bit inputs), redc(v) * 2^(64N) = v (mod m) and redc(v) < m for    \
+       v < m 2^(64N), asm against portable, redc(mul_wide) = mul */         \
+    static void test_##F##_wide_redc(void **state)                              \
+    {                                                                            \
+        (void)state;                                                             \
+        for (int it = 0; it < cz_test_iters(1500); it++) {                       \
+            T a, b, c, d;                                                        \
+            uint64_t w[2 * N], w2[2 * N], ref[2 * N], r1[N], r2[N];              \
+            if (it % 3 == 0) { /* unreduced operands, up to all ones */         \
+                rand_limbs(a.l, N);                                              \
+                rand_limbs(b.l, N);                                              \
+                if (it % 9 == 0)                                                 \
+                    memset(a.l, 0xff, sizeof a.l);                               \
+            } else {                                                             \
+                rand_below(a.l, F##_m, N);                                       \
+                rand_below(b.l, F##_m, N);                                       \
+            }                                                                    \
+            cz_##F##_mul_wide(w, &a, &b);                                        \
+            cz_##F##_mul_wide_portable(w2, &a, &b);                              \
+            ref_mul_wide(ref, a.l, b.l, N);                                      \
+            assert_memory_equal(w, ref, sizeof w);                               \
+            assert_memory_equal(w2, ref, sizeof w);                              \
+            if (it % 3 != 0) { /* reduced: redc(a b) = mul(a, b) */              \
+                cz_##F##_redc(&c, w);                                            \
+                cz_##F##_mul(&d, &a, &b);                                        \
+                assert_memory_equal(c.l, d.l, sizeof c.l);                       \
+            }                                                                    \
+            /* random v < m 2^(64N): high half < m, low half anything */        \
+            rand_below(w + N, F##_m, N);                                         \
+            rand_limbs(w, N);                                                    \
+            if (it % 7 == 0) memset(w, 0xff, N * 8);                             \
+            if (it % 11 == 0) memset(w, 0, N * 8);                               \
+            cz_##F##_redc(&c, w);                                                \
+            cz_##F##_redc_portable(&d, w);                                       \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            ref_to_mont(r1, c.l, F##_m, N);                                      \
+            ref_mod(r2, w, 2 * N, F##_m, N);                                     \
+            assert_true(limbs_eq(r1, r2, N));                                    \
+            assert_true(cz_##F##_from_limbs(&d, c.l)); /* c < m */               \
+            /* sub_wide: redc(x - y) = redc(x) - redc(y), result < m 2^(64N) */ \
+            uint64_t x2[2 * N], y2[2 * N], z[2 * N], z2[2 * N];                  \
+            rand_below(x2 + N, F##_m, N);                                        \
+            rand_limbs(x2, N);                                                   \
+            rand_below(y2 + N, F##_m, N);                                        \
+            rand_limbs(y2, N);                                                   \
+            if (it % 5 == 0) memcpy(y2, x2, sizeof x2);                          \
+            if (it % 5 == 1) { memcpy(y2 + N, x2 + N, N * 8); }                  \
+            cz_##F##_sub_wide(z, x2, y2);                                        \
+            cz_##F##_sub_wide_portable(z2, x2, y2);                              \
+            assert_memory_equal(z, z2, sizeof z);                                \
+            T rx, ry, rz, e2;                                                    \
+            cz_##F##_redc(&rx, x2);                                              \
+            cz_##F##_redc(&ry, y2);                                              \
+            cz_##F##_redc(&rz, z);                                               \
+            cz_##F##_sub(&e2, &rx, &ry);                                         \
+            assert_true(cz_##F##_eq(&rz, &e2));                                  \
+            assert_true(cz_##F##_from_limbs(&e2, z + N)); /* high half < m */    \
+            cz_##F##_sub_wide(x2, x2, x2); /* aliasing: zero */                  \
+            for (int i = 0; i < 2 * N; i++)                                      \
+                assert_int_equal(x2[i], 0);                                      \
+        }                                                                        \
+        /* the largest input m 2^(64N) - 1 and zero */                          \
+        uint64_t w[2 * N], r1[N], r2[N];                                         \
+        T c;                                                                     \
+        memset(w, 0xff, N * 8);                                                  \
+        memcpy(w + N, F##_m, N * 8);                                             \
+        w[N]--;                                                                  \
+        cz_##F##_redc(&c, w);                                                    \
+        ref_to_mont(r1, c.l, F##_m, N);                                          \
+        ref_mod(r2, w, 2 * N, F##_m, N);                                         \
+        assert_true(limbs_eq(r1, r2, N));                                        \
+        memset(w, 0, sizeof w);                                                  \
+        cz_##F##_redc(&c, w);                                                    \
+        assert_true(cz_##F##_is_zero(&c));                                       \
     }                                                                            \
                                                                                  \
     static void test_##F##_limbs(void **state)                                   \
@@ -443,6 +520,17 @@ static void print_limbs(const char *name, const uint64_t *a, int k)
             assert_true(cz_##F##_eq(&u, &t));                                    \
             cz_##F##_inv_var(&u, &u); /* aliasing, involution */                 \
             assert_true(cz_##F##_eq(&u, &a));                                    \
+        }                                                                        \
+        /* inv_var alone on many values, edge-heavy (rand_below) */              \
+        for (int it = 0; it < cz_test_iters(2000); it++) {                       \
+            T a;                                                                 \
+            rand_below(a.l, F##_m, N);                                           \
+            cz_##F##_inv_var(&t, &a);                                            \
+            cz_##F##_mul(&u, &t, &a);                                            \
+            if (cz_##F##_is_zero(&a))                                            \
+                assert_true(cz_##F##_is_zero(&t));                               \
+            else                                                                 \
+                assert_true(cz_##F##_is_one(&u));                                \
         }                                                                        \
         /* batch with zeros, out of place and in place */                       \
         enum { BN = 37 };                                                        \
@@ -922,6 +1010,22 @@ static void test_fp2_ring(void **state)
         cz_fp2_mul_fp(&t, &a, &b.c0);
         cz_fp2_mul(&v, &a, &bf);
         assert_true(cz_fp2_eq(&t, &v));
+        t = a; /* b aliasing a coefficient of out */
+        cz_fp2_mul_fp(&t, &t, &t.c0);
+        cz_fp2 a0f = {a.c0, zero.c0};
+        cz_fp2_mul(&v, &a, &a0f);
+        assert_true(cz_fp2_eq(&t, &v));
+        t = a; /* aliasing for every binary operation */
+        cz_fp2_mul(&t, &t, &b);
+        cz_fp2_mul(&v, &a, &b);
+        assert_true(cz_fp2_eq(&t, &v));
+        t = b;
+        cz_fp2_mul(&t, &a, &t);
+        assert_true(cz_fp2_eq(&t, &v));
+        t = a;
+        cz_fp2_sub(&t, &b, &t);
+        cz_fp2_sub(&v, &b, &a);
+        assert_true(cz_fp2_eq(&t, &v));
         /* nonresidue is 1 + u */
         cz_fp2 xi;
         cz_fp_one(&xi.c0);
@@ -1069,6 +1173,8 @@ int main(void)
         cmocka_unit_test(test_fr_mont_vs_ref),
         cmocka_unit_test(test_fp_asm_vs_portable),
         cmocka_unit_test(test_fr_asm_vs_portable),
+        cmocka_unit_test(test_fp_wide_redc),
+        cmocka_unit_test(test_fr_wide_redc),
         cmocka_unit_test(test_fp_limbs),
         cmocka_unit_test(test_fr_limbs),
         cmocka_unit_test(test_fp_ring),

@@ -380,6 +380,60 @@ static void test_setup_deterministic(void **state)
     builder_free(&b);
 }
 
+/* Shapes at the edges: no public signals (IC has one point, public.json is
+   []), and every signal public (the C section is empty). */
+static void prove_shape(fixture *f, uint32_t n_pub_out, uint32_t n_pub_in, uint32_t n_prv_in)
+{
+    char path[] = "/tmp/cz_test_g16e_XXXXXX";
+    close(mkstemp(path));
+    char err[256];
+    builder b;
+    cz_rng rng;
+    cz_rng_seed(&rng, cz_rng_u64(&f->rng));
+    build(&b, 0, &rng);
+    b.cs.n_pub_out = n_pub_out;
+    b.cs.n_pub_in = n_pub_in;
+    b.cs.n_prv_in = n_prv_in;
+    cz_setup_opts o = {.seeded = true, .seed = 3, .threads = 2};
+    assert_int_equal(cz_groth16_setup(&b.cs, path, &o, err, sizeof err), CZ_OK);
+    cz_zkey *key;
+    cz_vk *vk;
+    cz_proof p;
+    assert_int_equal(cz_zkey_load(&key, path, 2, err, sizeof err), CZ_OK);
+    assert_int_equal(key->n_public, n_pub_out + n_pub_in);
+    assert_int_equal(cz_vk_from_zkey(&vk, key), CZ_OK);
+    assert_int_equal(cz_groth16_prove(&p, key, b.w, f->be, NULL, NULL, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_groth16_verify(vk, b.w + 1, key->n_public, &p, err, sizeof err), CZ_OK);
+    /* JSON round trip of the vk and public signals, verified as text */
+    char *vj = cz_vk_to_json(vk, NULL), *pj = cz_proof_to_json(&p);
+    char *uj = cz_public_to_json(b.w + 1, key->n_public);
+    assert_int_equal(cz_verify_json(vj, uj, pj, err, sizeof err), CZ_OK);
+    if (key->n_public == 0)
+        assert_non_null(strstr(uj, "[]"));
+    /* a changed statement fails */
+    if (key->n_public > 0) {
+        cz_fr one;
+        cz_fr_one(&one);
+        cz_fr_add(&b.w[1], &b.w[1], &one);
+        assert_int_equal(cz_groth16_verify(vk, b.w + 1, key->n_public, &p, err, sizeof err),
+                         CZ_ERR_VERIFY);
+    }
+    free(vj);
+    free(pj);
+    free(uj);
+    cz_vk_free(vk);
+    cz_zkey_free(key);
+    unlink(path);
+    builder_free(&b);
+}
+
+static void test_edge_shapes(void **state)
+{
+    fixture *f = *state;
+    prove_shape(f, 0, 0, 1); /* no public signals */
+    prove_shape(f, 1, 4, 0); /* wires out, y, x, s, cube all public: C is empty */
+}
+
 /* ---- the snarkjs fixtures ---- */
 
 static char *fix(const char *name, size_t *n)
@@ -468,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_prove_verify),
         cmocka_unit_test(test_tampered),
         cmocka_unit_test(test_setup_deterministic),
+        cmocka_unit_test(test_edge_shapes),
         cmocka_unit_test(test_snarkjs_fixture),
     };
     return cmocka_run_group_tests(tests, setup_fixture, teardown_fixture);

@@ -101,6 +101,17 @@ static void test_zkey_fixture(void **state)
     }
     cz_zkey_free(key);
 
+    /* copied bytes: the key keeps nothing of the caller's buffer */
+    uint8_t *dup = malloc(n);
+    memcpy(dup, z, n);
+    assert_int_equal(cz_zkey_load_bytes(&key, dup, n, true, "d.zkey", 1, err, sizeof err), CZ_OK);
+    memset(dup, 0xa5, n);
+    free(dup);
+    assert_true(cz_g1_affine_is_on_curve(&key->h[key->domain_size - 1]));
+    assert_true(cz_g2_affine_is_on_curve(&key->b2[key->n_vars - 1]));
+    assert_true(cz_g1_affine_is_on_curve(&key->ic[key->n_public]));
+    cz_zkey_free(key);
+
     /* unaligned bytes, borrowed: sections are copied to aligned memory */
     uint8_t *u = malloc(n + 1);
     memcpy(u + 1, z, n);

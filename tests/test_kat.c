@@ -9,8 +9,10 @@
  * the test fails, so one run lists all the disagreements:
  *   Fp, Fr: add, sub, mul, inv (both variants), sqrt (either root), decimal
  *            and hex strings, big/little-endian bytes;
- *   Fp2:     add, sub, mul, sqr, inv, sqrt; Fp12: mul, sqr, inv, conj,
- *            Frobenius 1 and 2, and the noble byte order of cz_fp12_to_bytes_be;
+ *   Fp2:     add, sub, mul, sqr, inv, sqrt, times u+1, Frobenius;
+ *   Fp6:     mul, sqr, inv, times v, Frobenius 1 and 2;
+ *   Fp12:    mul, sqr, inv, conj, Frobenius 1, 2, 3, 6, the final
+ *            exponentiation, and the noble byte order of cz_fp12_to_bytes_be;
  *   G1, G2:  k*G (constant-time and _var), P+Q in Jacobian, mixed and XYZZ
  *            forms, every encoding both ways (zcash compressed and
  *            uncompressed, snarkjs binary, snarkjs decimal), invalid
@@ -306,6 +308,14 @@ static void test_fp2(void **state)
         fp2_of(&e, get(v, "sqr"));
         cz_fp2_sqr(&got, &a);
         CHECK(cz_fp2_eq(&got, &e), "fp2[%zu] sqr", i);
+        fp2_of(&e, get(v, "mul_nr"));
+        cz_fp2_mul_by_nonresidue(&got, &a);
+        CHECK(cz_fp2_eq(&got, &e), "fp2[%zu] mul_by_nonresidue", i);
+        fp2_of(&e, get(v, "frobenius1"));
+        cz_fp2_frobenius(&got, &a);
+        CHECK(cz_fp2_eq(&got, &e), "fp2[%zu] frobenius", i);
+        cz_fp2_conj(&got, &a);
+        CHECK(cz_fp2_eq(&got, &e), "fp2[%zu] conj (= frobenius)", i);
         fp2_of(&e, get(v, "inv"));
         cz_fp2_inv(&got, &a);
         CHECK(cz_fp2_eq(&got, &e), "fp2[%zu] inv", i);
@@ -324,6 +334,63 @@ static void test_fp2(void **state)
         }
     }
     end("fp2");
+}
+
+/* ---- Fp6 in noble's byte order: c0.c0, c0.c1, c1.c0, c1.c1, c2.c0, c2.c1 ---- */
+
+static bool fp6_from_bytes(cz_fp6 *out, const uint8_t in[288])
+{
+    cz_fp2 *two[3] = {&out->c0, &out->c1, &out->c2};
+    bool ok = true;
+    for (int j = 0; j < 3; j++) {
+        ok &= cz_fp_from_bytes_be(&two[j]->c0, in + 48 * (2 * j));
+        ok &= cz_fp_from_bytes_be(&two[j]->c1, in + 48 * (2 * j + 1));
+    }
+    return ok;
+}
+
+static void fp6_of(cz_fp6 *out, const char *hex)
+{
+    uint8_t b[288];
+    unhex(b, 288, hex);
+    if (!fp6_from_bytes(out, b)) {
+        printf("vector file: Fp6 coefficient out of range\n");
+        fail();
+    }
+}
+
+static void test_fp6(void **state)
+{
+    (void)state;
+    begin();
+    const json_t *ops = get(g_root, "fp6");
+    size_t n = json_array_size(ops);
+    assert_true(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(ops, i);
+        cz_fp6 a, b, e, got;
+        fp6_of(&a, str(v, "a"));
+        fp6_of(&b, str(v, "b"));
+        fp6_of(&e, str(v, "mul"));
+        cz_fp6_mul(&got, &a, &b);
+        CHECK(cz_fp6_eq(&got, &e), "fp6[%zu] mul", i);
+        fp6_of(&e, str(v, "sqr"));
+        cz_fp6_sqr(&got, &a);
+        CHECK(cz_fp6_eq(&got, &e), "fp6[%zu] sqr", i);
+        fp6_of(&e, str(v, "inv"));
+        cz_fp6_inv(&got, &a);
+        CHECK(cz_fp6_eq(&got, &e), "fp6[%zu] inv", i);
+        fp6_of(&e, str(v, "mul_nr"));
+        cz_fp6_mul_by_nonresidue(&got, &a);
+        CHECK(cz_fp6_eq(&got, &e), "fp6[%zu] mul_by_nonresidue", i);
+        fp6_of(&e, str(v, "frobenius1"));
+        cz_fp6_frobenius(&got, &a, 1);
+        CHECK(cz_fp6_eq(&got, &e), "fp6[%zu] frobenius 1", i);
+        fp6_of(&e, str(v, "frobenius2"));
+        cz_fp6_frobenius(&got, &a, 2);
+        CHECK(cz_fp6_eq(&got, &e), "fp6[%zu] frobenius 2", i);
+    }
+    end("fp6");
 }
 
 /* ---- Fp12 in noble's byte order: c0.c0.c0, c0.c0.c1, c0.c1.c0, ... ---- */
@@ -384,6 +451,18 @@ static void test_fp12(void **state)
         fp12_of(&e, eb, str(v, "frobenius2"));
         cz_fp12_frobenius(&got, &a, 2);
         CHECK(cz_fp12_eq(&got, &e), "fp12[%zu] frobenius 2", i);
+        fp12_of(&e, eb, str(v, "frobenius3"));
+        cz_fp12_frobenius(&got, &a, 3);
+        CHECK(cz_fp12_eq(&got, &e), "fp12[%zu] frobenius 3", i);
+        fp12_of(&e, eb, str(v, "frobenius6"));
+        cz_fp12_frobenius(&got, &a, 6);
+        CHECK(cz_fp12_eq(&got, &e), "fp12[%zu] frobenius 6", i);
+        /* a^(p^6) is the conjugate */
+        fp12_of(&e, eb, str(v, "conj"));
+        CHECK(cz_fp12_eq(&got, &e), "fp12[%zu] frobenius 6 != conj", i);
+        fp12_of(&e, eb, str(v, "final_exp"));
+        cz_final_exp(&got, &a);
+        CHECK(cz_fp12_eq(&got, &e), "fp12[%zu] final_exp", i);
     }
     end("fp12");
 }
@@ -416,6 +495,24 @@ static void g2_of(cz_g2_affine *out, const json_t *pt)
 }
 
 static const char *st(cz_status s) { return cz_strerror(s); }
+
+/* a hex integer < 2^256 into 4 little-endian limbs */
+static void limbs256(uint64_t out[4], const char *hex)
+{
+    char padded[65];
+    uint8_t b[32];
+    const char *h = hex + 2;
+    size_t n = strlen(h);
+    assert_true(n <= 64);
+    memset(padded, '0', 64 - n);
+    memcpy(padded + 64 - n, h, n + 1);
+    unhex(b, 32, padded);
+    for (int i = 0; i < 4; i++) {
+        out[i] = 0;
+        for (int j = 0; j < 8; j++)
+            out[i] = out[i] << 8 | b[8 * (3 - i) + j];
+    }
+}
 
 /*
  * The checks of one k*G vector, for G = g1, g2: E encoded bytes, NC / NU /
@@ -484,6 +581,33 @@ static const char *st(cz_status s) { return cz_strerror(s); }
                   #G " from_dec k=%s: %s", kh, st(s));                          \
         }                                                                       \
     }                                                                           \
+    static void G##_mul_point_kat(void)                                         \
+    {                                                                           \
+        const json_t *vs = get(get(g_root, #G), "mul_point");                   \
+        size_t n = json_array_size(vs);                                         \
+        assert_true(n > 0);                                                     \
+        for (size_t i = 0; i < n; i++) {                                        \
+            const json_t *v = json_array_get(vs, i);                            \
+            const char *kh = str(v, "k");                                       \
+            cz_##G##_affine p, want, got;                                       \
+            cz_##G##_jac pj, rj;                                                \
+            uint64_t kl[4];                                                     \
+            G##_of(&p, get(v, "p"));                                            \
+            G##_of(&want, get(v, "kp"));                                        \
+            cz_##G##_jac_from_affine(&pj, &p);                                  \
+            limbs256(kl, kh);                                                   \
+            cz_##G##_jac_mul_var(&rj, &pj, kl, 4);                              \
+            cz_##G##_jac_to_affine(&got, &rj);                                  \
+            CHECK(cz_##G##_affine_eq(&got, &want), #G " mul_point[%zu] jac_mul_var k=%s", i, kh); \
+            if (!json_is_true(json_object_get(v, "wide"))) {                    \
+                cz_fr k;                                                        \
+                fr_of(&k, kh);                                                  \
+                cz_##G##_jac_mul(&rj, &pj, &k);                                 \
+                cz_##G##_jac_to_affine(&got, &rj);                              \
+                CHECK(cz_##G##_affine_eq(&got, &want), #G " mul_point[%zu] jac_mul k=%s", i, kh); \
+            }                                                                   \
+        }                                                                       \
+    }                                                                           \
     static void G##_add_kat(void)                                               \
     {                                                                           \
         const json_t *vs = get(get(g_root, #G), "add");                         \
@@ -548,6 +672,7 @@ static void test_g1(void **state)
     (void)state;
     begin();
     g1_mul_kat();
+    g1_mul_point_kat();
     g1_add_kat();
     end("g1");
 }
@@ -557,7 +682,39 @@ static void test_g2(void **state)
     (void)state;
     begin();
     g2_mul_kat();
+    g2_mul_point_kat();
     g2_add_kat();
+    /* y.c1 = 0: the sign flag comes from y.c0 (points outside the subgroup) */
+    const json_t *vs = get(get(g_root, "g2"), "sign_c0");
+    assert_true(json_array_size(vs) > 0);
+    for (size_t i = 0; i < json_array_size(vs); i++) {
+        const json_t *v = json_array_get(vs, i);
+        cz_g2_affine p, dec;
+        uint8_t want[192], got[192];
+        char gh[385];
+        g2_of(&p, get(v, "point"));
+        CHECK(cz_g2_affine_is_on_curve(&p) && !cz_g2_affine_in_subgroup(&p),
+              "g2 sign_c0[%zu]: on_curve / not in subgroup", i);
+        unhex(want, 96, str(v, "compressed"));
+        cz_g2_to_compressed(got, &p);
+        tohex(gh, got, 96);
+        CHECK(memcmp(got, want, 96) == 0, "g2 sign_c0[%zu] to_compressed: got %s want %s", i, gh,
+              str(v, "compressed"));
+        cz_status s = cz_g2_from_compressed(&dec, want);
+        CHECK(s == CZ_ERR_SUBGROUP, "g2 sign_c0[%zu] from_compressed: %s", i, st(s));
+        unhex(want, 192, str(v, "uncompressed"));
+        cz_g2_to_uncompressed(got, &p);
+        CHECK(memcmp(got, want, 192) == 0, "g2 sign_c0[%zu] to_uncompressed", i);
+        s = cz_g2_from_uncompressed(&dec, want);
+        CHECK(s == CZ_ERR_SUBGROUP, "g2 sign_c0[%zu] from_uncompressed: %s", i, st(s));
+        cz_g2_to_snarkjs(got, &p);
+        s = cz_g2_from_snarkjs(&dec, got);
+        CHECK(s == CZ_OK && cz_g2_affine_eq(&dec, &p), "g2 sign_c0[%zu] snarkjs round trip: %s", i,
+              st(s));
+        unhex(want, 96, str(v, "compressed"));
+        CHECK(cz_fp2_is_lex_largest(&p.y) == ((want[0] & 0x20) != 0),
+              "g2 sign_c0[%zu] fp2_is_lex_largest disagrees with the zcash flag", i);
+    }
     end("g2");
 }
 
@@ -694,7 +851,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fp),      cmocka_unit_test(test_fr),
-        cmocka_unit_test(test_fp2),     cmocka_unit_test(test_fp12),
+        cmocka_unit_test(test_fp2),     cmocka_unit_test(test_fp6),
+        cmocka_unit_test(test_fp12),
         cmocka_unit_test(test_g1),      cmocka_unit_test(test_g2),
         cmocka_unit_test(test_invalid), cmocka_unit_test(test_pairing),
     };

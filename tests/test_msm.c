@@ -339,6 +339,33 @@ static void test_g1_larger(void **state)
     free(s);
 }
 
+/* Buckets holding P, P, -P, ... in a row: the segmented batched-affine
+   reduction meets doublings (S + P with S = P), cancellations (S + (-S))
+   and restarts from infinity; also the plain XYZZ running sums. */
+static void test_g1_reduction(void **state)
+{
+    (void)state;
+    const size_t n = 1500;
+    cz_g1_affine *p = malloc(n * sizeof *p), base;
+    cz_fr *s = malloc(n * sizeof *s);
+    rand_points_g1(&base, 1);
+    for (size_t i = 0; i < n; i++) {
+        if ((i / 2) % 3 == 2)
+            cz_g1_affine_neg(&p[i], &base);
+        else
+            p[i] = base;
+        cz_fr_set_u64(&s[i], 2 + i + (cz_rng_u64(&g_rng) & 1));
+    }
+    cz_g1_jac ref;
+    naive_g1(&ref, p, s, n, 0);
+    for (int t = 0; t < 3; t++) {
+        check_g1(p, s, n, 0, &ref, g_pools[t], 12, CZ_MSM_ALGO_AFFINE, 0);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 11, CZ_MSM_ALGO_XYZZ, 0);
+    }
+    free(p);
+    free(s);
+}
+
 static void test_g2(void **state)
 {
     (void)state;
@@ -415,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_g1_degenerate),
         cmocka_unit_test(test_g1_bits),
         cmocka_unit_test(test_g1_larger),
+        cmocka_unit_test(test_g1_reduction),
         cmocka_unit_test(test_g2),
         cmocka_unit_test(test_args),
     };

@@ -46,16 +46,50 @@ if (a !== b) { console.error("differ:\n" + a + "\n" + b); process.exit(1); }
 ' "$1" "$2"
 }
 
+# sj_expect RC DESC PUBLIC PROOF [VK]: queue a `snarkjs groth16 verify`
+# expected to exit RC; sj_flush runs the queue in one node process
+# (tests/snarkjs_verify_batch.cjs: the CLI's own verify function) and checks.
+: >"$TMP/sj.list"
+: >"$TMP/sj.meta"
+sj_expect() {
+    printf '%s\t%s\t%s\n' "${5:-$VK}" "$3" "$4" >>"$TMP/sj.list"
+    printf '%s\t%s\n' "$1" "$2" >>"$TMP/sj.meta"
+}
+sj_flush() {
+    [ -s "$TMP/sj.list" ] || return 0
+    local got rc desc i=0 res
+    if ! res=$(node "$SRC/tests/snarkjs_verify_batch.cjs" "$TMP/sj.list" 2>"$TMP/sj.err"); then
+        cz_fail "snarkjs batch verify crashed"; cat "$TMP/sj.err" >&2
+    fi
+    mapfile -t got <<<"$res"
+    while IFS=$'\t' read -r rc desc; do
+        if [ "${got[$i]:-none}" = "$rc" ]; then
+            cz_pass "snarkjs: $desc (exit $rc)"
+        else
+            cz_fail "snarkjs: $desc: exit ${got[$i]:-none}, expected $rc"
+            echo "    check: $(sed -n "$((i + 1))p" "$TMP/sj.list")" >&2
+        fi
+        i=$((i + 1))
+    done <"$TMP/sj.meta"
+    : >"$TMP/sj.list"
+    : >"$TMP/sj.meta"
+}
+
 # both_reject DESC PUBLIC PROOF: snarkjs and cuzk both say invalid (exit 1).
 both_reject() {
-    cz_expect 1 "snarkjs rejects $1" snarkjs groth16 verify "$VK" "$2" "$3"
+    sj_expect 1 "rejects $1" "$2" "$3"
     cz_expect 1 "cuzk rejects $1" "$CUZK" verify "$VK" "$2" "$3"
 }
 
 echo "== cuzk proves, snarkjs verifies"
 for i in 1 2; do
     cz_expect 0 "cuzk prove #$i" "$CUZK" prove "$ZKEY" "$WTNS" "$TMP/proof$i.json" "$TMP/public$i.json"
-    cz_expect 0 "snarkjs verifies cuzk proof #$i" snarkjs groth16 verify "$VK" "$TMP/public$i.json" "$TMP/proof$i.json"
+    if [ "$i" = 1 ]; then  # once through the real CLI, then batched
+        cz_expect 0 "snarkjs groth16 verify (CLI) accepts cuzk proof #$i" \
+            snarkjs groth16 verify "$VK" "$TMP/public$i.json" "$TMP/proof$i.json"
+    else
+        sj_expect 0 "verifies cuzk proof #$i" "$TMP/public$i.json" "$TMP/proof$i.json"
+    fi
 done
 cz_check "public.json equals snarkjs's" same_json "$TMP/public1.json" "$FIX/small_public.json"
 cz_check "proof.json has snarkjs's keys and shape" node -e '
@@ -77,7 +111,8 @@ cz_expect 0 "cuzk verifies the fresh snarkjs proof" "$CUZK" verify "$VK" "$TMP/s
 echo "== verification key"
 cz_expect 0 "cuzk export-vk" "$CUZK" export-vk "$ZKEY" "$TMP/vk.json"
 cz_check "cuzk's vk equals snarkjs's (incl. vk_alphabeta_12)" same_json "$TMP/vk.json" "$VK"
-cz_expect 0 "snarkjs verifies with cuzk's vk" snarkjs groth16 verify "$TMP/vk.json" "$FIX/small_public.json" "$FIX/small_proof.json"
+sj_expect 0 "verifies with cuzk's vk" "$FIX/small_public.json" "$FIX/small_proof.json" "$TMP/vk.json"
+sj_flush
 
 echo "== tampered proofs"
 P=$FIX/small_proof.json
@@ -93,6 +128,8 @@ both_reject "pi_a and pi_c swapped" "$PUB" "$TMP/t_swap.json"
 jsedit "$TMP/proof1.json" "$TMP/t_cuzk.json" 'p.pi_a[1] = neg(p.pi_a[1]);'
 both_reject "cuzk proof with pi_a.y -> q - y" "$TMP/public1.json" "$TMP/t_cuzk.json"
 
+sj_flush
+
 echo "== tampered public inputs"
 jsedit "$PUB" "$TMP/pub_a.json" 'p[2] = inc(p[2]);'
 both_reject "public input a + 1" "$TMP/pub_a.json" "$P"
@@ -100,6 +137,8 @@ jsedit "$PUB" "$TMP/pub_out.json" 'p[0] = inc(p[0]);'
 both_reject "public output prod + 1" "$TMP/pub_out.json" "$P"
 jsedit "$TMP/public1.json" "$TMP/pub_c.json" '[p[2], p[3]] = [p[3], p[2]];'
 both_reject "cuzk proof, public inputs a and b swapped" "$TMP/pub_c.json" "$TMP/proof1.json"
+
+sj_flush
 
 echo "== a witness that does not satisfy the circuit"
 NPUB=$(cz_zkey_npublic "$ZKEY")
@@ -115,11 +154,15 @@ else
     cz_fail "no 0/1 private value in small.wtns"
 fi
 
+sj_flush
+
 echo "== malleability: (-A, -B, C) is also a valid proof; both must agree"
 jsedit "$P" "$TMP/mall.json" 'p.pi_a[1] = neg(p.pi_a[1]); p.pi_b[1] = p.pi_b[1].map(neg);'
 cz_run snarkjs groth16 verify "$VK" "$PUB" "$TMP/mall.json"
 s_rc=$RUN_RC
 cz_expect "$s_rc" "cuzk agrees with snarkjs (exit $s_rc) on (-A, -B, C)" "$CUZK" verify "$VK" "$PUB" "$TMP/mall.json"
+
+sj_flush
 
 echo "== non-canonical values: cuzk rejects them (snarkjs accepts some)"
 jsedit "$PUB" "$TMP/pub_r.json" 'p[2] = (BigInt(p[2]) + R).toString();'
@@ -146,6 +189,8 @@ cz_run snarkjs groth16 verify "$VK" "$PUB" "$TMP/t_inf.json"
 echo "   (snarkjs on pi_a = infinity: exit $RUN_RC)"
 cz_expect "1 2" "cuzk rejects pi_a = infinity [0, 1, 0]" "$CUZK" verify "$VK" "$PUB" "$TMP/t_inf.json"
 
+sj_flush
+
 echo "== edge-case witnesses: zeros, all-ones bits, r - 1 (circuit compiled here)"
 mkdir -p "$TMP/small"
 cp "$SRC/tests/circuits/small.circom" "$TMP/small/"
@@ -167,8 +212,7 @@ if (cd "$TMP/small" && circom2 --prime bls12381 --r1cs --wasm -o . small.circom 
         cz_expect 0 "cuzk prove, input $i" \
             "$CUZK" prove "$ZKEY" "$TMP/small/w$i.wtns" "$TMP/small/cp$i.json" "$TMP/small/cpub$i.json"
         cz_check "public.json equals snarkjs's, input $i" same_json "$TMP/small/cpub$i.json" "$TMP/small/spub$i.json"
-        cz_expect 0 "snarkjs verifies the cuzk proof, input $i" \
-            snarkjs groth16 verify "$VK" "$TMP/small/cpub$i.json" "$TMP/small/cp$i.json"
+        sj_expect 0 "verifies the cuzk proof, input $i" "$TMP/small/cpub$i.json" "$TMP/small/cp$i.json"
         cz_expect 0 "cuzk verifies the snarkjs proof, input $i" \
             "$CUZK" verify "$VK" "$TMP/small/spub$i.json" "$TMP/small/sp$i.json"
     done
@@ -176,4 +220,5 @@ else
     cz_fail "circom2 could not compile small.circom"; cat "$TMP/small/circom.log" >&2
 fi
 
+sj_flush
 cz_finish

@@ -158,6 +158,8 @@ static void test_global(void **state)
     assert_true(cz_threadpool_size(g) >= 1);
     assert_true(cz_cpu_count() >= 1);
     check_cover(g, 12345, 0);
+    cz_threadpool_destroy(g); /* a no-op for the global pool */
+    check_cover(cz_threadpool_global(), 999, 10);
 }
 
 int main(void)

@@ -27,11 +27,18 @@ P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb1
 R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
 
 
+# The 6-limb product and square need 13 and 14 registers: inlined into a
+# register-hungry caller (curve formulas under LTO, a frame pointer, ASan)
+# GCC may find no allocation, so they stay functions of their own; the
+# 4-limb ones and add/sub (at most 12 registers) inline.
+NOINLINE = "static __attribute__((noinline)) __attribute__((unused))"
+
+
 def limbs(v, n):
     return [(v >> (64 * i)) & (2**64 - 1) for i in range(n)]
 
 
-def gen(name, m, n):
+def gen(name, m, n, inline=True):
     n0 = (-pow(m, -1, 2**64)) % 2**64
     assert m < 2 ** (64 * n - 1)
     acc = ["t%d" % i for i in range(n + 2)]  # T: words 0 .. n+1
@@ -110,12 +117,13 @@ def gen(name, m, n):
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
     plist = ", ".join("0x%016xULL" % x for x in limbs(m, n))
     stores = "\n".join("    out[%d] = t[%s];" % (j, acc[j][1:]) for j in range(n))
+    QUAL = "static inline" if inline else NOINLINE
     return f'''
 static const uint64_t {name}_p[{n}] = {{ {plist} }};
 static const uint64_t {name}_n0 = 0x{n0:016x}ULL;
 
 /* out = a * b / 2^{64*n} mod m, inputs < m; out may alias a or b. */
-static inline void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+{QUAL} void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
     uint64_t t[{n + 2}], lo, hi, spill;
     __asm__(
@@ -131,30 +139,23 @@ static inline void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const ui
 
 
 def gen_addsub(name, n):
-    """add: s = a + b (no carry out: m < 2^(64N-1)); d = s - m in spare
-    registers (two words of s wait in spill slots instead, to stay within
-    the registers left under a frame pointer); keep s on borrow (cmov).
+    """add: s = a + b (no carry out: m < 2^(64N-1)); s -= m; on borrow add
+    m back as below (few registers, so it fits under a frame pointer).
     sub: d = a - b; z = borrow ? m : 0 built limb by limb with cmovnz (no
     flags touched) and added with adcx, which leaves ZF alone. The compiler
     stores the result words, so the asm needs no output pointer."""
-    nd = min(n, 4)
     add = []
     for j in range(n):
         add.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
         add.append("%s %d(%%[b]), %%[s%d]" % ("addq" if j == 0 else "adcq", 8 * j, j))
     for j in range(n):
-        if j < nd:
-            add.append("movq %%[s%d], %%[d%d]" % (j, j))
-        else:
-            add.append("movq %%[s%d], %%[spill%d]" % (j, j - nd))
+        add.append("%s %%[p%d], %%[s%d]" % ("subq" if j == 0 else "sbbq", j, j))
+    add.append("sbbq %[m], %[m]")
+    add.append("testq %[m], %[m]")  # ZF = no borrow; CF = 0
     for j in range(n):
-        dst = "%%[d%d]" % j if j < nd else "%%[s%d]" % j
-        add.append("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, dst))
-    for j in range(n):
-        if j < nd:
-            add.append("cmovncq %%[d%d], %%[s%d]" % (j, j))
-        else:
-            add.append("cmovcq %%[spill%d], %%[s%d]" % (j - nd, j))
+        add.append("movl $0, %k[t]")
+        add.append("cmovnzq %%[p%d], %%[t]" % j)
+        add.append("adcxq %%[t], %%[s%d]" % j)
     sub = []
     for j in range(n):
         sub.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
@@ -170,20 +171,17 @@ def gen_addsub(name, n):
         return "\n".join('        "%s\\n\\t"' % l for l in lines)
 
     souts = ", ".join('[s%d] "=&r"(s[%d])' % (j, j) for j in range(n))
-    douts = ", ".join('[d%d] "=&r"(d[%d])' % (j, j) for j in range(nd))
-    spills = "".join(', [spill%d] "=&m"(spill[%d])' % (j, j) for j in range(n - nd))
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
     mem = f'[a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b)'
     stores = "\n".join("    out[%d] = s[%d];" % (j, j) for j in range(n))
-    spill_decl = ", spill[%d]" % (n - nd) if n > nd else ""
     return f'''
 /* out = a + b mod m, inputs < m; out may alias a or b. */
 static inline void {name}_add(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
-    uint64_t s[{n}], d[{nd}]{spill_decl};
+    uint64_t s[{n}], m, t;
     __asm__(
 {body(add)}
-        : {souts}, {douts}{spills}
+        : {souts}, [m] "=&r"(m), [t] "=&r"(t)
         : {mem},
           {ins_p}
         : "cc");
@@ -205,7 +203,7 @@ static inline void {name}_sub(uint64_t out[{n}], const uint64_t a[{n}], const ui
 '''
 
 
-def gen_sqr(name, m, n, pool_size=9):
+def gen_sqr(name, m, n, pool_size=9, inline=True):
     """Montgomery square, out = a^2 / 2^(64N) mod m, in three phases (the
     stack words it spills lie below the red zone: the asm moves rsp down
     128 + 24N bytes and back, and names no rsp-relative operand):
@@ -346,9 +344,10 @@ def gen_sqr(name, m, n, pool_size=9):
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
     idx = {pool[i]: i for i in range(pool_size)}
     stores = "\n".join("    out[%d] = r[%d];" % (j, idx[t[j]]) for j in range(n))
+    QUAL = "static inline" if inline else NOINLINE
     return f'''
 /* out = a^2 / 2^{64*n} mod m, a < m; out may alias a. */
-static inline void {name}_sqr(uint64_t out[{n}], const uint64_t a[{n}])
+{QUAL} void {name}_sqr(uint64_t out[{n}], const uint64_t a[{n}])
 {{
     uint64_t r[{pool_size}], lo, hi, z;
     __asm__(
@@ -358,6 +357,145 @@ static inline void {name}_sqr(uint64_t out[{n}], const uint64_t a[{n}])
           [n0] "m"({name}_n0), {ins_p}
         : "rdx", "cc");
 {stores}
+}}
+'''
+
+
+def gen_wide(name, m, n):
+    """mul_wide: out (2N words) = a * b, any a, b < 2^(64N); row by row on
+    the CF/OF chains, each row's lowest word stored as soon as it is final.
+    redc: out = in / 2^(64N) mod m for in < m 2^(64N): N rounds of
+    q = t_0 n0, T += q m, T >>= 64 on the low half L give (L + Q m) / 2^(64N)
+    <= m; adding the high half H < m gives < 2m; one conditional
+    subtraction (subtract, then add m back under a borrow mask) finishes."""
+    acc = ["t%d" % i for i in range(n + 1)]
+    L = []
+
+    def op(x):
+        L.append(x)
+
+    def r(k):
+        return "%%[%s]" % acc[k]
+
+    def a(j):
+        return "%d(%%[a])" % (8 * j)
+
+    op("movq 0(%[b]), %%rdx")
+    op("mulxq %s, %s, %s" % (a(0), r(0), r(1)))
+    for j in range(1, n):
+        op("mulxq %s, %%[lo], %s" % (a(j), r(j + 1)))
+        op("%s %%[lo], %s" % ("addq" if j == 1 else "adcq", r(j)))
+    op("adcq $0, %s" % r(n))
+    op("movq %s, 0(%%[out])" % r(0))
+    acc = acc[1:] + acc[:1]
+    for i in range(1, n):
+        op("movq %d(%%[b]), %%%%rdx" % (8 * i))
+        op("movl $0, %%k%s" % r(n)[1:])
+        op("xorl %k[lo], %k[lo]")
+        for j in range(n):
+            op("mulxq %s, %%[lo], %%[hi]" % a(j))
+            op("adcxq %%[lo], %s" % r(j))
+            op("adoxq %%[hi], %s" % r(j + 1))
+        op("adcq $0, %s" % r(n))
+        op("movq %s, %d(%%[out])" % (r(0), 8 * i))
+        acc = acc[1:] + acc[:1]
+    for j in range(n):
+        op("movq %s, %d(%%[out])" % (r(j), 8 * (n + j)))
+    wide_body = "\n".join('        "%s\\n\\t"' % l for l in L)
+    touts = ", ".join('[t%d] "=&r"(t[%d])' % (i, i) for i in range(n + 1))
+
+    acc = ["t%d" % i for i in range(n + 1)]
+    L = []
+    for j in range(n):
+        op("movq %d(%%[in]), %s" % (8 * j, r(j)))
+    op("xorl %%k%s, %%k%s" % (r(n)[1:], r(n)[1:]))
+    for rnd in range(n):
+        op("movq %s, %%%%rdx" % r(0))
+        op("imulq %[n0], %%rdx")
+        op("xorl %k[lo], %k[lo]")
+        for j in range(n):
+            op("mulxq %%[p%d], %%[lo], %%[hi]" % j)
+            op("adcxq %%[lo], %s" % r(j))
+            op("adoxq %%[hi], %s" % r(j + 1))
+        op("adcq $0, %s" % r(n))
+        acc = acc[1:] + acc[:1]
+    for j in range(n):
+        op("%s %d(%%[in]), %s" % ("addq" if j == 0 else "adcq", 8 * (n + j), r(j)))
+    for j in range(n):
+        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, r(j)))
+    op("sbbq %[lo], %[lo]")
+    op("testq %[lo], %[lo]")
+    for j in range(n):
+        op("movl $0, %k[hi]")
+        op("cmovnzq %%[p%d], %%[hi]" % j)
+        op("adcxq %%[hi], %s" % r(j))
+    redc_body = "\n".join('        "%s\\n\\t"' % l for l in L)
+    ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
+    stores = "\n".join("    out[%d] = t[%s];" % (j, acc[j][1:]) for j in range(n))
+    return f'''
+/* out = a * b as a {128*n}-bit integer ({2*n} words), any a, b < 2^{64*n}. */
+{NOINLINE} void {name}_mul_wide(uint64_t out[{2 * n}], const uint64_t a[{n}], const uint64_t b[{n}])
+{{
+    uint64_t t[{n + 1}], lo, hi;
+    __asm__(
+{wide_body}
+        : {touts}, [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(*(uint64_t(*)[{2 * n}])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out),
+          "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b)
+        : "rdx", "cc");
+}}
+
+/* out = in / 2^{64*n} mod m, fully reduced, for in < m * 2^{64*n}. */
+{NOINLINE} void {name}_redc(uint64_t out[{n}], const uint64_t in[{2 * n}])
+{{
+    uint64_t t[{n + 1}], lo, hi;
+    __asm__(
+{redc_body}
+        : {touts}, [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [in] "r"(in), "m"(*(const uint64_t(*)[{2 * n}])in),
+          [n0] "m"({name}_n0), {ins_p}
+        : "rdx", "cc");
+{stores}
+}}
+'''
+
+
+def gen_wsub(name, n):
+    """out (2N words) = a - b, plus m * 2^(64N) when that borrows: a
+    difference of wide products made nonnegative for redc. The low half
+    streams through one register (mov keeps the borrow); the high half is
+    fixed with the cmovnz/adcx trick of sub."""
+    L = []
+    for j in range(n):
+        L.append("movq %d(%%[a]), %%[t]" % (8 * j))
+        L.append("%s %d(%%[b]), %%[t]" % ("subq" if j == 0 else "sbbq", 8 * j))
+        L.append("movq %%[t], %d(%%[out])" % (8 * j))
+    for j in range(n):
+        L.append("movq %d(%%[a]), %%[s%d]" % (8 * (n + j), j))
+        L.append("sbbq %d(%%[b]), %%[s%d]" % (8 * (n + j), j))
+    L.append("sbbq %[m], %[m]")
+    L.append("testq %[m], %[m]")
+    for j in range(n):
+        L.append("movl $0, %k[t]")
+        L.append("cmovnzq %%[p%d], %%[t]" % j)
+        L.append("adcxq %%[t], %%[s%d]" % j)
+    for j in range(n):
+        L.append("movq %%[s%d], %d(%%[out])" % (j, 8 * (n + j)))
+    body = "\n".join('        "%s\\n\\t"' % l for l in L)
+    souts = ", ".join('[s%d] "=&r"(s[%d])' % (j, j) for j in range(n))
+    ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
+    return f'''
+/* out = a - b mod m * 2^{64*n} ({2*n} words), a, b < m * 2^{64*n}; out may alias. */
+static inline void {name}_wsub(uint64_t out[{2 * n}], const uint64_t a[{2 * n}], const uint64_t b[{2 * n}])
+{{
+    uint64_t s[{n}], m, t;
+    __asm__(
+{body}
+        : {souts}, [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[{2 * n}])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out),
+          "m"(*(const uint64_t(*)[{2 * n}])a), "m"(*(const uint64_t(*)[{2 * n}])b),
+          {ins_p}
+        : "cc");
 }}
 '''
 
@@ -375,10 +513,14 @@ print('''/* Generated by tools/gen_mont_asm.py; do not edit. */
 
 #include <stdint.h>
 ''', end="")
-print(gen("cz_fp_asm", P, 6), end="")
-print(gen_sqr("cz_fp_asm", P, 6), end="")
+print(gen("cz_fp_asm", P, 6, inline=False), end="")
+print(gen_sqr("cz_fp_asm", P, 6, inline=False), end="")
 print(gen_addsub("cz_fp_asm", 6), end="")
+print(gen_wide("cz_fp_asm", P, 6), end="")
+print(gen_wsub("cz_fp_asm", 6), end="")
 print(gen("cz_fr_asm", R, 4), end="")
 print(gen_sqr("cz_fr_asm", R, 4, pool_size=7), end="")
 print(gen_addsub("cz_fr_asm", 4), end="")
+print(gen_wide("cz_fr_asm", R, 4), end="")
+print(gen_wsub("cz_fr_asm", 4), end="")
 print("\n#endif")

@@ -140,8 +140,6 @@ out.append("/* Shape of each entry, k-th char for k-th entry: '1' in Fp (c1 = 0)
            "   V: %s, V2: %s, W: %s, W3: %s, W5: %s */\n"
            % (kind(g1), kind(g2), kind(gw), kind(gw3), kind(gw5)))
 out.append("/* b' = 4(u + 1): G2 (twist) y^2 = x^3 + b' */\n#define CZ_TWIST_B %s\n" % fp2_init((4, 4)))
-out.append("/* 3b' = 12(u + 1) (doubling step of the Miller loop) */\n#define CZ_TWIST_B3 %s\n"
-           % fp2_init((12, 12)))
 out.append("/* |x|, the BLS parameter is x = -0xd201000000010000 (negative) */\n")
 out.append("#define CZ_PAIRING_X_ABS 0x%016xULL\n" % (-X))
 out.append("#define CZ_PAIRING_X_IS_NEGATIVE 1\n")

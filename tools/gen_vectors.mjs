@@ -17,8 +17,9 @@
  *     (zcash/Filecoin: big-endian, flags in the top 3 bits of byte 0), plus
  *     the snarkjs binary form (x*2^384 mod p little-endian, FORMATS.md) and
  *     the snarkjs JSON decimal form, derived here from the coordinates;
- *   - Fp12: noble's Fp12.toBytes (12 x 48-byte big-endian Fp, c0.c0.c0,
- *     c0.c0.c1, c0.c1.c0, ... c1.c2.c1) as hex.
+ *   - Fp6, Fp12: noble's Fp6/Fp12.toBytes as hex: 6 or 12 48-byte
+ *     big-endian Fp coefficients, c0.c0 first (Fp12: c0.c0.c0, c0.c0.c1,
+ *     c0.c1.c0, ... c1.c2.c1).
  * Invalid encodings carry the status cuzk must return (curve.h: FORMAT for
  * bad flags or a coordinate >= p, NOT_ON_CURVE, SUBGROUP) and what noble
  * itself does with them (noble is lenient in a few places; the zcash rules
@@ -34,7 +35,7 @@ const { bls12_381 } = await import(pathToFileURL(join(oracle, 'bls12-381.js')).h
 const nobleVersion = JSON.parse(readFileSync(join(oracle, 'package.json'), 'utf8')).version;
 
 const SEED = 0x637a6b766563n; // "czkvec"
-const { Fp, Fr, Fp2, Fp12 } = bls12_381.fields;
+const { Fp, Fr, Fp2, Fp6, Fp12 } = bls12_381.fields;
 const G1 = bls12_381.G1.Point;
 const G2 = bls12_381.G2.Point;
 const P = Fp.ORDER;
@@ -124,7 +125,8 @@ function fp2Vectors(n) {
   }
   return pairs.map(([a, b]) => {
     const v = { a: fp2(a), b: fp2(b), add: fp2(Fp2.add(a, b)), sub: fp2(Fp2.sub(a, b)),
-                mul: fp2(Fp2.mul(a, b)), sqr: fp2(Fp2.sqr(a)), inv: fp2(Fp2.inv(a)) };
+                mul: fp2(Fp2.mul(a, b)), sqr: fp2(Fp2.sqr(a)), inv: fp2(Fp2.inv(a)),
+                mul_nr: fp2(Fp2.mulByNonresidue(a)), frobenius1: fp2(Fp2.frobeniusMap(a, 1)) };
     const root = tryOr(() => Fp2.sqrt(a), null);
     // a is a square in Fp2 iff its norm c0^2 + c1^2 is a square in Fp
     const normSq = Fp.pow(Fp.add(Fp.sqr(a.c0), Fp.sqr(a.c1)), (P - 1n) / 2n) !== P - 1n;
@@ -199,6 +201,22 @@ function mulVectors(Pt, aff, enc) {
   });
 }
 
+// k*P for random bases P (a table built for G alone would pass the k*G
+// vectors), and plain scalars >= r for the _var multiplication, where the
+// answer is (k mod r)*P since P has order r
+function mulPointVectors(Pt, aff) {
+  const out = [];
+  for (let i = 0; i < 3; i++) {
+    const p = mulG(Pt, randBelow(R)), k = 1n + randBelow(R - 1n);
+    out.push({ p: aff(p), k: hx(k), kp: aff(p.multiply(k)) });
+  }
+  for (const k of [R, R + 1n, 2n * R - 1n, 1n << 255n, (1n << 256n) - 1n]) {
+    const p = mulG(Pt, randBelow(R)), km = k % R;
+    out.push({ p: aff(p), k: hx(k), kp: aff(km === 0n ? Pt.ZERO : p.multiply(km)), wide: true });
+  }
+  return out;
+}
+
 function addVectors(Pt, aff) {
   const a = mulG(Pt, randBelow(R)), b = mulG(Pt, randBelow(R));
   const cases = [
@@ -259,6 +277,39 @@ function g2NonX() {
 // the lexicographically-largest flag of y, zcash rule
 const g1Sort = (y) => y > (P - 1n) / 2n;
 const g2Sort = (y) => (y.c1 !== 0n ? y.c1 : y.c0) > (P - 1n) / 2n;
+
+// G2 points whose y lies in Fp (y.c1 = 0): the zcash sign flag then comes
+// from y.c0, the rule's special case. x = a + b*u with 3a^2 b - b^3 = -4
+// makes x^3 + 4(u+1) real; a real square root then gives y.c1 = 0. Such
+// points are on the curve but not in the subgroup (checked), so noble will
+// not encode them: the encodings are written here by the zcash rule.
+function g2SignC0() {
+  for (let b = 1n; ; b++) {
+    const a2 = Fp.div(Fp.sub(Fp.pow(b, 3n), 4n), Fp.mul(3n, b));
+    const a = tryOr(() => Fp.sqrt(a2), null);
+    if (a === null) continue;
+    const x = Fp2.create({ c0: a, c1: b });
+    const rhs = Fp2.add(Fp2.pow(x, 3n), B2);
+    if (rhs.c1 !== 0n) throw new Error('g2SignC0: rhs not real');
+    const y0 = tryOr(() => Fp.sqrt(rhs.c0), null);
+    if (y0 === null) continue;
+    const out = [];
+    for (const yc0 of [y0, Fp.neg(y0)]) {
+      const y = Fp2.create({ c0: yc0, c1: 0n });
+      const pt = new G2(x, y, Fp2.ONE);
+      if (!Fp2.eql(Fp2.sqr(y), rhs) || pt.isTorsionFree()) throw new Error('g2SignC0: bad point');
+      const flag = g2Sort(y) ? 0x20 : 0;
+      out.push({
+        point: { x: fp2(x), y: fp2(y) },
+        compressed: flagged(be(x.c1, 48) + be(x.c0, 48), 0x80 | flag),
+        uncompressed: be(x.c1, 48) + be(x.c0, 48) + be(0n, 48) + be(yc0, 48),
+        error: 'SUBGROUP',
+        reason: 'y.c1 = 0, so the sort flag comes from y.c0; on the curve, not in the subgroup',
+      });
+    }
+    return out;
+  }
+}
 
 function invalidVectors() {
   const out = [];
@@ -390,7 +441,26 @@ function fp12Vectors(n) {
     const a = randFp12(), b = randFp12();
     out.push({ a: f12(a), b: f12(b), mul: f12(Fp12.mul(a, b)), sqr: f12(Fp12.sqr(a)),
                inv: f12(Fp12.inv(a)), conj: f12(Fp12.conjugate(a)),
-               frobenius1: f12(Fp12.frobeniusMap(a, 1)), frobenius2: f12(Fp12.frobeniusMap(a, 2)) });
+               frobenius1: f12(Fp12.frobeniusMap(a, 1)), frobenius2: f12(Fp12.frobeniusMap(a, 2)),
+               frobenius3: f12(Fp12.frobeniusMap(a, 3)), frobenius6: f12(Fp12.frobeniusMap(a, 6)),
+               final_exp: f12(Fp12.finalExponentiate(a)) });
+  }
+  return out;
+}
+// Fp6 = Fp2[v]/(v^3 - (u+1)) as noble's Fp6.toBytes: c0.c0, c0.c1, c1.c0, ..., c2.c1
+const f6 = (x) => bytesHex(Fp6.toBytes(x));
+function fp6Vectors(n) {
+  const rand6 = () => {
+    const c = [];
+    for (let i = 0; i < 6; i++) c.push(randBelow(P));
+    return Fp6.fromBytes(Buffer.from(c.map((v) => be(v, 48)).join(''), 'hex'));
+  };
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const a = rand6(), b = rand6();
+    out.push({ a: f6(a), b: f6(b), mul: f6(Fp6.mul(a, b)), sqr: f6(Fp6.sqr(a)), inv: f6(Fp6.inv(a)),
+               mul_nr: f6(Fp6.mulByNonresidue(a)), frobenius1: f6(Fp6.frobeniusMap(a, 1)),
+               frobenius2: f6(Fp6.frobeniusMap(a, 2)) });
   }
   return out;
 }
@@ -415,13 +485,16 @@ const doc = {
   regenerate: 'node tools/gen_vectors.mjs > tests/vectors/bls12_381.json',
   conventions: 'field values: big-endian hex of plain values; Fp2 [c0, c1]; points affine {x, y} or {infinity: true}; ' +
     'compressed/uncompressed: zcash bytes as noble toBytes emits them; snarkjs: x*2^384 mod p little-endian, x then y (c0 then c1); ' +
-    'dec: snarkjs JSON decimal strings (projective, z = 1, infinity (0,1,0)); fp12: noble Fp12.toBytes hex (c0.c0.c0 first)',
+    'dec: snarkjs JSON decimal strings (projective, z = 1, infinity (0,1,0)); fp6/fp12: noble Fp6/Fp12.toBytes hex (c0.c0 / c0.c0.c0 first)',
   fp: { modulus: hx(P), ops: fieldVectors(Fp, 16) },
   fr: { modulus: hx(R), ops: fieldVectors(Fr, 16) },
   fp2: fp2Vectors(12),
-  fp12: fp12Vectors(3),
-  g1: { mul: mulVectors(G1, g1Affine, g1Encodings), add: addVectors(G1, g1Affine) },
-  g2: { mul: mulVectors(G2, g2Affine, g2Encodings), add: addVectors(G2, g2Affine) },
+  fp6: fp6Vectors(3),
+  fp12: fp12Vectors(2),
+  g1: { mul: mulVectors(G1, g1Affine, g1Encodings), mul_point: mulPointVectors(G1, g1Affine),
+        add: addVectors(G1, g1Affine) },
+  g2: { mul: mulVectors(G2, g2Affine, g2Encodings), mul_point: mulPointVectors(G2, g2Affine),
+        add: addVectors(G2, g2Affine), sign_c0: g2SignC0() },
   invalid: invalidVectors(),
   invalid_dec: invalidDec(),
   pairing: pairingVectors(),

@@ -322,6 +322,12 @@ static int run_batch(batch *B)
            B->type, B->key, B->count, B->conc, done, failed + missing, total, wa, pa, ppm,
            done ? total / done : 0.0);
     free(th);
+    free(B->wall);
+    free(B->prove);
+    free(B->queue);
+    free(B->ok);
+    free(B->wtns);
+    pthread_mutex_destroy(&B->print_mu);
     if (atomic_load(&B->fatal)) {
         fprintf(stderr, "cuzk-bench: lost the daemon (see the errors above)\n");
         return 2;

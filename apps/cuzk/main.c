@@ -14,6 +14,7 @@
  * 3 internal error.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "io/binfile.h"
 #include "io/json.h"
 #include "pairing/pairing.h"
+#include "util/threadpool.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -74,7 +76,7 @@ static void stage_done(const cli *c, const char *stage, double ms)
     if (!c->quiet)
         fprintf(stderr, "cuzk: %s %.1f ms\n", stage, ms);
     if (g_timings)
-        json_object_set_new(g_timings, stage, json_real(ms));
+        json_object_set_new(g_timings, stage, json_real((double)llround(ms * 1000.0) / 1000.0));
 }
 
 static int status_exit(cz_status st)
@@ -112,7 +114,7 @@ static void print_json_result(json_t *o)
 {
     if (g_timings)
         json_object_set(o, "timings_ms", g_timings);
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     if (s) {
         printf("%s\n", s);
         free(s);
@@ -363,19 +365,24 @@ static int cmd_prove(const cli *c)
     double t0 = now_ms(), t;
 
     cz_backend *be;
-    const char *device = c->device;
-    if (!strcmp(device, "cuda") || !strcmp(device, "auto")) {
-        st = cz_backend_create(&be, device, c->threads, err, sizeof err);
-        if (st == CZ_ERR_UNSUPPORTED && !strcmp(device, "cuda")) {
-            if (!c->quiet)
-                fprintf(stderr, "cuzk: device cuda is not available in this build; using cpu\n");
-            st = cz_backend_cpu_create(&be, c->threads);
-        }
-    } else {
+    char dev[32];
+    snprintf(dev, sizeof dev, "%s:%d", c->device, c->gpu);
+    st = cz_backend_create(&be, dev, c->threads, err, sizeof err);
+    if (st && !strcmp(c->device, "cuda")) {
+        if (!c->quiet)
+            fprintf(stderr, "cuzk: device cuda is not available (%s); proving on the cpu\n", err);
         st = cz_backend_cpu_create(&be, c->threads);
     }
     if (st)
         return fail(st, "cannot start the prover backend");
+    if (!c->quiet) {
+        if (!strcmp(be->name, "cpu"))
+            fprintf(stderr, "cuzk: device cpu, %d threads%s\n",
+                    c->threads ? (int)c->threads : cz_threadpool_size(cz_threadpool_global()),
+                    strcmp(c->device, "auto") ? "" : " (auto: no CUDA device)");
+        else
+            fprintf(stderr, "cuzk: device %s %d\n", be->name, c->gpu);
+    }
 
     progress(c, "load key");
     t = now_ms();
@@ -435,7 +442,9 @@ static int cmd_prove(const cli *c)
             cz_vk_free(vk);
         }
         if (st) {
-            fprintf(stderr, "cuzk: %s: the new proof failed its self-check (%s)\n", proof_path, err);
+            fprintf(stderr,
+                    "cuzk: %s: the new proof failed its self-check (%s): does the witness "
+                    "satisfy the circuit? (not written)\n", wtns_path, err);
             self_check_failed = 1;
         } else {
             stage_done(c, "verify", now_ms() - t);
@@ -472,7 +481,9 @@ static int cmd_prove(const cli *c)
     stage_done(c, "total", now_ms() - t0);
     if (c->json) {
         json_t *o = json_pack("{s:s,s:b,s:s,s:i,s:I,s:I,s:b}", "command", "prove", "ok", 1,
-                              "device", be_name, "threads", (int)c->threads, "nVars",
+                              "device", be_name, "threads",
+                              c->threads ? (int)c->threads : cz_threadpool_size(cz_threadpool_global()),
+                              "nVars",
                               (json_int_t)n_vars, "domainSize", (json_int_t)dom, "verified",
                               !c->no_verify);
         print_json_result(o);

@@ -62,9 +62,14 @@ struct cz_backend {
 /* The CPU backend on `threads` threads (0: all cores). */
 cz_status cz_backend_cpu_create(cz_backend **out, unsigned threads);
 /* device: "cpu", "cuda" or "auto" (cuda where built and a GPU exists,
-   else cpu). "cuda" without CUDA is CZ_ERR_UNSUPPORTED. */
+   else cpu), optionally ":N" for GPU N ("cuda:1"). "cuda" without CUDA
+   (or without a usable GPU) is CZ_ERR_UNSUPPORTED / CZ_ERR_DEVICE. */
 cz_status cz_backend_create(cz_backend **out, const char *device, unsigned threads,
                             char *err, size_t err_len);
 void cz_backend_destroy(cz_backend *be);
+/* The CUDA backend (src/backend/cuda_glue.c); defined only in CUDA builds
+   (CUZK_HAVE_CUDA): use cz_backend_create elsewhere. */
+cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, char *err,
+                                 size_t err_len);
 
 #endif

@@ -197,27 +197,43 @@ void cz_backend_destroy(cz_backend *be)
         be->destroy(be);
 }
 
-#ifdef CUZK_HAVE_CUDA
-cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, char *err,
-                                 size_t err_len);
-#endif
-
 cz_status cz_backend_create(cz_backend **out, const char *device, unsigned threads,
                             char *err, size_t err_len)
 {
     *out = NULL;
-    if (!device || !strcmp(device, "auto") || !strcmp(device, "cpu")) {
+    /* "cuda:N" / "auto:N" pick GPU N */
+    int gpu = 0;
+    char dev[16] = "auto";
+    if (device) {
+        const char *colon = strchr(device, ':');
+        size_t len = colon ? (size_t)(colon - device) : strlen(device);
+        if (len >= sizeof dev)
+            len = sizeof dev - 1;
+        memcpy(dev, device, len);
+        dev[len] = 0;
+        if (colon) {
+            char *end;
+            long g = strtol(colon + 1, &end, 10);
+            if (*end || g < 0 || g > 1024 || end == colon + 1) {
+                if (err && err_len)
+                    snprintf(err, err_len, "bad GPU index in device \"%s\"", device);
+                return CZ_ERR_ARG;
+            }
+            gpu = (int)g;
+        }
+    }
+    if (!strcmp(dev, "auto") || !strcmp(dev, "cpu")) {
 #ifdef CUZK_HAVE_CUDA
-        if (device && !strcmp(device, "auto") &&
-            cz_backend_cuda_create(out, 0, threads, NULL, 0) == CZ_OK)
+        if (!strcmp(dev, "auto") && cz_backend_cuda_create(out, gpu, threads, NULL, 0) == CZ_OK)
             return CZ_OK;
 #endif
         return cz_backend_cpu_create(out, threads);
     }
-    if (!strcmp(device, "cuda")) {
+    if (!strcmp(dev, "cuda")) {
 #ifdef CUZK_HAVE_CUDA
-        return cz_backend_cuda_create(out, 0, threads, err, err_len);
+        return cz_backend_cuda_create(out, gpu, threads, err, err_len);
 #else
+        (void)gpu;
         if (err && err_len)
             snprintf(err, err_len, "device cuda: this build has no CUDA backend");
         return CZ_ERR_UNSUPPORTED;

@@ -126,7 +126,7 @@ typedef struct job {
     double t[ST_COUNT][2];       /* start, end per stage (engine ms) */
     cz_prove_timings pt;
     char *proof_json, *public_json;
-    char err[512];
+    char err[640];
     double finished_at;
 } job;
 
@@ -555,9 +555,9 @@ static void *prove_main(void *arg)
         if (j->cancel) {
             finish_locked(e, j, CZ_JOB_CANCELLED);
         } else if (st) {
-            char msg[600];
-            snprintf(msg, sizeof msg, "%s%s%s", st == CZ_ERR_VERIFY ? "proof failed its self-check: " : "",
-                     err[0] ? err : cz_strerror(st), "");
+            char msg[sizeof j->err];
+            snprintf(msg, sizeof msg, "%s%.480s", st == CZ_ERR_VERIFY ? "proof failed its self-check: " : "",
+                     err[0] ? err : cz_strerror(st));
             fail_locked(e, j, msg);
         } else {
             j->proof_json = pj;

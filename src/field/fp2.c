@@ -9,6 +9,7 @@
  */
 #include "field/field.h"
 #include "field/constants.h"
+#include "field/field_internal.h"
 
 #include <string.h>
 
@@ -20,12 +21,13 @@ void cz_fp2_one(cz_fp2 *out)
     cz_fp_zero(&out->c1);
 }
 
-bool cz_fp2_is_zero(const cz_fp2 *a) { return cz_fp_is_zero(&a->c0) & cz_fp_is_zero(&a->c1); }
-bool cz_fp2_is_one(const cz_fp2 *a) { return cz_fp_is_one(&a->c0) & cz_fp_is_zero(&a->c1); }
+/* bitwise & on 0/1 ints: no short circuit, so no branch on the values */
+bool cz_fp2_is_zero(const cz_fp2 *a) { return (int)cz_fp_is_zero(&a->c0) & (int)cz_fp_is_zero(&a->c1); }
+bool cz_fp2_is_one(const cz_fp2 *a) { return (int)cz_fp_is_one(&a->c0) & (int)cz_fp_is_zero(&a->c1); }
 
 bool cz_fp2_eq(const cz_fp2 *a, const cz_fp2 *b)
 {
-    return cz_fp_eq(&a->c0, &b->c0) & cz_fp_eq(&a->c1, &b->c1);
+    return (int)cz_fp_eq(&a->c0, &b->c0) & (int)cz_fp_eq(&a->c1, &b->c1);
 }
 
 void cz_fp2_cmov(cz_fp2 *out, const cz_fp2 *a, bool flag)
@@ -66,19 +68,25 @@ void cz_fp2_conj(cz_fp2 *out, const cz_fp2 *a)
 
 void cz_fp2_frobenius(cz_fp2 *out, const cz_fp2 *a) { cz_fp2_conj(out, a); }
 
-/* Karatsuba: v0 = a0 b0, v1 = a1 b1,
-   c0 = v0 - v1, c1 = (a0 + a1)(b0 + b1) - v0 - v1. 3M + 5A. */
+/* Karatsuba with lazy reduction: v0 = a0 b0, v1 = a1 b1 and
+   v2 = (a0 + a1)(b0 + b1) as 768-bit products (the sums unreduced, < 2p),
+   c1 = redc(v2 - v0 - v1) (= a0 b1 + a1 b0 < 2p^2, never negative),
+   c0 = redc(v0 - v1) (p * 2^384 added when negative). 3 wide products
+   and 2 reductions instead of 3 full Montgomery products. */
 void cz_fp2_mul(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b)
 {
-    cz_fp v0, v1, s, t;
-    cz_fp_mul(&v0, &a->c0, &b->c0);
-    cz_fp_mul(&v1, &a->c1, &b->c1);
-    cz_fp_add(&s, &a->c0, &a->c1);
-    cz_fp_add(&t, &b->c0, &b->c1);
-    cz_fp_mul(&s, &s, &t);
-    cz_fp_sub(&out->c0, &v0, &v1);
-    cz_fp_sub(&s, &s, &v0);
-    cz_fp_sub(&out->c1, &s, &v1);
+    uint64_t v0[12], v1[12], v2[12];
+    cz_fp s, t;
+    cz_fp_mul_wide(v0, &a->c0, &b->c0);
+    cz_fp_mul_wide(v1, &a->c1, &b->c1);
+    cz_fp_add_nr(&s, &a->c0, &a->c1);
+    cz_fp_add_nr(&t, &b->c0, &b->c1);
+    cz_fp_mul_wide(v2, &s, &t); /* < 4p^2 < p * 2^384 */
+    cz_fp_sub_wide(v2, v2, v0);
+    cz_fp_sub_wide(v2, v2, v1);
+    cz_fp_sub_wide(v0, v0, v1);
+    cz_fp_redc(&out->c0, v0);
+    cz_fp_redc(&out->c1, v2);
 }
 
 /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u. 2M + 3A. */
@@ -94,8 +102,9 @@ void cz_fp2_sqr(cz_fp2 *out, const cz_fp2 *a)
 
 void cz_fp2_mul_fp(cz_fp2 *out, const cz_fp2 *a, const cz_fp *b)
 {
-    cz_fp_mul(&out->c0, &a->c0, b);
-    cz_fp_mul(&out->c1, &a->c1, b);
+    cz_fp t = *b; /* b may be a coefficient of out */
+    cz_fp_mul(&out->c0, &a->c0, &t);
+    cz_fp_mul(&out->c1, &a->c1, &t);
 }
 
 /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
@@ -124,17 +133,30 @@ static void fp2_inv_with(cz_fp2 *out, const cz_fp2 *a, void (*fp_inv)(cz_fp *, c
 void cz_fp2_inv(cz_fp2 *out, const cz_fp2 *a) { fp2_inv_with(out, a, cz_fp_inv); }
 void cz_fp2_inv_var(cz_fp2 *out, const cz_fp2 *a) { fp2_inv_with(out, a, cz_fp_inv_var); }
 
-/* Left-to-right square and always-multiply, result selected by mask:
-   constant time in a, not in e. */
+/* Fixed 4-bit windows as in the prime fields: the public exponent picks
+   table entries and skips zero windows; nothing depends on a's value. */
 void cz_fp2_pow(cz_fp2 *out, const cz_fp2 *a, const uint64_t *e, size_t e_limbs)
 {
-    cz_fp2 acc, base = *a, t;
+    cz_fp2 tab[16], acc;
     cz_fp2_one(&acc);
+    tab[0] = acc;
+    tab[1] = *a;
+    for (int i = 2; i < 16; i++)
+        cz_fp2_mul(&tab[i], &tab[i - 1], a);
+    bool started = false;
     for (size_t i = e_limbs; i-- > 0;) {
-        for (int b = 63; b >= 0; b--) {
-            cz_fp2_sqr(&acc, &acc);
-            cz_fp2_mul(&t, &acc, &base);
-            cz_fp2_cmov(&acc, &t, (e[i] >> b) & 1);
+        for (int b = 60; b >= 0; b -= 4) {
+            unsigned w = (unsigned)(e[i] >> b) & 15;
+            if (started)
+                for (int k = 0; k < 4; k++)
+                    cz_fp2_sqr(&acc, &acc);
+            if (w) {
+                if (started)
+                    cz_fp2_mul(&acc, &acc, &tab[w]);
+                else
+                    acc = tab[w];
+                started = true;
+            }
         }
     }
     *out = acc;
@@ -174,9 +196,9 @@ bool cz_fp2_sqrt(cz_fp2 *out, const cz_fp2 *a)
 /* zcash sign rule: the sign of c1, or of c0 when c1 = 0. */
 bool cz_fp2_is_lex_largest(const cz_fp2 *a)
 {
-    bool c1z = cz_fp_is_zero(&a->c1);
-    bool l1 = cz_fp_is_lex_largest(&a->c1), l0 = cz_fp_is_lex_largest(&a->c0);
-    return (c1z & l0) | (!c1z & l1);
+    int c1z = cz_fp_is_zero(&a->c1);
+    int l1 = cz_fp_is_lex_largest(&a->c1), l0 = cz_fp_is_lex_largest(&a->c0);
+    return (c1z & l0) | ((c1z ^ 1) & l1);
 }
 
 void cz_fp2_random(cz_fp2 *out, cz_rng *rng)

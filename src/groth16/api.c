@@ -123,7 +123,8 @@ cz_status cz_prover_prove(cz_prover *p, const void *wtns, size_t wtns_len,
         char e2[256];
         if (cz_groth16_verify(p->vk, w + 1, p->key->n_public, &proof, e2, sizeof e2) != CZ_OK)
             st = cz_io_fail(CZ_ERR_VERIFY, err, err_len, "prove",
-                            "the new proof failed its self-check (%s)", e2);
+                            "the new proof failed its self-check (%s): does the witness "
+                            "satisfy the circuit?", e2);
     }
     if (!st) {
         pj = cz_proof_to_json(&proof);

@@ -43,6 +43,7 @@ typedef struct cz_zkey {
     /* storage */
     cz_blob blob;
     void *copies[6];         /* aligned copies of unaligned sections */
+    bool copy_all;           /* loading from caller bytes to copy: copy every section */
 } cz_zkey;
 
 /* Load and validate a .zkey. `threads` = 0: all cores. The name is used

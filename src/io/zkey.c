@@ -118,7 +118,7 @@ static cz_status section_points(const void **out, cz_zkey *key, const cz_bin_sec
         *out = NULL;
         return CZ_OK;
     }
-    if (((uintptr_t)p & 7) == 0) {
+    if (((uintptr_t)p & 7) == 0 && !key->copy_all) {
         *out = p;
         return CZ_OK;
     }
@@ -417,23 +417,19 @@ cz_status cz_zkey_load_bytes(cz_zkey **out, const void *data, size_t len, bool c
     cz_zkey *key = calloc(1, sizeof *key);
     if (!key)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
-    if (copy && len) {
-        void *c = malloc(len);
-        if (!c) {
-            free(key);
-            return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
-        }
-        memcpy(c, data, len);
-        cz_blob_borrow(&key->blob, c, len);
-        key->blob.owned = c;
-    } else {
-        cz_blob_borrow(&key->blob, data, len);
-    }
+    /* copy: every point section is copied to aligned memory during the
+       load (a whole-file copy would be copied again in part: sections sit
+       4 bytes apart modulo 8 because section headers are 12 bytes), and
+       the caller's bytes are dropped afterwards. */
+    cz_blob_borrow(&key->blob, data, len);
+    key->copy_all = copy;
     cz_status st = load_key(key, name, threads, err, err_len);
     if (st) {
         cz_zkey_free(key);
         return st;
     }
+    if (copy)
+        memset(&key->blob, 0, sizeof key->blob); /* nothing points into it now */
     *out = key;
     return CZ_OK;
 }

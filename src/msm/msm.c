@@ -107,24 +107,43 @@ void cz_msm_prep_free_(cz_msm_prep_ *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Minimise W(c) * (n + k * 2^(c-1)) with W(c) = ceil(256/c): n bucket
-   additions per window (batched affine, ~5M+1S) against the running-sum
-   reduction, two XYZZ additions per bucket (~22M): k ~ 4. Capped at 16
-   (G1) / 15 (G2) so a task's buckets stay within a few MiB of cache. */
+/* Tasks are (window, range of points) pairs: ranges split the points only
+   when there are too few windows to keep every thread busy. */
+unsigned cz_msm_ranges_(size_t n, unsigned n_win, int threads)
+{
+    unsigned r = 1;
+    if (n_win < (unsigned)(4 * threads))
+        r = (unsigned)((4 * threads + (int)n_win - 1) / (int)n_win);
+    if (r > 1 && n / r < 1024)
+        r = n / 1024 ? (unsigned)(n / 1024) : 1;
+    return r;
+}
+
+/* Minimise rounds * (n/ranges + k 2^(c-1)): per task n/ranges bucket
+   additions (batched affine, ~6M + 6 add/sub) and a running-sum reduction
+   of 2^(c-1) buckets (an XYZZ mixed add and a full add, ~22M: k = 3 as
+   measured), rounds = ceil(tasks / threads). G2 takes one bit less: its
+   buckets are twice as big and the measurements favour it. Capped at 16
+   (G1) / 14 (G2); beyond, bucket arrays spill the L2 cache. */
 unsigned cz_msm_window_for(size_t n, int threads, int g2)
 {
-    (void)threads;
+    if (threads < 1)
+        threads = 1;
     if (n < 4)
         return 2;
     unsigned best = 2, cap = g2 ? 15 : 16;
     double best_cost = 0;
     for (unsigned c = 2; c <= cap; c++) {
-        double w = (256 + c - 1) / c;
-        double cost = w * ((double)n + 4.0 * (double)((size_t)1 << (c - 1)));
+        unsigned w = (256 + c - 1) / c;
+        unsigned r = cz_msm_ranges_(n, w, threads);
+        double rounds = (double)(((size_t)w * r + (size_t)threads - 1) / (size_t)threads);
+        double cost = rounds * ((double)n / r + 3.0 * (double)((size_t)1 << (c - 1)));
         if (c == 2 || cost < best_cost) {
             best_cost = cost;
             best = c;
         }
     }
+    if (g2 && best > 2)
+        best--;
     return best;
 }

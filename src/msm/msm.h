@@ -7,8 +7,11 @@
  * minus 2^c when bit wc+c-1 is set, so every window's digit is computed
  * independently. Per window, point P_i goes into bucket |d| (negated when
  * d < 0); the window sum sum_j j*B_j comes from running sums from the top
- * bucket down (S += B_j, T += S), and the windows combine by Horner with
- * c doublings each.
+ * bucket down (S += B_j, T += S), run in up to 256 segments side by side
+ * so that each step's additions share one inversion (batched affine, see
+ * below), or bucket by bucket by small scalar multiplications when few
+ * buckets are used (the top window, tiny inputs); the windows combine by
+ * Horner with c doublings each.
  * Buckets are accumulated in affine coordinates in batches: up to `batch`
  * pending additions to distinct buckets share one field inversion
  * (Montgomery's trick), 5M + 1S per addition against 8M + 2S for a mixed
@@ -61,7 +64,7 @@ typedef struct {
     int no_split;              /* 1: 0/1 scalars go through Pippenger too */
 } cz_msm_opts;
 
-/* out = sum_i scalars[i] * points[i], i < n (n < 2^32). opts NULL: one
+/* out = sum_i scalars[i] * points[i], i < n (n < 2^31). opts NULL: one
    thread, Montgomery scalars, automatic choices. CZ_ERR_ARG on a bad
    window or n, CZ_ERR_NOMEM. n = 0 gives infinity. */
 cz_status cz_g1_msm(cz_g1_jac *out, const cz_g1_affine *points, const cz_fr *scalars,

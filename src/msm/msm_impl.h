@@ -38,7 +38,7 @@ typedef struct {
     uint8_t *has;
     uint32_t *stamp, epoch;
     G_(op_) *batch, *queue;
-    size_t b_n, q_n, cap;
+    size_t b_n, q_n, cap, q_cap;
     FE *pref, *den;
     uint8_t *kind;
     XYZZ *ov;       /* lazily allocated */
@@ -197,10 +197,10 @@ static inline void G_(ba_add_)(G_(ba_) *s, G_(op_) op)
     if (G_(ba_try_)(s, op))
         return;
     s->queue[s->q_n++] = op;
-    if (s->q_n == s->cap) {
+    if (s->q_n == s->q_cap) {
         G_(ba_flush_)(s);
         G_(ba_drain_)(s);
-        if (s->q_n >= s->cap / 2) /* a hot bucket: stop batching it */
+        if (s->q_n >= s->q_cap / 2) /* hot buckets: stop batching them */
             G_(ba_overflow_)(s);
     }
 }
@@ -245,7 +245,8 @@ static bool G_(ba_init_)(G_(ba_) *s, const AFF *pts, size_t nb)
     s->has = calloc(nb, 1);
     s->stamp = calloc(nb, sizeof *s->stamp);
     s->batch = malloc(s->cap * sizeof *s->batch);
-    s->queue = malloc(s->cap * sizeof *s->queue);
+    s->q_cap = 4 * s->cap;  /* collisions wait here; flushes come from a full batch */
+    s->queue = malloc(s->q_cap * sizeof *s->queue);
     s->pref = malloc(s->cap * sizeof *s->pref);
     s->den = malloc(s->cap * sizeof *s->den);
     s->kind = malloc(s->cap);
@@ -256,6 +257,137 @@ static bool G_(ba_init_)(G_(ba_) *s, const AFF *pts, size_t nb)
     return true;
 }
 
+
+/* acc[k] += add[k] for k < m in affine coordinates with one inversion
+   (the formulas at the top of this file); the acc[k] are distinct, either
+   side may be infinity (all zero), and P + P / P + (-P) are handled.
+   Scratch: pref, den (m FE each), kind (m bytes). 6M + ~6 add/sub each. */
+static void G_(batch_add_)(AFF *const *acc, const AFF *const *add, size_t m, FE *pref, FE *den,
+                           uint8_t *kind)
+{
+    FE a, inv, t, lam;
+    FE_(one)(&a);
+    for (size_t k = 0; k < m; k++) {
+        const AFF *A = acc[k], *B = add[k];
+        uint8_t kd = 0;
+        if (G_(affine_is_infinity)(B)) {
+            kd = 4;                    /* A stays */
+        } else if (G_(affine_is_infinity)(A)) {
+            kd = 3;                    /* A = B */
+        } else {
+            FE_(sub)(&den[k], &B->x, &A->x);
+            if (FE_(is_zero)(&den[k])) {
+                if (FE_(eq)(&A->y, &B->y)) {
+                    kd = 1;            /* doubling */
+                    FE_(dbl)(&den[k], &A->y);
+                } else {
+                    kd = 2;            /* A = -B: infinity */
+                }
+            }
+        }
+        kind[k] = kd;
+        pref[k] = a;
+        if (kd <= 1)
+            FE_(mul)(&a, &a, &den[k]);
+    }
+    FE_(inv_var)(&inv, &a);
+    for (size_t k = m; k-- > 0;) {
+        AFF *A = acc[k];
+        const AFF *B = add[k];
+        uint8_t kd = kind[k];
+        if (kd == 4)
+            continue;
+        if (kd == 3) {
+            *A = *B;
+            continue;
+        }
+        if (kd == 2) {
+            G_(affine_infinity)(A);
+            continue;
+        }
+        FE_(mul)(&t, &inv, &pref[k]);
+        FE_(mul)(&inv, &inv, &den[k]);
+        if (kd == 0) {
+            FE_(sub)(&lam, &B->y, &A->y);
+        } else {
+            FE u;
+            FE_(sqr)(&lam, &A->x);
+            FE_(dbl)(&u, &lam);
+            FE_(add)(&lam, &lam, &u);
+        }
+        FE_(mul)(&lam, &lam, &t);
+        FE_(sqr)(&t, &lam);
+        FE_(sub)(&t, &t, &A->x);
+        FE_(sub)(&t, &t, &B->x);
+        FE d;
+        FE_(sub)(&d, &A->x, &t);
+        FE_(mul)(&d, &d, &lam);
+        FE_(sub)(&A->y, &d, &A->y);
+        A->x = t;
+    }
+}
+
+/* sum_{j < top, has[j]} (j+1) bk[j] with the running sums run in L
+   segments of len = 2^e buckets side by side, so that each step's L
+   additions share one inversion (batched affine, ~6M each instead of the
+   10M + 14M of the XYZZ pair). Segment s, buckets [s len, (s+1) len),
+   ends with S_s = sum B_j and T_s = sum (j - s len + 1) B_j, and
+   sum_j (j+1) B_j = sum_s T_s + len * sum_s s S_s; the last sum is a
+   short XYZZ running sum over s, then e doublings. false: no memory. */
+static bool G_(reduce_segmented_)(XYZZ *out, const AFF *bk, const uint8_t *has, size_t top)
+{
+    unsigned e = 4;
+    while (((top + ((size_t)1 << e) - 1) >> e) > 256)
+        e++;
+    size_t len = (size_t)1 << e, L = (top + len - 1) >> e;
+    AFF *S = calloc(2 * L, sizeof *S), *T = S + L;      /* zero: infinity */
+    AFF **acc = malloc(L * sizeof *acc);
+    const AFF **add = malloc(L * sizeof *add);
+    FE *pref = malloc(2 * L * sizeof *pref), *den = pref + L;
+    uint8_t *kind = malloc(L);
+    bool ok = S && acc && add && pref && kind;
+    if (ok) {
+        for (size_t i = len; i-- > 0;) {
+            size_t m = 0;
+            for (size_t sg = 0; sg < L; sg++) {
+                size_t j = sg * len + i;
+                if (j < top && has[j]) {
+                    acc[m] = &S[sg];
+                    add[m++] = &bk[j];
+                }
+            }
+            G_(batch_add_)(acc, add, m, pref, den, kind);
+            m = 0;
+            for (size_t sg = 0; sg < L; sg++) {
+                if (!G_(affine_is_infinity)(&S[sg])) {
+                    acc[m] = &T[sg];
+                    add[m++] = &S[sg];
+                }
+            }
+            G_(batch_add_)(acc, add, m, pref, den, kind);
+        }
+        XYZZ tsum, r, u;
+        G_(xyzz_infinity)(&tsum);
+        G_(xyzz_infinity)(&r);
+        G_(xyzz_infinity)(&u);
+        for (size_t sg = L; sg-- > 0;) {
+            G_(xyzz_add_affine)(&tsum, &tsum, &T[sg]);
+            if (sg == 0)
+                break;
+            G_(xyzz_add_affine)(&r, &r, &S[sg]);
+            G_(xyzz_add)(&u, &u, &r);            /* u = sum_s s S_s */
+        }
+        for (unsigned b = 0; b < e; b++)
+            G_(xyzz_dbl)(&u, &u);
+        G_(xyzz_add)(out, &tsum, &u);
+    }
+    free(S);
+    free(acc);
+    free(add);
+    free(pref);
+    free(kind);
+    return ok;
+}
 
 /* ---- window sums ---- */
 
@@ -334,30 +466,45 @@ static void G_(task_affine_)(G_(pip_ctx_) *c, unsigned w, size_t k0, size_t k1, 
     G_(ba_finish_)(&s);
     if (s.nomem)
         atomic_store(&c->nomem, 1);
-    /* sum_j (j+1) B_j by running sums from the top (or sparse) */
+    /* sum_j (j+1) B_j: sparse buckets one by one, many by segmented
+       batched-affine running sums, the rest by XYZZ running sums; the
+       overflow buckets (rare) apart the same way */
     XYZZ S, T;
     G_(xyzz_infinity)(&S);
     G_(xyzz_infinity)(&T);
-    size_t m = 0;
-    for (size_t j = 0; j < top; j++)
-        m += s.has[j] + (s.ov ? s.ov_has[j] : 0);
+    size_t m = 0, m_ov = 0;
+    for (size_t j = 0; j < top; j++) {
+        m += s.has[j];
+        m_ov += s.ov ? s.ov_has[j] : 0;
+    }
     if (G_(sparse_ok_)(m, top)) {
         for (size_t j = 0; j < top; j++) {
             if (s.has[j]) {
                 G_(xyzz_from_affine)(&S, &s.bk[j]);
                 G_(add_multiple_)(&T, &S, j + 1);
             }
-            if (s.ov && s.ov_has[j])
-                G_(add_multiple_)(&T, &s.ov[j], j + 1);
         }
-    } else {
+    } else if (top < 256 || !G_(reduce_segmented_)(&T, s.bk, s.has, top)) {
         for (size_t j = top; j-- > 0;) {
             if (s.has[j])
                 G_(xyzz_add_affine)(&S, &S, &s.bk[j]);
-            if (s.ov && s.ov_has[j])
-                G_(xyzz_add)(&S, &S, &s.ov[j]);
             G_(xyzz_add)(&T, &T, &S);
         }
+    }
+    if (m_ov && G_(sparse_ok_)(m_ov, top)) {
+        for (size_t j = 0; j < top; j++)
+            if (s.ov_has[j])
+                G_(add_multiple_)(&T, &s.ov[j], j + 1);
+    } else if (m_ov) {
+        XYZZ S2, T2;
+        G_(xyzz_infinity)(&S2);
+        G_(xyzz_infinity)(&T2);
+        for (size_t j = top; j-- > 0;) {
+            if (s.ov_has[j])
+                G_(xyzz_add)(&S2, &S2, &s.ov[j]);
+            G_(xyzz_add)(&T2, &T2, &S2);
+        }
+        G_(xyzz_add)(&T, &T, &T2);
     }
     *out = T;
     G_(ba_free_)(&s);
@@ -423,75 +570,25 @@ static void G_(pip_fn_)(void *vctx, size_t b, size_t e, int worker)
 /* ---- sum of a list of points by a tree of batched affine additions ---- */
 
 /* buf[k] = buf[2k] + buf[2k+1] for k < m/2 (then the odd one moved);
-   returns the new length. pref, kind: scratch of CHUNK. */
+   returns the new length. Scratch of SUM_CHUNK entries. */
 #define SUM_CHUNK 1024
-static size_t G_(sum_level_)(AFF *buf, size_t m, FE *pref, uint8_t *kind)
+typedef struct {
+    AFF *acc[SUM_CHUNK];
+    const AFF *add[SUM_CHUNK];
+    FE pref[SUM_CHUNK], den[SUM_CHUNK];
+    uint8_t kind[SUM_CHUNK];
+} G_(sum_scratch_);
+
+static size_t G_(sum_level_)(AFF *buf, size_t m, G_(sum_scratch_) *sc)
 {
     size_t half = m / 2;
     for (size_t k0 = 0; k0 < half; k0 += SUM_CHUNK) {
         size_t k1 = k0 + SUM_CHUNK < half ? k0 + SUM_CHUNK : half;
-        FE acc, den, inv, t, lam;
-        FE_(one)(&acc);
         for (size_t k = k0; k < k1; k++) {
-            AFF *a = &buf[2 * k], *b = &buf[2 * k + 1];
-            uint8_t kd = 0;
-            if (G_(affine_is_infinity)(a))
-                kd = 3; /* result b */
-            else if (G_(affine_is_infinity)(b))
-                kd = 4; /* result a */
-            else {
-                FE_(sub)(&den, &b->x, &a->x);
-                if (FE_(is_zero)(&den)) {
-                    if (FE_(eq)(&a->y, &b->y)) {
-                        kd = 1;
-                        FE_(dbl)(&den, &a->y);
-                    } else {
-                        kd = 2; /* infinity */
-                    }
-                }
-            }
-            kind[k - k0] = kd;
-            pref[k - k0] = acc;
-            if (kd <= 1)
-                FE_(mul)(&acc, &acc, &den);
+            sc->acc[k - k0] = &buf[2 * k];
+            sc->add[k - k0] = &buf[2 * k + 1];
         }
-        FE_(inv_var)(&inv, &acc);
-        for (size_t k = k1; k-- > k0;) {
-            AFF *a = &buf[2 * k], *b = &buf[2 * k + 1];
-            uint8_t kd = kind[k - k0];
-            if (kd == 2) {
-                G_(affine_infinity)(a);
-                continue;
-            }
-            if (kd == 3) {
-                *a = *b;
-                continue;
-            }
-            if (kd == 4)
-                continue;
-            if (kd == 0)
-                FE_(sub)(&den, &b->x, &a->x);
-            else
-                FE_(dbl)(&den, &a->y);
-            FE_(mul)(&t, &inv, &pref[k - k0]);
-            FE_(mul)(&inv, &inv, &den);
-            if (kd == 0) {
-                FE_(sub)(&lam, &b->y, &a->y);
-            } else {
-                FE u;
-                FE_(sqr)(&lam, &a->x);
-                FE_(dbl)(&u, &lam);
-                FE_(add)(&lam, &lam, &u);
-            }
-            FE_(mul)(&lam, &lam, &t);
-            FE_(sqr)(&t, &lam);
-            FE_(sub)(&t, &t, &a->x);
-            FE_(sub)(&t, &t, &b->x);
-            FE_(sub)(&den, &a->x, &t);
-            FE_(mul)(&den, &den, &lam);
-            FE_(sub)(&a->y, &den, &a->y);
-            a->x = t;
-        }
+        G_(batch_add_)(sc->acc, sc->add, k1 - k0, sc->pref, sc->den, sc->kind);
     }
     for (size_t k = 1; k < half; k++)
         buf[k] = buf[2 * k];
@@ -515,22 +612,20 @@ static void G_(sum_fn_)(void *vctx, size_t b, size_t e, int worker)
         size_t i0 = t * c->per, i1 = i0 + c->per < c->m ? i0 + c->per : c->m;
         size_t m = i1 - i0;
         AFF *buf = malloc(m * sizeof *buf);
-        FE *pref = malloc(SUM_CHUNK * sizeof *pref);
-        uint8_t *kind = malloc(SUM_CHUNK);
+        G_(sum_scratch_) *sc = malloc(sizeof *sc);
         G_(xyzz_infinity)(&c->part[t]);
-        if (!buf || !pref || !kind) {
+        if (!buf || !sc) {
             atomic_store(&c->nomem, 1);
         } else {
             for (size_t i = 0; i < m; i++)
                 buf[i] = c->pts[c->idx[i0 + i]];
             while (m > 1)
-                m = G_(sum_level_)(buf, m, pref, kind);
+                m = G_(sum_level_)(buf, m, sc);
             if (m == 1)
                 G_(xyzz_from_affine)(&c->part[t], &buf[0]);
         }
         free(buf);
-        free(pref);
-        free(kind);
+        free(sc);
     }
 }
 
@@ -587,11 +682,7 @@ cz_status G_(msm)(JAC *out, const AFF *points, const cz_fr *scalars, size_t n,
     if (prep.n_big) {
         unsigned c = opts->window ? opts->window : cz_msm_window_for(prep.n_big, threads, IS_G2);
         unsigned n_win = (256 + c - 1) / c;
-        unsigned n_rng = 1;
-        if (n_win < (unsigned)(4 * threads))
-            n_rng = (unsigned)((4 * threads + n_win - 1) / n_win);
-        if (n_rng > 1 && prep.n_big / n_rng < 64)
-            n_rng = prep.n_big / 64 ? (unsigned)(prep.n_big / 64) : 1;
+        unsigned n_rng = cz_msm_ranges_(prep.n_big, n_win, threads);
         bool affine;
         if (opts->algo == CZ_MSM_ALGO_XYZZ)
             affine = false;

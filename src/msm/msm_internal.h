@@ -29,6 +29,8 @@ cz_status cz_msm_prepare_(cz_msm_prep_ *p, const void *points, cz_msm_is_inf_fn_
                           const cz_fr *scalars, size_t n, cz_msm_scalar_form form, bool split,
                           cz_threadpool *pool);
 void cz_msm_prep_free_(cz_msm_prep_ *p);
+/* How many point ranges to cut each window into (see msm.c). */
+unsigned cz_msm_ranges_(size_t n, unsigned n_win, int threads);
 
 /* Signed digit of window w (see msm.h): in [-2^(c-1), 2^(c-1)]. */
 static inline int32_t cz_msm_digit_(const uint64_t s[4], unsigned w, unsigned c)

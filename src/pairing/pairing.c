@@ -12,7 +12,8 @@
  *
  * Doubling T = (X : Y : Z) (homogeneous, x = X/Z), Costello-Lange-Naehrig
  * style, with the point scaled by 4 to avoid halvings:
- *   B = Y^2, C = Z^2, E = 3b' C, F = 3E, H = (Y + Z)^2 - B - C (= 2YZ), J = X^2
+ *   B = Y^2, C = Z^2, E = 3b' C (= 12 xi C, by additions), F = 3E,
+ *   H = (Y + Z)^2 - B - C (= 2YZ), J = X^2
  *   X3 = 2 X Y (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4 B H
  *   ell0 = B - E (= Y^2 - 3b' Z^2), ell1 = 3J, ell4 = H.          3M + 6S (Fp2)
  * Mixed addition T + Q, Q = (x2, y2) affine:
@@ -20,6 +21,8 @@
  *   E = lambda D, F = Z C, G = X D, H = E + F - 2G,
  *   X3 = lambda H, Y3 = theta (G - H) - E Y, Z3 = Z E
  *   ell0 = theta x2 - lambda y2, ell1 = theta, ell4 = lambda.    11M + 2S
+ * (T = kQ with 1 < k < |x| < r, so T != +-Q for Q of order r; inputs off
+ * the subgroup give meaningless values but never fault.)
  * Per bit of |x| (63 of them, 5 set below the top one): one Fp12 squaring
  * shared by all pairs, and per pair a doubling and a 13-product sparse
  * multiplication (plus an addition and another for set bits).

@@ -48,8 +48,8 @@ bool cz_pairing_product_is_one(const cz_g1_affine *ps, const cz_g2_affine *qs, s
 
 /* ---- precomputed G2: the line coefficients of a fixed Q ----
    A verifying key's beta, gamma and delta are fixed; preparing them once
-   removes the G2 doubling and addition arithmetic (about a fifth of a
-   Miller loop) from every later verification. */
+   removes the G2 doubling and addition arithmetic (about a quarter of a
+   one-pair Miller loop) from every later verification. 19.6 KB each. */
 #define CZ_G2_PREPARED_LINES 68  /* 63 doublings + 5 additions for |x| */
 typedef struct {
     cz_fp2 ell[CZ_G2_PREPARED_LINES][3]; /* per line: c0, c1 / x_P, c4 / y_P */

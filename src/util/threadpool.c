@@ -133,9 +133,11 @@ cz_threadpool *cz_threadpool_create(int n_threads)
     return p;
 }
 
+static cz_threadpool *g_pool;
+
 void cz_threadpool_destroy(cz_threadpool *p)
 {
-    if (!p)
+    if (!p || p == g_pool) /* the global pool lives as long as the process */
         return;
     pthread_mutex_lock(&p->mu);
     p->stop = true;
@@ -151,8 +153,6 @@ void cz_threadpool_destroy(cz_threadpool *p)
 }
 
 int cz_threadpool_size(const cz_threadpool *p) { return p ? p->n : 1; }
-
-static cz_threadpool *g_pool;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void global_init(void)

@@ -34,7 +34,8 @@ typedef void (*cz_parallel_fn)(void *ctx, size_t begin, size_t end, int worker);
 /* A pool of n_threads (caller included); n_threads <= 0: the number of
    online CPUs. NULL if threads or memory cannot be had. */
 cz_threadpool *cz_threadpool_create(int n_threads);
-/* Joins the workers. No loop may be running on it. NULL is a no-op. */
+/* Joins the workers. No loop may be running on it. NULL and the global
+   pool are no-ops. */
 void cz_threadpool_destroy(cz_threadpool *pool);
 /* Number of threads, caller included; 1 for NULL. */
 int cz_threadpool_size(const cz_threadpool *pool);

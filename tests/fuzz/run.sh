@@ -7,7 +7,7 @@
 # (default: all of tests/fuzz/fuzz_*.c). The library (src/**/*.c) is
 # compiled with clang -fsanitize=fuzzer-no-link into $FUZZ_BUILD (default
 # /tmp/cuzk-fuzz) so coverage reaches the decoders. Corpora are seeded from
-# tests/vectors/bls12_381.json and tests/fixtures and kept in
+# tests/vectors/bls12_381.json, tests/fuzz/seeds and tests/fixtures and kept in
 # $FUZZ_BUILD/corpus/<name>; crashes land in $FUZZ_BUILD/artifacts/ and
 # replay with: $FUZZ_BUILD/fuzz_<name> <crash-file>.
 # Needs clang 14+ with libFuzzer (Debian: clang, libclang-rt-14-dev).
@@ -55,15 +55,14 @@ ar rcs "$B/libcuzk-fuzz.a" "$B"/obj/*.o
 LIBS=("$B/libcuzk-fuzz.a" $(pkg-config --libs jansson 2>/dev/null || true) -lm -lpthread)
 
 # ---- seed corpora ----
-seed() { # name: fill $B/corpus/name once
-    local dir="$B/corpus/$1"
-    [ -d "$dir" ] && return 0
+seed() { # name: (re)write the seeds into $B/corpus/name, keeping what the fuzzer found
+    local dir="$B/corpus/$1" S="$ROOT/tests/fuzz/seeds" F="$ROOT/tests/fixtures"
     mkdir -p "$dir"
     case "$1" in
-        zkey) cp "$ROOT"/tests/fixtures/*.zkey "$ROOT"/tests/fixtures/bn254/*.zkey "$dir"/ 2>/dev/null || true ;;
-        wtns) cp "$ROOT"/tests/fixtures/*.wtns "$dir"/ 2>/dev/null || true ;;
-        r1cs) cp "$ROOT"/tests/fixtures/*.r1cs "$dir"/ 2>/dev/null || true ;;
-        json) cp "$ROOT"/tests/fixtures/*.json "$ROOT"/tests/fixtures/bn254/*.json "$dir"/ 2>/dev/null || true ;;
+        zkey) cp "$S"/*.zkey "$F"/*.zkey "$F"/bn254/*.zkey "$dir"/ 2>/dev/null || true ;;
+        wtns) cp "$S"/*.wtns "$F"/*.wtns "$F"/bn254/*.wtns "$dir"/ 2>/dev/null || true ;;
+        r1cs) cp "$S"/*.r1cs "$F"/*.r1cs "$dir"/ 2>/dev/null || true ;;
+        json) cp "$S"/*.json "$F"/*.json "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
         *) python3 - "$ROOT/tests/vectors/bls12_381.json" "$1" "$dir" <<'PY'
 import json, sys, os
 d = json.load(open(sys.argv[1])); name = sys.argv[2]; out = sys.argv[3]
