@@ -23,6 +23,7 @@
 #include "backend/backend.h"
 #include "groth16/groth16.h"
 #include "io/json.h"
+#include "util/log.h"
 #include "util/rng.h"
 
 /* ------------------------------------------------------------------ */
@@ -354,6 +355,14 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
         j->key->last_use = now_ms();
         j->key = NULL;
     }
+    if (st == CZ_JOB_DONE)
+        cz_log(CZ_LOG_DEBUG, "engine", "%s done in %.1f ms (queue %.1f, witness %.1f, gpu %.1f, verify %.1f)",
+               j->id, j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0], j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0],
+               j->t[ST_WITNESS][1] - j->t[ST_WITNESS][0], j->t[ST_PROVE][1] - j->t[ST_PROVE][0],
+               j->t[ST_VERIFY][1] - j->t[ST_VERIFY][0]);
+    else
+        cz_log(st == CZ_JOB_FAILED ? CZ_LOG_WARN : CZ_LOG_INFO, "engine", "%s %s%s%s", j->id,
+               cz_job_state_name(st), j->err[0] ? ": " : "", j->err);
     e->n_active--;
     e->n_finished++;
     pthread_cond_broadcast(&e->cv_done);
