@@ -6,7 +6,7 @@
  *   cuzk-bench [--addr ADDR] single --key ID --witness FILE [--out DIR]
  *   cuzk-bench [--addr ADDR] status | metrics
  *   cuzk-bench [--addr ADDR] preload --key ID --path FILE
- *   cuzk-bench [--addr ADDR] timeline --svg FILE
+ *   cuzk-bench [--addr ADDR] timeline --svg FILE [--since-ms T]
  *
  * batch keeps CONCURRENCY jobs in flight until COUNT have finished, prints
  * a line per proof and a summary (wall and prove time, throughput), and a
@@ -51,8 +51,9 @@ static void usage(FILE *f)
             "  metrics           the daemon's Prometheus metrics\n"
             "  preload --key ID --path FILE\n"
             "                    load a proving key into the daemon\n"
-            "  timeline --svg FILE\n"
-            "                    draw the daemon's recent timeline as a waterfall SVG\n"
+            "  timeline --svg FILE [--since-ms T]\n"
+            "                    draw the daemon's recent timeline (spans from daemon time T\n"
+            "                    on; /v1/timeline's now_ms) as a waterfall SVG\n"
             "\n"
             "ADDR is unix:/path/to.sock or HOST:PORT (default $CUZK_ADDR or " DEFAULT_ADDR ").\n"
             "--upload sends the witness bytes instead of its path (the daemon need not\n"
@@ -394,7 +395,7 @@ static int preload(const char *addr, const char *key, const char *path)
     return rc;
 }
 
-static int timeline(const char *addr, const char *svg)
+static int timeline(const char *addr, const char *svg, double since_ms)
 {
     cz_client c;
     char err[1024];
@@ -408,6 +409,15 @@ static int timeline(const char *addr, const char *svg)
     if (!tl) {
         fprintf(stderr, "cuzk-bench: %s\n", err);
         return 2;
+    }
+    if (since_ms > 0) { /* keep the spans that start at or after since_ms */
+        json_t *spans = json_object_get(tl, "spans"), *keep = json_array();
+        size_t i;
+        json_t *s;
+        json_array_foreach(spans, i, s)
+            if (json_number_value(json_object_get(s, "start_ms")) >= since_ms)
+                json_array_append(keep, s);
+        json_object_set_new(tl, "spans", keep);
     }
     cz_timeline_summary sum;
     int rc = cz_timeline_svg(tl, svg, &sum, err, sizeof err);
@@ -455,6 +465,7 @@ int main(int argc, char **argv)
     B.count = !strcmp(cmd, "single") ? 1 : 10;
     B.conc = 1;
     const char *path = NULL, *svg = NULL;
+    double since_ms = 0;
     for (; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if ((!strcmp(a, "-t") || !strcmp(a, "--type")) && v)
@@ -477,6 +488,8 @@ int main(int argc, char **argv)
             path = argv[++i];
         else if (!strcmp(a, "--svg") && v)
             svg = argv[++i];
+        else if (!strcmp(a, "--since-ms") && v)
+            since_ms = atof(argv[++i]);
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
@@ -527,7 +540,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "cuzk-bench: timeline needs --svg FILE\n");
             return 2;
         }
-        return timeline(addr, svg);
+        return timeline(addr, svg, since_ms);
     }
     fprintf(stderr, "cuzk-bench: unknown command '%s' (see --help)\n", cmd);
     return 2;

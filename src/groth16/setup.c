@@ -479,6 +479,7 @@ cz_status cz_groth16_setup(const cz_r1cs *cs, const char *path, const cz_setup_o
             goto out;
         }
         cz_fr_batch_inv_var(lag, lag, n, sc2);
+        cz_wipe(sc2, n * sizeof *sc2);
         free(sc2);
         for (size_t j = 0; j < n; j++) {
             cz_fr_mul(&lag[j], &lag[j], &scratch[j]);
@@ -516,8 +517,19 @@ out_noerr:
     cz_wipe(&delta, sizeof delta);
     cz_wipe(&dinv, sizeof dinv);
     cz_wipe(&rng, sizeof rng);
+    /* everything derived from tau is toxic waste too */
     if (lag)
         cz_wipe(lag, n * sizeof *lag);
+    if (scratch)
+        cz_wipe(scratch, n * sizeof *scratch);
+    if (u)
+        cz_wipe(u, (size_t)nvars * sizeof *u);
+    if (v)
+        cz_wipe(v, (size_t)nvars * sizeof *v);
+    if (ww)
+        cz_wipe(ww, (size_t)nvars * sizeof *ww);
+    if (k)
+        cz_wipe(k, (n > nvars ? n : nvars) * sizeof *k);
     free(lag);
     free(scratch);
     free(u);

@@ -8,8 +8,9 @@
  * all zero bytes, allowed), in parallel. Points are not converted: the
  * file's affine little-endian Montgomery coordinates are cz_g1_affine /
  * cz_g2_affine bytes, so the arrays point into the mapping, or into an
- * aligned copy when a section's data is not 8-byte aligned (snarkjs's
- * coefficient section, 4 + 44k bytes, often misaligns those after it).
+ * aligned copy when a section's data is not 8-byte aligned (section
+ * headers are 12 bytes, so consecutive point sections alternate between
+ * 0 and 4 mod 8; about half of them are copied).
  * The coefficient section (values coef*R^2 mod r, R = 2^256) becomes two
  * CSR matrices whose values are coef in cuzk Montgomery form, coef*R:
  * that is one Montgomery reduction of the stored integer (x*R^-1).
