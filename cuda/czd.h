@@ -62,11 +62,17 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
 cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, const void *pre_g,
                   int bitrev_out, const void *post_c, const void *post_h);
 
-/* MSM: out (host XYZZ) = sum s_i P_i over n points and scalars on the
-   device; scalars Montgomery unless plain (plain: any 256-bit integer,
-   taken mod r). window_bits 0 = automatic. */
-cz_status czd_msm(czd_ctx *ctx, int group, void *out_xyzz, const void *dev_points,
-                  const void *dev_scalars, size_t n, int plain, unsigned window_bits);
+/* MSM sum s_i P_i over n points and scalars on the device; scalars
+   Montgomery unless plain (plain: any 256-bit integer, taken mod r).
+   window_bits 0 = automatic. Leaves in parts (host, room for
+   CZD_MSM_PARTS_CAP XYZZ points) *cnt points per window for *nwin windows
+   of *c bits: window w's sum W_w is the sum of parts[w * cnt + k], k < cnt,
+   and the MSM is sum_w 2^(c w) W_w, which the caller forms (n = 0: nwin = 0). */
+#define CZD_MSM_MAX_PARTS 64
+#define CZD_MSM_PARTS_CAP (128 * CZD_MSM_MAX_PARTS)
+cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt, unsigned *c,
+                  const void *dev_points, const void *dev_scalars, size_t n, int plain,
+                  unsigned window_bits);
 
 #ifdef __cplusplus
 }

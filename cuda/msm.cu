@@ -14,11 +14,14 @@
  * lies inside one segment is written straight to its bucket, runs that
  * cross segment boundaries leave partial sums that a fix-up kernel adds.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
- * is reduced in parallel: P threads each take M = 2^(c-1)/P consecutive
- * buckets and compute S_s = sum B_j and T_s = sum (j+1) B_j by running
- * sums; then sum_s (T_s + s M S_s), with sum s S_s again a running sum and
- * the factor M = 2^m by m doublings. Windows are combined by Horner
- * (c doublings per window) on the device; the result leaves as XYZZ.
+ * is reduced in parallel: one thread per 4 consecutive buckets computes
+ * S_s = sum B_j and T_s = sum (j+1) B_j by running sums and adds
+ * (4s) S_s by double-and-add; chunks of 8 of these are summed until at
+ * most CZD_MSM_MAX_PARTS per window remain. Those go to the host, which
+ * adds them and combines the windows by Horner (c doublings per window):
+ * a few hundred serial point operations, which a single GPU thread runs
+ * ~200 times slower than a CPU core (measured: a serial chain of 500 XYZZ
+ * operations cost ~35 ms on the H200, ~0.1 ms on the host).
  *
  * Work: n * nwin mixed adds (nwin = ceil(256/c)), about 2^26 * 16 = 2^30
  * for the largest G1 case at c = 16. Memory: 16 bytes per (scalar, window)
@@ -188,55 +191,56 @@ __global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *first_part,
     buckets[k] = acc;
 }
 
-/* thread (w, s): S = sum_{j<M} B_{w,sM+j}, T = sum (j+1) B_{w,sM+j} */
+/* thread (w, s): with B_j = bucket w, s M + j (j < M), S = sum_j B_j and
+   T = sum_j (j+1) B_j by running sums (2M adds), then
+   U = T + (s M) S by double-and-add: sum_s U_s = sum_b (b+1) B_b, the
+   window's sum, with a serial depth of 2M + 2 log2(2^(c-1)) operations. */
 template <class F>
-__global__ void k_bucket_segments(czd_xyzz<F> *segS, czd_xyzz<F> *segT, const czd_xyzz<F> *buckets,
-                                  unsigned nwin, unsigned nbw, unsigned M)
+__global__ void k_bucket_segments(czd_xyzz<F> *out, const czd_xyzz<F> *buckets, unsigned nwin,
+                                  unsigned nbw, unsigned M)
 {
+    typedef czd_xyzz<F> X;
     unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned P = nbw / M;
     if (tid >= nwin * P)
         return;
     unsigned w = tid / P, s = tid % P;
-    const czd_xyzz<F> *b = buckets + (size_t)w * nbw + (size_t)s * M;
-    czd_xyzz<F> S = czd_xyzz<F>::inf(), T = czd_xyzz<F>::inf();
+    const X *b = buckets + (size_t)w * nbw + (size_t)s * M;
+    X S = X::inf(), T = X::inf();
     for (int j = (int)M - 1; j >= 0; j--) {
-        S = czd_xyzz<F>::add(S, b[j]);
-        T = czd_xyzz<F>::add(T, S);
+        S = X::add(S, b[j]);
+        T = X::add(T, S);
     }
-    segS[tid] = S;
-    segT[tid] = T;
+    uint32_t k = s * M;
+    if (k && !S.is_inf()) {
+        X acc = S;
+        int top = 31 - __clz(k);
+        for (int bit = top - 1; bit >= 0; bit--) {
+            acc = X::dbl(acc);
+            if ((k >> bit) & 1)
+                acc = X::add(acc, S);
+        }
+        T = X::add(T, acc);
+    }
+    out[tid] = T;
 }
 
-/* one block: thread w combines window w's segments, thread 0 runs Horner */
+/* out[w][k] = sum_{i < R} in[w][k R + i] (within cnt) */
 template <class F>
-__global__ void k_windows(czd_xyzz<F> *out, czd_xyzz<F> *win, const czd_xyzz<F> *segS,
-                          const czd_xyzz<F> *segT, unsigned nwin, unsigned P, unsigned logM, unsigned c)
+__global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned nwin, unsigned cnt,
+                             unsigned R)
 {
-    unsigned w = threadIdx.x;
-    if (w < nwin) {
-        const czd_xyzz<F> *S = segS + (size_t)w * P, *T = segT + (size_t)w * P;
-        czd_xyzz<F> acc = czd_xyzz<F>::inf(), R = czd_xyzz<F>::inf(), U = czd_xyzz<F>::inf();
-        for (unsigned s = 0; s < P; s++)
-            acc = czd_xyzz<F>::add(acc, T[s]);
-        for (unsigned s = P - 1; s >= 1; s--) {
-            R = czd_xyzz<F>::add(R, S[s]);
-            U = czd_xyzz<F>::add(U, R);
-        }
-        for (unsigned d = 0; d < logM; d++)
-            U = czd_xyzz<F>::dbl(U);
-        win[w] = czd_xyzz<F>::add(acc, U);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        czd_xyzz<F> acc = win[nwin - 1];
-        for (int v = (int)nwin - 2; v >= 0; v--) {
-            for (unsigned d = 0; d < c; d++)
-                acc = czd_xyzz<F>::dbl(acc);
-            acc = czd_xyzz<F>::add(acc, win[v]);
-        }
-        *out = acc;
-    }
+    typedef czd_xyzz<F> X;
+    unsigned cnt2 = (cnt + R - 1) / R;
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= nwin * cnt2)
+        return;
+    unsigned w = tid / cnt2, k = tid % cnt2;
+    const X *p = in + (size_t)w * cnt;
+    X acc = X::inf();
+    for (unsigned i = k * R; i < cnt && i < (k + 1) * R; i++)
+        acc = X::add(acc, p[i]);
+    out[tid] = acc;
 }
 
 static unsigned czd_log2_ceil(size_t x)
@@ -248,14 +252,16 @@ static unsigned czd_log2_ceil(size_t x)
 }
 
 template <class F>
-static cz_status czd_msm_impl(czd_ctx *ctx, void *out_xyzz, const void *dev_points,
-                              const void *dev_scalars, size_t n, int plain, unsigned c)
+static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, unsigned *cnt_out,
+                              unsigned *c_out, const void *dev_points, const void *dev_scalars,
+                              size_t n, int plain, unsigned c)
 {
     typedef czd_xyzz<F> X;
-    if (n == 0) {
-        memset(out_xyzz, 0, sizeof(X));
+    *nwin_out = 0;
+    *cnt_out = 0;
+    *c_out = 0;
+    if (n == 0)
         return CZ_OK;
-    }
     if (n >= ((size_t)1 << 31))
         return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
     if (c == 0) {
@@ -276,11 +282,9 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *out_xyzz, const void *dev_poin
     czd_scratch sc(ctx);
     CZD_TAKE(ctx, sc, czd_fr, scal, n);
     CZD_TAKE(ctx, sc, X, buckets, nbuckets);
-    unsigned M = nbw > 256 ? nbw / 256 : 1, logM = czd_log2_ceil(M), P = nbw / M;
-    CZD_TAKE(ctx, sc, X, segS, (size_t)nwin * P);
-    CZD_TAKE(ctx, sc, X, segT, (size_t)nwin * P);
-    CZD_TAKE(ctx, sc, X, win, nwin);
-    CZD_TAKE(ctx, sc, X, dout, 1);
+    const unsigned M = nbw < 4 ? nbw : 4, P = nbw / M;
+    CZD_TAKE(ctx, sc, X, red0, (size_t)nwin * P);
+    CZD_TAKE(ctx, sc, X, red1, (size_t)nwin * ((P + 7) / 8));
 
     k_scalars_canon<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, (const czd_fr *)dev_scalars,
                                                                  n, plain);
@@ -347,23 +351,41 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *out_xyzz, const void *dev_poin
                                                                   bend, nbb, seg);
         CZD_LAUNCHED(ctx, "k_fixup");
     }
-    k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(segS, segT, buckets,
-                                                                                  nwin, nbw, M);
+    k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(red0, buckets, nwin,
+                                                                                  nbw, M);
     CZD_LAUNCHED(ctx, "k_bucket_segments");
-    k_windows<F><<<1, ((nwin + 31) / 32) * 32, 0, ctx->stream>>>(dout, win, segS, segT, nwin, P, logM,
-                                                                 c);
-    CZD_LAUNCHED(ctx, "k_windows");
-    CZD_TRY(ctx, cudaMemcpyAsync(out_xyzz, dout, sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
+    /* sum each window's P items in chunks of 8 until at most
+       CZD_MSM_MAX_PARTS remain; the host adds those and combines windows */
+    X *cur = red0, *nxt = red1;
+    unsigned cnt = P;
+    while (cnt > CZD_MSM_MAX_PARTS) {
+        unsigned cnt2 = (cnt + 7) / 8;
+        k_sum_chunks<F><<<czd_blocks((size_t)nwin * cnt2, 64), 64, 0, ctx->stream>>>(nxt, cur, nwin,
+                                                                                     cnt, 8);
+        CZD_LAUNCHED(ctx, "k_sum_chunks");
+        X *t = cur;
+        cur = nxt;
+        nxt = t;
+        cnt = cnt2;
+    }
+    CZD_TRY(ctx, cudaMemcpyAsync(parts, cur, (size_t)nwin * cnt * sizeof(X), cudaMemcpyDeviceToHost,
+                                 ctx->stream));
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    *nwin_out = nwin;
+    *cnt_out = cnt;
+    *c_out = c;
     return CZ_OK;
 }
 
-extern "C" cz_status czd_msm(czd_ctx *ctx, int group, void *out_xyzz, const void *dev_points,
-                             const void *dev_scalars, size_t n, int plain, unsigned window_bits)
+extern "C" cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt,
+                             unsigned *c, const void *dev_points, const void *dev_scalars, size_t n,
+                             int plain, unsigned window_bits)
 {
     if (group == 1)
-        return czd_msm_impl<czd_fp>(ctx, out_xyzz, dev_points, dev_scalars, n, plain, window_bits);
+        return czd_msm_impl<czd_fp>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, plain,
+                                    window_bits);
     if (group == 2)
-        return czd_msm_impl<czd_fp2>(ctx, out_xyzz, dev_points, dev_scalars, n, plain, window_bits);
+        return czd_msm_impl<czd_fp2>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, plain,
+                                     window_bits);
     return czd_fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
 }

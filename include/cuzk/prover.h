@@ -74,7 +74,9 @@ void cz_prover_destroy(cz_prover *prover);
 /* Verify snarkjs JSON texts (NUL-terminated): CZ_OK when the proof is
    valid, CZ_ERR_VERIFY when it is not (pairing check, a point outside the
    subgroup or off the curve, a public input >= r or the wrong number of
-   them), CZ_ERR_FORMAT / CZ_ERR_CURVE for unreadable input. */
+   them), other codes for unreadable input: CZ_ERR_FORMAT (bad JSON or
+   shape), CZ_ERR_CURVE (a BN254 file), CZ_ERR_NOT_ON_CURVE (a
+   verification-key point off the curve). */
 cz_status cz_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
                          char *err, size_t err_len);
 

@@ -253,9 +253,9 @@ void cz_fp12_cyclotomic_sqr(cz_fp12 *out, const cz_fp12 *a)
     *out = r;
 }
 
-/* a^|x|, |x| = 0xd201000000010000 = 2^63 + 2^62 + 2^60 + 2^57 + 2^48 + 2^16,
-   left to right: 63 cyclotomic squarings, 5 products. */
-void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a)
+/* a^|x| by plain Granger-Scott squarings, left to right: 63 squarings and
+   5 products. The fallback of the compressed version below. */
+static void cyclotomic_exp_x_gs(cz_fp12 *out, const cz_fp12 *a)
 {
     const uint64_t x = CZ_PAIRING_X_ABS;
     cz_fp12 r = *a;
@@ -263,6 +263,113 @@ void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a)
         cz_fp12_cyclotomic_sqr(&r, &r);
         if ((x >> b) & 1)
             cz_fp12_mul(&r, &r, a);
+    }
+    *out = r;
+}
+
+/* Karabina's compressed squaring. A cyclotomic a = A + B w + C w^2 (over
+ * Fp4, see cz_fp12_cyclotomic_sqr) is determined by B = b0 + b1 t and
+ * C = c0 + c1 t, and the Granger-Scott formulas for B', C' use only B and
+ * C: B' = 3 t C^2 + 2 conj(B), C' = 3 B^2 - 2 conj(C). 6 Fp2 squares. */
+typedef struct {
+    cz_fp2 b0, b1, c0, c1;  /* c1.c0, c0.c2, c0.c1, c1.c2 of the Fp12 element */
+} fp12_compressed;
+
+static void compressed_sqr(fp12_compressed *z)
+{
+    cz_fp2 q0, q1, r0, r1;
+    fp4_sqr(&q0, &q1, &z->c0, &z->c1);          /* C^2 */
+    fp4_sqr(&r0, &r1, &z->b0, &z->b1);          /* B^2 */
+    cz_fp2_mul_by_nonresidue(&q1, &q1);         /* t C^2 = xi q1 + q0 t */
+    three_plus_two(&z->b0, &q1, &z->b0);
+    three_minus_two(&z->b1, &q0, &z->b1);
+    three_minus_two(&z->c0, &r0, &z->c0);
+    three_plus_two(&z->c1, &r1, &z->c1);
+}
+
+/* Decompression: a unitary a (a conj(a) = 1, true in the cyclotomic
+ * subgroup) satisfies, in the w^1 and w^2 coordinates of a conj(a) = 1,
+ *   c0 a0 - xi c1 a1 = N(B)/2,   b1 a0 - b0 a1 = -N(C)/2,
+ * N(x0 + x1 t) = x0^2 - xi x1^2, A = a0 + a1 t. With d = xi b1 c1 - b0 c0:
+ *   a0 = -(b0 N(B) + xi c1 N(C)) / 2d,   a1 = -(c0 N(C) + b1 N(B)) / 2d.
+ * decompress_num gives the numerators and 2d; the caller divides. */
+static void decompress_num(cz_fp2 *n0, cz_fp2 *n1, cz_fp2 *den, const fp12_compressed *z)
+{
+    cz_fp2 nb, nc, s;
+    cz_fp2_sqr(&nb, &z->b0);
+    cz_fp2_sqr(&s, &z->b1);
+    cz_fp2_mul_by_nonresidue(&s, &s);
+    cz_fp2_sub(&nb, &nb, &s);
+    cz_fp2_sqr(&nc, &z->c0);
+    cz_fp2_sqr(&s, &z->c1);
+    cz_fp2_mul_by_nonresidue(&s, &s);
+    cz_fp2_sub(&nc, &nc, &s);
+
+    cz_fp2_mul(den, &z->b1, &z->c1);
+    cz_fp2_mul_by_nonresidue(den, den);
+    cz_fp2_mul(&s, &z->b0, &z->c0);
+    cz_fp2_sub(den, den, &s);
+    cz_fp2_dbl(den, den);
+
+    cz_fp2_mul(n0, &z->b0, &nb);
+    cz_fp2_mul(&s, &z->c1, &nc);
+    cz_fp2_mul_by_nonresidue(&s, &s);
+    cz_fp2_add(n0, n0, &s);
+    cz_fp2_neg(n0, n0);
+    cz_fp2_mul(n1, &z->c0, &nc);
+    cz_fp2_mul(&s, &z->b1, &nb);
+    cz_fp2_add(n1, n1, &s);
+    cz_fp2_neg(n1, n1);
+}
+
+/* a^|x|, |x| = 0xd201000000010000 = 2^63 + 2^62 + 2^60 + 2^57 + 2^48 + 2^16:
+ * 63 compressed squarings of a (6 Fp2 squares each instead of 9), keeping
+ * a^(2^k) for the six set bits k, then one decompression each with a single
+ * Fp2 inversion for all six (Montgomery's trick), then 5 products. Where a
+ * denominator d is 0 (e.g. a = 1, or a power with B = C = 0) it falls back
+ * to plain Granger-Scott squarings: a branch on public data only. */
+void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a)
+{
+    enum { K = 6 };
+    static const int bits[K] = {16, 48, 57, 60, 62, 63};
+    fp12_compressed z = {a->c1.c0, a->c0.c2, a->c0.c1, a->c1.c2}, saved[K];
+    for (int i = 1, k = 0; k < K; i++) {
+        compressed_sqr(&z);
+        if (i == bits[k])
+            saved[k++] = z;
+    }
+    cz_fp2 n0[K], n1[K], den[K], pre[K], inv;
+    for (int k = 0; k < K; k++) {
+        decompress_num(&n0[k], &n1[k], &den[k], &saved[k]);
+        if (cz_fp2_is_zero(&den[k])) {
+            cyclotomic_exp_x_gs(out, a);
+            return;
+        }
+        if (k == 0)
+            pre[0] = den[0];
+        else
+            cz_fp2_mul(&pre[k], &pre[k - 1], &den[k]);
+    }
+    cz_fp2_inv_var(&inv, &pre[K - 1]);          /* 1 / (d0 ... d5) */
+    cz_fp12 r, e;
+    for (int k = K - 1; k >= 0; k--) {
+        cz_fp2 dk_inv;
+        if (k > 0) {
+            cz_fp2_mul(&dk_inv, &inv, &pre[k - 1]);  /* 1 / d_k */
+            cz_fp2_mul(&inv, &inv, &den[k]);         /* 1 / (d0 ... d_{k-1}) */
+        } else {
+            dk_inv = inv;
+        }
+        cz_fp2_mul(&e.c0.c0, &n0[k], &dk_inv);
+        cz_fp2_mul(&e.c1.c1, &n1[k], &dk_inv);
+        e.c1.c0 = saved[k].b0;
+        e.c0.c2 = saved[k].b1;
+        e.c0.c1 = saved[k].c0;
+        e.c1.c2 = saved[k].c1;
+        if (k == K - 1)
+            r = e;
+        else
+            cz_fp12_mul(&r, &r, &e);
     }
     *out = r;
 }

@@ -17,9 +17,10 @@
  * (docs/GROTH16.md),
  *   H_j = L^(2n)_(2j+1)(tau)/delta G1 = (tau^2n - 1)/(2n) x_j/(tau - x_j)/delta G1.
  * Fixed-base products use signed 10-bit windows over a table of
- * d 2^(10k) G (26 windows, 512 entries each, affine): 26 mixed additions
- * per point, in parallel chunks, then one batch inversion per chunk to
- * affine. Sections are written in snarkjs's order (1, 2, 4, 3, 9, 8, 5, 6,
+ * d 2^(10k) G (26 windows, 512 entries each, affine): at most 26 affine
+ * additions per point, done for groups of 256 points at once so that the
+ * slope denominators share one inversion per window (~6 products per
+ * addition), groups in parallel. Sections are written in snarkjs's order (1, 2, 4, 3, 9, 8, 5, 6,
  * 7, 10) while they are computed, so memory stays at the scalars plus one
  * chunk of points. Section 10 holds a zero circuit hash and no
  * contributions (snarkjs's prover ignores it; `zkey verify` would not
@@ -167,41 +168,124 @@ static void put_g2(writer *w, const cz_g2_affine *p)
     put_limbs(w, p->y.c1.l, 6);
 }
 
-/* out[i] = scalars[i] * base for a chunk, in parallel, then affine. */
+/* Batched affine fixed-base products: for a group of m points, window by
+   window, every accumulator that gets a table entry is updated with an
+   affine addition, and the m slope denominators share one inversion
+   (Montgomery's trick: 3 products each). Per addition that is ~6 products
+   (3 for the shared inversion, slope, its square, one more) against 10
+   for an XYZZ mixed addition, and the result is affine already. A rare
+   x1 == x2 (doubling or cancellation) takes the complete Jacobian path. */
+#define BATCH 256
+#define BATCH_FIXED(G, FE, FT)                                                          \
+    static void G##_batch_mul(cz_##G##_affine *out, const cz_##G##_affine *tab,         \
+                              const cz_fr *sc, size_t m, int16_t (*d)[NWIN], bool *inf, \
+                              FT *den, FT *pre, uint32_t *idx, cz_##G##_affine *q)      \
+    {                                                                                   \
+        for (size_t i = 0; i < m; i++) {                                                \
+            uint64_t k[4];                                                              \
+            cz_fr_to_limbs(k, &sc[i]);                                                  \
+            recode(d[i], k);                                                            \
+            inf[i] = true;                                                              \
+        }                                                                               \
+        for (int w = 0; w < NWIN; w++) {                                                \
+            size_t nk = 0;                                                              \
+            for (size_t i = 0; i < m; i++) {                                            \
+                int dd = d[i][w];                                                       \
+                if (!dd)                                                                \
+                    continue;                                                           \
+                cz_##G##_affine t = tab[(size_t)w * HALF + (dd < 0 ? -dd : dd) - 1];    \
+                if (dd < 0)                                                             \
+                    cz_##FE##_neg(&t.y, &t.y);                                          \
+                if (inf[i]) {                                                           \
+                    out[i] = t;                                                         \
+                    inf[i] = false;                                                     \
+                } else if (cz_##FE##_eq(&out[i].x, &t.x)) {                             \
+                    cz_##G##_jac j;                                                     \
+                    cz_##G##_jac_from_affine(&j, &out[i]);                              \
+                    cz_##G##_jac_add_affine(&j, &j, &t);                                \
+                    if (cz_##G##_jac_is_infinity(&j))                                   \
+                        inf[i] = true;                                                  \
+                    else                                                                \
+                        cz_##G##_jac_to_affine(&out[i], &j);                            \
+                } else {                                                                \
+                    cz_##FE##_sub(&den[nk], &t.x, &out[i].x);                           \
+                    q[nk] = t;                                                          \
+                    idx[nk++] = (uint32_t)i;                                            \
+                }                                                                       \
+            }                                                                           \
+            if (!nk)                                                                    \
+                continue;                                                               \
+            pre[0] = den[0];                                                            \
+            for (size_t a = 1; a < nk; a++)                                             \
+                cz_##FE##_mul(&pre[a], &pre[a - 1], &den[a]);                           \
+            FT inv, di;                                                                 \
+            cz_##FE##_inv_var(&inv, &pre[nk - 1]);                                      \
+            for (size_t a = nk - 1; a > 0; a--) {                                       \
+                cz_##FE##_mul(&di, &inv, &pre[a - 1]);                                  \
+                cz_##FE##_mul(&inv, &inv, &den[a]);                                     \
+                den[a] = di;                                                            \
+            }                                                                           \
+            den[0] = inv;                                                               \
+            for (size_t a = 0; a < nk; a++) {                                           \
+                cz_##G##_affine *P = &out[idx[a]];                                      \
+                FT l, x3, t;                                                            \
+                cz_##FE##_sub(&l, &q[a].y, &P->y);                                      \
+                cz_##FE##_mul(&l, &l, &den[a]);            /* slope */                  \
+                cz_##FE##_sqr(&x3, &l);                                                 \
+                cz_##FE##_sub(&x3, &x3, &P->x);                                         \
+                cz_##FE##_sub(&x3, &x3, &q[a].x);                                       \
+                cz_##FE##_sub(&t, &P->x, &x3);                                          \
+                cz_##FE##_mul(&t, &t, &l);                                              \
+                cz_##FE##_sub(&P->y, &t, &P->y);                                        \
+                P->x = x3;                                                              \
+            }                                                                           \
+        }                                                                               \
+        for (size_t i = 0; i < m; i++)                                                  \
+            if (inf[i])                                                                 \
+                cz_##G##_affine_infinity(&out[i]);                                      \
+    }
+
+BATCH_FIXED(g1, fp, cz_fp)
+BATCH_FIXED(g2, fp2, cz_fp2)
+
+/* out[i] = scalars[i] * base for a chunk, in parallel groups of BATCH. */
 typedef struct {
     const cz_fr *scalars;
     const void *tab;
-    void *jac;
+    void *aff;
     int g2;
+    int failed; /* scratch allocation failed in some worker */
 } mul_job;
 
 static void mul_range(void *vctx, size_t begin, size_t end, int worker)
 {
     (void)worker;
     mul_job *j = vctx;
-    for (size_t i = begin; i < end; i++) {
-        if (j->g2)
-            g2_fixed_mul((cz_g2_jac *)j->jac + i, j->tab, &j->scalars[i]);
-        else
-            g1_fixed_mul((cz_g1_jac *)j->jac + i, j->tab, &j->scalars[i]);
+    size_t fe = j->g2 ? sizeof(cz_fp2) : sizeof(cz_fp);
+    size_t pt = j->g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    int16_t (*d)[NWIN] = malloc(BATCH * sizeof *d);
+    bool *inf = malloc(BATCH * sizeof *inf);
+    void *den = malloc(BATCH * fe), *pre = malloc(BATCH * fe), *q = malloc(BATCH * pt);
+    uint32_t *idx = malloc(BATCH * sizeof *idx);
+    if (d && inf && den && pre && q && idx) {
+        for (size_t b = begin; b < end; b += BATCH) {
+            size_t m = end - b < BATCH ? end - b : BATCH;
+            if (j->g2)
+                g2_batch_mul((cz_g2_affine *)j->aff + b, j->tab, j->scalars + b, m, d, inf, den,
+                             pre, idx, q);
+            else
+                g1_batch_mul((cz_g1_affine *)j->aff + b, j->tab, j->scalars + b, m, d, inf, den,
+                             pre, idx, q);
+        }
+    } else {
+        j->failed = 1;
     }
-}
-
-typedef struct {
-    void *jac, *aff;
-    int g2;
-} aff_job;
-
-static void aff_range(void *vctx, size_t begin, size_t end, int worker)
-{
-    (void)worker;
-    aff_job *j = vctx;
-    if (j->g2)
-        cz_g2_jac_batch_to_affine((cz_g2_affine *)j->aff + begin, (cz_g2_jac *)j->jac + begin,
-                                  end - begin);
-    else
-        cz_g1_jac_batch_to_affine((cz_g1_affine *)j->aff + begin, (cz_g1_jac *)j->jac + begin,
-                                  end - begin);
+    free(d);
+    free(inf);
+    free(den);
+    free(pre);
+    free(q);
+    free(idx);
 }
 
 /* Write the section `id` of n points scalars[i] * base. */
@@ -210,19 +294,17 @@ static cz_status write_points(writer *w, uint32_t id, const cz_fr *scalars, size
 {
     size_t psz = g2 ? 192 : 96;
     section_header(w, id, (uint64_t)n * psz);
-    void *jac = malloc(CHUNK * (g2 ? sizeof(cz_g2_jac) : sizeof(cz_g1_jac)));
     void *aff = malloc(CHUNK * (g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine)));
-    if (!jac || !aff) {
-        free(jac);
-        free(aff);
+    if (!aff)
         return CZ_ERR_NOMEM;
-    }
     for (size_t at = 0; at < n; at += CHUNK) {
         size_t m = n - at < CHUNK ? n - at : CHUNK;
-        mul_job mj = {scalars + at, tab, jac, g2};
-        cz_parallel_for(pool, m, 64, mul_range, &mj);
-        aff_job aj = {jac, aff, g2};
-        cz_parallel_for(pool, m, 512, aff_range, &aj);
+        mul_job mj = {scalars + at, tab, aff, g2, 0};
+        cz_parallel_for(pool, m, BATCH, mul_range, &mj);
+        if (mj.failed) {
+            free(aff);
+            return CZ_ERR_NOMEM;
+        }
         for (size_t i = 0; i < m; i++) {
             if (g2)
                 put_g2(w, (cz_g2_affine *)aff + i);
@@ -230,7 +312,6 @@ static cz_status write_points(writer *w, uint32_t id, const cz_fr *scalars, size
                 put_g1(w, (cz_g1_affine *)aff + i);
         }
     }
-    free(jac);
     free(aff);
     return CZ_OK;
 }
