@@ -2,7 +2,7 @@
  * gpu.c: GPU benchmarks: G1 (and G2) MSM and Fr NTT on the CUDA backend.
  *
  *   bench-gpu [--msm-min 16] [--msm-max 26] [--ntt-min 16] [--ntt-max 27]
- *             [--g2-max 22] [--reps 5] [--only msm|ntt|g2]
+ *             [--g2-max 22] [--reps 5] [--only msm|ntt|g2] [--wsweep LOG]
  *
  * Inputs are made on the device machine: points of random discrete log by
  * the GPU generator (base points k_j G, then sums of two), scalars and NTT
@@ -10,7 +10,8 @@
  * valid Montgomery element). Points stay on the GPU; MSM times are given
  * with scalars already on the GPU ("dev") and uploaded from pinned host
  * memory within the timed call ("pinned"), as sppark's figures are. Each
- * figure is the median of --reps runs after one warm-up. Prints one JSON
+ * figure is the median of --reps runs after one warm-up. --wsweep LOG
+ * times the G1 MSM of 2^LOG points with every window width 12..20. Prints one JSON
  * line per figure (stdout) and a table (stderr). Exit 77 without a GPU.
  */
 #include <stdio.h>
@@ -71,6 +72,8 @@ static void random_fr(cz_fr *a, size_t n, cz_rng *rng)
     }
 }
 
+static unsigned g_wsweep;
+
 static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int reps, cz_rng *rng)
 {
     size_t nmax = (size_t)1 << hi;
@@ -114,6 +117,20 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
             char name[64];
             snprintf(name, sizeof name, "%s_msm_%s", g2 ? "g2" : "g1", mode ? "pinned" : "dev");
             report(name, lg, t, reps);
+        }
+    }
+    if (!g2 && g_wsweep >= lo && g_wsweep <= hi) {
+        for (unsigned c = 12; c <= 20; c++) {
+            for (int r = -1; r < reps; r++) {
+                double a = now_ms();
+                cz_g1_jac out;
+                CK(ctx, cz_cuda_g1_msm_dev(ctx, &out, &pts, NULL, &sc, (size_t)1 << g_wsweep, 0, c), "msm");
+                if (r >= 0)
+                    t[r] = now_ms() - a;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "g1_msm_dev_c%u", c);
+            report(name, g_wsweep, t, reps);
         }
     }
     if (pinned)
@@ -177,6 +194,7 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--g2-max")) g2_hi = (unsigned)atoi(v);
         else if (!strcmp(k, "--reps")) reps = atoi(v);
         else if (!strcmp(k, "--only")) only = v;
+        else if (!strcmp(k, "--wsweep")) g_wsweep = (unsigned)atoi(v);
         else {
             fprintf(stderr, "bench-gpu: unknown option %s\n", k);
             return 2;

@@ -2,7 +2,11 @@
 # device_check.sh: build cuzk with the CUDA backend on a GPU machine, run the
 # gpu-labelled tests and the GPU benchmarks, and write logs under $OUT.
 #
-#   scripts/device_check.sh [all|test|bench] [bench-gpu options...]
+#   scripts/device_check.sh [all|test|bench|full] [bench-gpu options...]
+#
+# all = gpu tests + benchmarks; full = all + the whole unit suite (ctest
+# -LE 'oracle|slow', where the "auto" backend picks the GPU) and a dump of
+# register use and of the SASS of the Fr product kernel.
 #
 # Meant for a bare machine that has CUDA, cmake and gcc but no package
 # access: the build's pkg-config modules (cmocka, jansson, inih) and
@@ -39,22 +43,40 @@ if ! pkg-config --exists cmocka 2>/dev/null; then
 fi
 pkg-config --modversion cmocka || echo "cmocka still missing"
 export PATH="/usr/local/cuda/bin:$PATH"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
 nvcc --version | tail -2
 
 # ---- configure and build ---------------------------------------------------
 JOBS=$(nproc)
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON ${CUZK_CMAKE_ARGS:-} \
-    > "$OUT/configure.log" 2>&1 || { echo "configure failed:"; tail -30 "$OUT/configure.log"; exit 1; }
+    > "$OUT/build.log" 2>&1 || { echo "configure failed:"; tail -30 "$OUT/build.log"; exit 1; }
 TARGETS="test_gpu_field test_gpu_ntt test_gpu_msm bench-gpu"
 t0=$(date +%s)
-cmake --build "$BUILD" -j "$JOBS" --target $TARGETS > "$OUT/build.log" 2>&1 ||
+cmake --build "$BUILD" -j "$JOBS" --target $TARGETS >> "$OUT/build.log" 2>&1 ||
     { echo "build failed:"; grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
+if [ "$MODE" = full ]; then
+    # everything else too; keep going past other people's broken targets
+    cmake --build "$BUILD" -j "$JOBS" -- -k >> "$OUT/build.log" 2>&1 || echo "full build: some targets failed"
+    echo "full build: $(( $(date +%s) - t0 )) s"
+    if command -v cuobjdump >/dev/null; then
+        {
+            cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>&1 | grep -A1 -E "Function (.*k_accumulate|.*k_dif_pass|.*k_field_op|.*add_affine|.*k_bucket)" | cut -c1-200
+            echo "== SASS of k_field_op<czd_fr>"
+            cuobjdump -sass "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
+                awk '/Function : .*k_field_opI8czd_montI13czd_fr_params/{f=1; print; next} /Function :/{f=0} f' > "$OUT/sass_fr.tmp"
+            echo "instructions: $(grep -cE '^\s+/\*[0-9a-f]{4}\*/' "$OUT/sass_fr.tmp")"
+            grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9_.]+' "$OUT/sass_fr.tmp" | awk '{print $2}' | sort | uniq -c | sort -rn | head -25
+            head -c 300000 "$OUT/sass_fr.tmp"
+        } > "$OUT/sass.txt" 2>&1
+        rm -f "$OUT/sass_fr.tmp"
+        head -30 "$OUT/sass.txt"
+    fi
+fi
 
 rc=0
 # ---- tests -----------------------------------------------------------------
-if [ "$MODE" = all ] || [ "$MODE" = test ]; then
+if [ "$MODE" = all ] || [ "$MODE" = test ] || [ "$MODE" = full ]; then
     (cd "$BUILD" && timeout "${TEST_TIMEOUT:-600}" ctest -R '^test_gpu_' --output-on-failure -V) > "$OUT/test.log" 2>&1
     trc=$?
     grep -E "tests passed|Test +#|SKIPPED|FAILED|\[  FAILED|\[       OK|differs|failed|CZ_TEST_SEED" "$OUT/test.log" | head -80
@@ -62,7 +84,11 @@ if [ "$MODE" = all ] || [ "$MODE" = test ]; then
 fi
 
 # ---- benchmarks ------------------------------------------------------------
-if [ "$MODE" = all ] || [ "$MODE" = bench ]; then
+if [ "$MODE" = full ]; then
+    (cd "$BUILD" && timeout "${SUITE_TIMEOUT:-240}" ctest -LE 'oracle|slow|gpu' -j 8 --output-on-failure) > "$OUT/suite.log" 2>&1
+    tail -25 "$OUT/suite.log"
+fi
+if [ "$MODE" = all ] || [ "$MODE" = bench ] || [ "$MODE" = full ]; then
     CZ_COMMIT=${CZ_COMMIT:-unknown} timeout "${BENCH_TIMEOUT:-600}" "$BUILD/bin/bench-gpu" "$@" \
         > "$OUT/bench.jsonl" 2> "$OUT/bench.txt"
     brc=$?

@@ -932,6 +932,54 @@ static void test_fr_root_of_unity(void **state)
     assert_string_equal(bp, "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaaa");
 }
 
+/* FORMATS.md: the G1 generator and 123456789 G1 lie on y^2 = x^3 + 4; the
+   generated constants match the hex there; the G2 generator (constants.h,
+   from the zcash/IETF spec values in tools/gen_constants.py) lies on
+   y^2 = x^3 + 4(u + 1). Exercises parsing, Fp and Fp2 arithmetic together. */
+static void test_curve_constants_kat(void **state)
+{
+    (void)state;
+    static const char *pts[2][2] = {
+        {"0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb",
+         "0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"},
+        {"0x0f95b8218cbee2f4fa48e6b6f1df4e8ee46fee73c270dba395dad523d10c9b35295ccfc92cf0a9db8a065e16dafbfaad",
+         "0x198a99c756b5a6e9f5917aa7c3e7f6191a38b1f0f348f6be14a15814c15ce2417ade0a03dc5595abac997da5f5fc5338"}};
+    cz_fp x, y, l, r, four, b = {CZ_FP_B_MONT};
+    cz_fp_set_u64(&four, 4);
+    assert_true(cz_fp_eq(&four, &b));
+    for (int i = 0; i < 2; i++) {
+        assert_true(cz_fp_from_hex(&x, pts[i][0]));
+        assert_true(cz_fp_from_hex(&y, pts[i][1]));
+        cz_fp_sqr(&l, &y);
+        cz_fp_sqr(&r, &x);
+        cz_fp_mul(&r, &r, &x);
+        cz_fp_add(&r, &r, &four);
+        assert_true(cz_fp_eq(&l, &r));
+        /* and a point off the curve is not */
+        cz_fp_add(&r, &r, &four);
+        assert_false(cz_fp_eq(&l, &r));
+        /* the root of x^3 + 4 is +-y */
+        cz_fp_sub(&r, &r, &four);
+        assert_true(cz_fp_sqrt(&l, &r));
+        cz_fp_neg(&r, &y);
+        assert_true(cz_fp_eq(&l, &y) || cz_fp_eq(&l, &r));
+    }
+    cz_fp gx = {CZ_G1_GEN_X_MONT}, gy = {CZ_G1_GEN_Y_MONT};
+    assert_true(cz_fp_from_hex(&x, pts[0][0]));
+    assert_true(cz_fp_from_hex(&y, pts[0][1]));
+    assert_true(cz_fp_eq(&x, &gx) && cz_fp_eq(&y, &gy));
+    cz_fp2 X = {{CZ_G2_GEN_X0_MONT}, {CZ_G2_GEN_X1_MONT}}, Y = {{CZ_G2_GEN_Y0_MONT}, {CZ_G2_GEN_Y1_MONT}};
+    cz_fp2 L, Rr, b2 = {four, four}; /* 4(u + 1) */
+    cz_fp2_sqr(&L, &Y);
+    cz_fp2_sqr(&Rr, &X);
+    cz_fp2_mul(&Rr, &Rr, &X);
+    cz_fp2_add(&Rr, &Rr, &b2);
+    assert_true(cz_fp2_eq(&L, &Rr));
+    assert_true(cz_fp2_sqrt(&L, &Rr));
+    cz_fp2_neg(&Rr, &Y);
+    assert_true(cz_fp2_eq(&L, &Y) || cz_fp2_eq(&L, &Rr));
+}
+
 /* ---------------- Fp2 ----------------------------------------------------- */
 
 static void fp2_mul_schoolbook(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b)
@@ -1193,6 +1241,7 @@ int main(void)
         cmocka_unit_test(test_fp_lex),
         cmocka_unit_test(test_fr_sqrt),
         cmocka_unit_test(test_fr_root_of_unity),
+        cmocka_unit_test(test_curve_constants_kat),
         cmocka_unit_test(test_fp2_ring),
         cmocka_unit_test(test_fp2_inv_pow_frob),
         cmocka_unit_test(test_fp2_sqrt),

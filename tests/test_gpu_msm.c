@@ -190,7 +190,7 @@ static void test_g1_windows(void **state)
     check(cz_cuda_buf_alloc(g_ctx, &sb, n * sizeof *s));
     check(cz_cuda_upload(g_ctx, &pb, 0, p, n * sizeof *p));
     check(cz_cuda_upload(g_ctx, &sb, 0, s, n * sizeof *s));
-    for (unsigned c = 2; c <= 17; c++) {
+    for (unsigned c = 2; c <= 20; c++) {
         check(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, c));
         if (!cz_g1_jac_eq(&got, &want))
             fail_msg("G1 MSM with %u-bit windows differs from the CPU", c);

@@ -50,6 +50,38 @@ cz_expect 0 "cuzk setup --seed 99 small.r1cs (another key)" \
     "$CUZK" setup --seed 99 "$FIX/small.r1cs" "$TMP/other.zkey" "$TMP/other_vk_small.json"
 roundtrip small "$FIX/small.r1cs" "$FIX/small.wtns" 11
 
+# compile_small NAME INPUT_JSON: compile tests/circuits/NAME.circom and its
+# witness in $TMP/NAME.
+compile_small() {
+    local d=$TMP/$1
+    mkdir -p "$d"
+    cp "$SRC/tests/circuits/$1.circom" "$d/"
+    echo "$2" >"$d/input.json"
+    (cd "$d" && circom2 --prime bls12381 --r1cs --wasm -o . "$1.circom" >circom.log 2>&1) ||
+        { cat "$d/circom.log" >&2; return 1; }
+    snarkjs wtns calculate "$d/$1_js/$1.wasm" "$d/input.json" "$d/$1.wtns" >/dev/null
+}
+
+echo "== no public signals (nPublic = 0)"
+if compile_small nopub '{"a": "3", "b": "4"}'; then
+    cz_expect 0 "cuzk setup --seed 97 nopub (another key)" \
+        "$CUZK" setup --seed 97 "$TMP/nopub/nopub.r1cs" "$TMP/other.zkey" "$TMP/other_vk_nopub.json"
+    roundtrip nopub "$TMP/nopub/nopub.r1cs" "$TMP/nopub/nopub.wtns" 13
+    cz_check "[nopub] public.json is []" bash -c '[ "$(tr -d " \n\t" <"$1")" = "[]" ]' _ "$TMP/nopub/cpublic.json"
+else
+    cz_fail "could not compile nopub.circom"
+fi
+
+echo "== 48 public signals (24 outputs, 24 public inputs)"
+MP_IN=$(node -e 'const a = []; for (let i = 0; i < 24; i++) a.push(String(1000003 * i + 17)); console.log(JSON.stringify({in: a, k: "5"}));')
+if compile_small manypub "$MP_IN"; then
+    cz_expect 0 "cuzk setup --seed 96 manypub (another key)" \
+        "$CUZK" setup --seed 96 "$TMP/manypub/manypub.r1cs" "$TMP/other.zkey" "$TMP/other_vk_manypub.json"
+    roundtrip manypub "$TMP/manypub/manypub.r1cs" "$TMP/manypub/manypub.wtns" 14
+else
+    cz_fail "could not compile manypub.circom"
+fi
+
 echo "== chain circuit, domain 2^12"
 N=$(cz_chain_steps 12)
 if cz_make_chain "$TMP/chain12" "$N"; then

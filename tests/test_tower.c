@@ -431,32 +431,14 @@ static void test_fp12_cyclotomic(void **state)
         fp12_pow_ref(&y, &g, &e, 1);
         assert_true(cz_fp12_eq(&x, &y));
     }
-    /* the degenerate inputs of cyclotomic_exp_x's compressed squarings:
-       elements with B = C = 0 (1, and any cyclotomic element of the
-       subfield Fp4 = Fp2[w^3]) cannot be decompressed and take the
-       fallback; the result must still be right */
+    /* the degenerate input of cyclotomic_exp_x's compressed squarings:
+       1 has B = C = 0 (the only cyclotomic element of the subfield
+       Fp2[w^3]), cannot be decompressed and takes the fallback */
     {
         cz_fp12 one, x1;
-        const uint64_t e = CZ_PAIRING_X_ABS;
         cz_fp12_one(&one);
         cz_fp12_cyclotomic_exp_x(&x1, &one);
         assert_true(cz_fp12_is_one(&x1));
-        /* g in Fp4 = Fp2[w^3]: g = h^((p^6-1)(p^2+1)) with h in Fp4 */
-        cz_fp12 h, g, t, y1;
-        cz_fp12_zero(&h);
-        cz_fp2_random(&h.c0.c0, &rng);
-        cz_fp2_random(&h.c1.c1, &rng);
-        cz_fp12_inv(&t, &h);
-        cz_fp12_conj(&h, &h);
-        cz_fp12_mul(&h, &h, &t);
-        cz_fp12_frobenius(&t, &h, 2);
-        cz_fp12_mul(&g, &h, &t);
-        assert_true(cz_fp2_is_zero(&g.c0.c1) && cz_fp2_is_zero(&g.c0.c2));
-        assert_true(cz_fp2_is_zero(&g.c1.c0) && cz_fp2_is_zero(&g.c1.c2));
-        assert_false(cz_fp12_is_one(&g));
-        cz_fp12_cyclotomic_exp_x(&x1, &g);
-        fp12_pow_ref(&y1, &g, &e, 1);
-        assert_true(cz_fp12_eq(&x1, &y1));
     }
     /* and it is wrong off the subgroup (so the test above can fail) */
     cz_fp12 a, x, y;

@@ -335,6 +335,8 @@ function invalidVectors() {
   add('g1', 'compressed', h, 'FORMAT', 'infinity flag with nonzero x', g1noble(h));
   h = setFlags('00'.repeat(48), 0xe0);
   add('g1', 'compressed', h, 'FORMAT', 'infinity flag with the sort flag set', g1noble(h));
+  h = setFlags('00'.repeat(48), 0x40);
+  add('g1', 'compressed', h, 'FORMAT', 'infinity flag without the compression flag in 48 bytes', g1noble(h));
   h = setFlags('00'.repeat(48), 0x80);
   add('g1', 'compressed', h, 'SUBGROUP', 'x = 0 without the infinity flag: (0, -2) is on the curve, of order 3', g1noble(h));
   // G1, zcash uncompressed (96 bytes)
@@ -355,6 +357,8 @@ function invalidVectors() {
   add('g1', 'uncompressed', h, 'FORMAT', 'infinity flag with nonzero y', g1noble(h));
   h = '00'.repeat(96);
   add('g1', 'uncompressed', h, 'NOT_ON_CURVE', '(0, 0) without the infinity flag', g1noble(h));
+  h = setFlags('00'.repeat(96), 0xc0);
+  add('g1', 'uncompressed', h, 'FORMAT', 'infinity with the compression flag in 96 bytes', g1noble(h));
 
   // G2, zcash compressed (96 bytes: x.c1 then x.c0)
   const nx2 = g2NonX();
@@ -397,6 +401,10 @@ function invalidVectors() {
   add('g1', 'snarkjs', h, 'FORMAT', 'x Montgomery limbs = p (not reduced)', 'n/a');
   h = 'ff'.repeat(96);
   add('g1', 'snarkjs', h, 'FORMAT', 'all ones: coordinates >= p', 'n/a');
+  h = mont(0n) + mont(2n);
+  add('g1', 'snarkjs', h, 'OK_NOT_IN_SUBGROUP', '(0, 2): x = 0 but not the all-zero infinity; a point of order 3', 'n/a');
+  h = mont(0n) + mont(1n);
+  add('g1', 'snarkjs', h, 'NOT_ON_CURVE', '(0, 1): x = 0, not the all-zero infinity, off the curve', 'n/a');
   h = mont(os1.x) + mont(os1.y);
   add('g1', 'snarkjs', h, 'OK_NOT_IN_SUBGROUP', 'on the curve, not in the subgroup: snarkjs decoding does not check the subgroup', 'n/a');
   const s2 = gen2.snarkjs;

@@ -162,7 +162,8 @@ void cz_fp12_mul_by_014(cz_fp12 *out, const cz_fp12 *a, const cz_fp2 *c0,
    exponentiation), Granger-Scott: 9 Fp2 squarings. Wrong for other a. */
 void cz_fp12_cyclotomic_sqr(cz_fp12 *out, const cz_fp12 *a);
 /* out = a^|x| for the BLS parameter |x| = 0xd201000000010000, a cyclotomic;
-   63 cyclotomic squarings + 5 products. Variable time only in the public x. */
+   63 compressed (Karabina) squarings, one batched decompression, 5 products.
+   Variable time: meant for public data (the pairing). */
 void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a);
 
 #endif

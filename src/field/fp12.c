@@ -8,8 +8,10 @@
  * 18 Fp2), squares the complex method (2 Fp6 products), and the pairing's
  * hot paths have special forms: the sparse product by a line (mul_by_014)
  * and Granger-Scott squaring in the cyclotomic subgroup. Frobenius maps use
- * the constants of tower_constants.h. Constant time except the _var
- * functions and cyclotomic_exp_x (variable only in the public x).
+ * the constants of tower_constants.h; exponentiation by the BLS x uses
+ * Karabina's compressed squarings. Constant time except the _var functions
+ * and cyclotomic_exp_x (for public data: a variable-time inversion and a
+ * branch on a degenerate case).
  */
 #include "field/field.h"
 #include "field/tower_constants.h"

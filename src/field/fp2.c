@@ -10,6 +10,7 @@
 #include "field/field.h"
 #include "field/constants.h"
 #include "field/field_internal.h"
+#include "field/fp_inline.h"
 
 #include <string.h>
 
@@ -36,35 +37,15 @@ void cz_fp2_cmov(cz_fp2 *out, const cz_fp2 *a, bool flag)
     cz_fp_cmov(&out->c1, &a->c1, flag);
 }
 
-void cz_fp2_add(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b)
-{
-    cz_fp_add(&out->c0, &a->c0, &b->c0);
-    cz_fp_add(&out->c1, &a->c1, &b->c1);
-}
+void cz_fp2_add(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b) { cz_fp2_add_i(out, a, b); }
 
-void cz_fp2_sub(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b)
-{
-    cz_fp_sub(&out->c0, &a->c0, &b->c0);
-    cz_fp_sub(&out->c1, &a->c1, &b->c1);
-}
+void cz_fp2_sub(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b) { cz_fp2_sub_i(out, a, b); }
 
-void cz_fp2_neg(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp_neg(&out->c0, &a->c0);
-    cz_fp_neg(&out->c1, &a->c1);
-}
+void cz_fp2_neg(cz_fp2 *out, const cz_fp2 *a) { cz_fp2_neg_i(out, a); }
 
-void cz_fp2_dbl(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp_dbl(&out->c0, &a->c0);
-    cz_fp_dbl(&out->c1, &a->c1);
-}
+void cz_fp2_dbl(cz_fp2 *out, const cz_fp2 *a) { cz_fp2_dbl_i(out, a); }
 
-void cz_fp2_conj(cz_fp2 *out, const cz_fp2 *a)
-{
-    out->c0 = a->c0;
-    cz_fp_neg(&out->c1, &a->c1);
-}
+void cz_fp2_conj(cz_fp2 *out, const cz_fp2 *a) { cz_fp2_conj_i(out, a); }
 
 void cz_fp2_frobenius(cz_fp2 *out, const cz_fp2 *a) { cz_fp2_conj(out, a); }
 
@@ -108,14 +89,7 @@ void cz_fp2_mul_fp(cz_fp2 *out, const cz_fp2 *a, const cz_fp *b)
 }
 
 /* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
-void cz_fp2_mul_by_nonresidue(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp t0, t1;
-    cz_fp_sub(&t0, &a->c0, &a->c1);
-    cz_fp_add(&t1, &a->c0, &a->c1);
-    out->c0 = t0;
-    out->c1 = t1;
-}
+void cz_fp2_mul_by_nonresidue(cz_fp2 *out, const cz_fp2 *a) { cz_fp2_mul_by_nonresidue_i(out, a); }
 
 /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2); 0 maps to 0. */
 static void fp2_inv_with(cz_fp2 *out, const cz_fp2 *a, void (*fp_inv)(cz_fp *, const cz_fp *))

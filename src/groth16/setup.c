@@ -26,6 +26,7 @@
  * contributions (snarkjs's prover ignores it; `zkey verify` would not
  * accept this key, it has no ceremony transcript).
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,7 +255,7 @@ typedef struct {
     const void *tab;
     void *aff;
     int g2;
-    int failed; /* scratch allocation failed in some worker */
+    _Atomic int failed; /* scratch allocation failed in some worker */
 } mul_job;
 
 static void mul_range(void *vctx, size_t begin, size_t end, int worker)
@@ -278,7 +279,7 @@ static void mul_range(void *vctx, size_t begin, size_t end, int worker)
                              pre, idx, q);
         }
     } else {
-        j->failed = 1;
+        atomic_store(&j->failed, 1);
     }
     free(d);
     free(inf);
@@ -301,7 +302,7 @@ static cz_status write_points(writer *w, uint32_t id, const cz_fr *scalars, size
         size_t m = n - at < CHUNK ? n - at : CHUNK;
         mul_job mj = {scalars + at, tab, aff, g2, 0};
         cz_parallel_for(pool, m, BATCH, mul_range, &mj);
-        if (mj.failed) {
+        if (atomic_load(&mj.failed)) {
             free(aff);
             return CZ_ERR_NOMEM;
         }

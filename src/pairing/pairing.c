@@ -32,7 +32,8 @@
  *   3 (p^4 - p^2 + 1)/r = l3 p^3 + l2 p^2 + l1 p + l0,
  *   l3 = (x - 1)^2, l2 = l3 x, l1 = l2 x - l3, l0 = l1 x + 3
  * (Hayashida-Hayasaka-Teruya 2020), with five exponentiations by x in the
- * cyclotomic subgroup (Granger-Scott squarings) where 1/a = conj(a).
+ * cyclotomic subgroup, where 1/a = conj(a) (cz_fp12_cyclotomic_exp_x:
+ * Karabina's compressed squarings, one batched decompression).
  * Pairs are processed in blocks of CZ_MILLER_BLOCK so that no memory is
  * allocated; each block costs one more chain of 63 squarings.
  */
@@ -138,6 +139,15 @@ static void mul_line(cz_fp12 *f, const cz_fp2 ell[3], const cz_fp *nx, const cz_
     cz_fp12_mul_by_014(f, f, &ell[0], &c1, &c4);
 }
 
+/* f <- the line itself (for f = 1: skips one sparse product) */
+static void set_line(cz_fp12 *f, const cz_fp2 ell[3], const cz_fp *nx, const cz_fp *y)
+{
+    cz_fp12_zero(f);
+    f->c0.c0 = ell[0];
+    cz_fp2_mul_fp(&f->c0.c1, &ell[1], nx);
+    cz_fp2_mul_fp(&f->c1.c1, &ell[2], y);
+}
+
 /* One pair of a Miller loop: Q affine (with its running point T) or
    prepared (lines read from the table). */
 typedef struct {
@@ -161,12 +171,13 @@ static void miller_block(cz_fp12 *f, miller_pair *pr, size_t m)
         if (b != 62)
             cz_fp12_sqr(f, f);
         for (size_t i = 0; i < m; i++) {
-            if (pr[i].q) {
+            const cz_fp2 *l = pr[i].q ? ell : pr[i].pre->ell[line];
+            if (pr[i].q)
                 dbl_step(ell, &pr[i].t);
-                mul_line(f, ell, &pr[i].nx, &pr[i].y);
-            } else {
-                mul_line(f, pr[i].pre->ell[line], &pr[i].nx, &pr[i].y);
-            }
+            if (b == 62 && i == 0)
+                set_line(f, l, &pr[i].nx, &pr[i].y);  /* f was 1 */
+            else
+                mul_line(f, l, &pr[i].nx, &pr[i].y);
         }
         line++;
         if ((x >> b) & 1) {
