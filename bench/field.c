@@ -74,9 +74,10 @@ int main(int argc, char **argv)
     TIME("fp_redc", n, cz_fp_redc(&a, w); w[6] = a.l[0]);
     TIME("fp2_mul", n / 4, cz_fp2_mul(&a2, &a2, &b2));
     TIME("fp2_sqr", n / 4, cz_fp2_sqr(&a2, &a2));
-    TIME("fp_inv", n / 2000, cz_fp_inv(&a, &a));
+    TIME("fp_inv", n / 500, cz_fp_inv(&a, &a));
+    TIME("fp_inv_fermat", n / 2000, cz_fp_inv_fermat(&a, &a));
     TIME("fp_inv_var", n / 500, cz_fp_inv_var(&a, &a));
-    TIME("fr_inv", n / 2000, cz_fr_inv(&x, &x));
+    TIME("fr_inv", n / 500, cz_fr_inv(&x, &x));
     TIME("fr_inv_var", n / 500, cz_fr_inv_var(&x, &x));
     TIME("fp_sqrt", n / 2000, cz_fp_sqrt(&b, &a); cz_fp_add(&a, &a, &b));
     TIME("fr_sqrt", n / 2000, cz_fr_sqrt(&y, &x); cz_fr_add(&x, &x, &y));

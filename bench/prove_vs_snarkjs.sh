@@ -38,7 +38,7 @@ shift $((OPTIND - 1))
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(12 14 16)
 
-SRC=$ROOT
+export SRC=$ROOT  # read by the helpers of tests/lib.sh
 NODE_MODULES=$ROOT/tools/oracle/node_modules
 CUZK=$BUILD/bin/cuzk
 # shellcheck source=../tests/lib.sh

@@ -9,6 +9,7 @@
  * (Montgomery's trick): about 40 Fp products per point, so 2^26 points take
  * a fraction of a second where a CPU would take minutes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.cuh"

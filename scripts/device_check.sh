@@ -28,7 +28,15 @@ echo "== device_check $MODE $(date -u +%FT%TZ) commit ${CZ_COMMIT:-$(git -C "$RO
 if ! pkg-config --exists cmocka 2>/dev/null; then
     if ls "$ROOT"/.debs/*.deb >/dev/null 2>&1; then
         mkdir -p "$PFX"
-        for f in "$ROOT"/.debs/*.deb; do dpkg -x "$f" "$PFX"; done
+        # only what the build's pkg-config checks need; other .debs in the
+        # folder (a -dev package whose runtime .so is absent) could shadow
+        # the machine's own libraries with static archives
+        for f in "$ROOT"/.debs/*.deb; do
+            case "$(basename "$f")" in
+                libcmocka*|libjansson*|libinih*|libmicrohttpd*|libpkgconf*|pkgconf*|pkg-config*)
+                    dpkg -x "$f" "$PFX" ;;
+            esac
+        done
         for pc in "$PFX"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc "$PFX"/usr/share/pkgconfig/*.pc; do
             [ -f "$pc" ] && sed -i "s|^prefix=.*|prefix=$PFX/usr|; s|=/usr/|=$PFX/usr/|g; /^Requires.private/d" "$pc"
         done
@@ -36,7 +44,7 @@ if ! pkg-config --exists cmocka 2>/dev/null; then
         export PKG_CONFIG_PATH="$PFX/usr/lib/x86_64-linux-gnu/pkgconfig:$PFX/usr/share/pkgconfig"
         export LD_LIBRARY_PATH="$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
         export CMAKE_PREFIX_PATH="$PFX/usr"
-        echo "deps: unpacked $(ls "$ROOT"/.debs/*.deb | wc -l) .debs into $PFX"
+        echo "deps: unpacked the build's .debs into $PFX"
     else
         echo "deps: cmocka not found and no .debs/ to unpack" >&2
     fi

@@ -62,6 +62,16 @@ cz_check "--json prints one JSON object on stdout" bash -c '
     [[ $o =~ ^[[:space:]]*\{.*\}[[:space:]]*$ ]] && [ "$(printf "%s\n" "$1" | grep -c "^{")" -le 1 ]' _ "$RUN_OUT"
 cz_expect 0 "verify --json" "$CUZK" verify --json "$VK" "$TMP/public4.json" "$TMP/proof4.json"
 
+cz_expect 0 "prove --device auto" "$CUZK" prove --quiet --device auto "$ZKEY" "$WTNS" "$TMP/proof6.json" "$TMP/public6.json"
+cz_expect 0 "verify the --device auto proof" "$CUZK" verify "$VK" "$TMP/public6.json" "$TMP/proof6.json"
+# --device cuda: a GPU proof where CUDA is built and a device exists, else
+# the CPU with a log line (0) or a clear device error (3).
+rm -f "$TMP/proof7.json"
+if cz_expect "0 3" "prove --device cuda" "$CUZK" prove --device cuda "$ZKEY" "$WTNS" "$TMP/proof7.json" "$TMP/public7.json" &&
+   [ "$RUN_RC" = 0 ]; then
+    cz_expect 0 "verify the --device cuda proof" "$CUZK" verify "$VK" "$TMP/public7.json" "$TMP/proof7.json"
+fi
+
 echo "== info"
 cz_expect 0 "info small.zkey" "$CUZK" info "$ZKEY"
 cz_check "info small.zkey names the curve and the domain size 128" \

@@ -160,6 +160,36 @@ read -r w2 _ < <(cz_section "$WTNS" 2)
 printf '\377\377\377\377' | dd of="$TMP/flip.wtns" bs=1 seek=$((w2 + 32 * 5 + 28)) conv=notrunc status=none
 cz_expect "1 2" "a witness value >= r" prove "$ZKEY" "$TMP/flip.wtns" "${P[@]}"
 
+echo "== truncated and corrupted r1cs (cuzk setup)"
+R1CS=$FIX/chain64.r1cs
+setup() { "$CUZK" setup --quiet --seed 1 "$@"; }
+while read -r id off size; do
+    for cut in $((off - 12)) $((off - 1)) $((off + size / 2)) $((off + size - 1)); do
+        head -c "$cut" "$R1CS" >"$TMP/cut.r1cs"
+        cz_expect_err "r1cs cut at byte $cut (section $id)" setup "$TMP/cut.r1cs" "$TMP/k.zkey"
+    done
+done < <(cz_sections "$R1CS")
+read -r r1 _ < <(cz_section "$R1CS" 1)
+# name:offset:mask. nWires 132 ^ 4 = 128: constraints then name wires that
+# do not exist. (132 ^ 1 = 133 would only add an unused wire.)
+for spec in "magic:0:1" "n8:$r1:1" "prime:$((r1 + 4)):1" "nWires:$((r1 + 36)):4" \
+            "nConstraints:$((r1 + 60)):1"; do
+    IFS=: read -r name at mask <<<"$spec"
+    cp "$R1CS" "$TMP/flip.r1cs"
+    cz_flip_byte "$TMP/flip.r1cs" "$at" "$mask"
+    cz_expect_err "r1cs $name ^ $mask (byte $at)" setup "$TMP/flip.r1cs" "$TMP/k.zkey"
+done
+read -r r2 r2size < <(cz_section "$R1CS" 2)
+for at in "$r2" $((r2 + 4)) $((r2 + r2size / 2)) $((r2 + r2size - 1)); do
+    for mask in 0x01 0x80; do
+        cp "$R1CS" "$TMP/flip.r1cs"
+        cz_flip_byte "$TMP/flip.r1cs" "$at" "$mask"
+        cz_expect "0 2" "r1cs constraint byte $at ^ $mask" setup "$TMP/flip.r1cs" "$TMP/k.zkey"
+    done
+done
+cz_expect_err "info on a truncated r1cs" "$CUZK" info "$TMP/cut.r1cs"
+cz_expect_err "setup on a BN254 key given as r1cs" setup "$FIX/bn254/small.zkey" "$TMP/k.zkey"
+
 echo "== seeded random corruption (replay with CZ_TEST_SEED=<seed>)"
 SEED=${CZ_TEST_SEED:-$(( $(date +%s%N) % 1000000007 ))}
 echo "   seed: $SEED"

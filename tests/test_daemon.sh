@@ -25,8 +25,13 @@ cz_expect 2 "flag: out-of-range value" "$CUZKD" --set engine.devices=0
 cz_expect 0 "cuzkd --help" "$CUZKD" --help
 cz_expect 0 "cuzkd --help-config" "$CUZKD" --help-config
 
+# A slower key for the tests that need jobs to queue up behind a running one
+# (a proof of ~8000 constraints on one thread takes a few hundred ms).
+cz_expect 0 "synthetic 8000-constraint circuit" "$BIN/cuzk-synth" --constraints 8000 "$TMP/slow.r1cs" "$TMP/slow.wtns"
+cz_expect 0 "its key" "$CUZK" setup --quiet --seed 3 "$TMP/slow.r1cs" "$TMP/slow.zkey"
+
 # ---- daemon A: one prove worker on one thread, so queues build up -------------------
-cz_daemon_start a --listen "127.0.0.1:$PORT" --key small="$KEY" \
+cz_daemon_start a --listen "127.0.0.1:$PORT" --key small="$KEY" --key slow="$TMP/slow.zkey" \
     --set engine.prove_threads=1 --set engine.gpu_workers_per_device=1 \
     --set daemon.max_upload=64K || cz_finish
 [ "$(curl -s "http://127.0.0.1:$PORT/v1/health" | jq -r .ok)" = true ] &&
@@ -46,9 +51,9 @@ cz_expect 2 "an unknown proof type is refused" "$BENCH" --addr "unix:$SOCK" batc
 
 # ---- priorities -----------------------------------------------------------------
 ABS_WTNS=$(cd "$(dirname "$WTNS")" && pwd)/$(basename "$WTNS")
-submit() { # submit PRIORITY [extra JSON] -> job id
+submit() { # submit PRIORITY: a job on the slow key -> job id
     api POST /v1/proofs -H 'Content-Type: application/json' \
-        -d "{\"key\":\"small\",\"witness_path\":\"$ABS_WTNS\",\"priority\":\"$1\"${2:-}}" | jq -r .job_id
+        -d "{\"key\":\"slow\",\"witness_path\":\"$TMP/slow.wtns\",\"priority\":\"$1\"}" | jq -r .job_id
 }
 lows=()
 for _ in 1 2 3 4 5 6; do lows+=("$(submit low)"); done
@@ -64,7 +69,7 @@ ids=()
 for _ in 1 2 3 4 5; do ids+=("$(submit normal)"); done
 api POST "/v1/proofs/${ids[4]}/cancel" >/dev/null
 cz_check "cancel of a queued job answers 200" test "$(code)" = 200
-st=$(cz_await "${ids[4]}" | jq -r .status)
+st=$(cz_await "${ids[4]}" | tee "$TMP/cancel.json" | jq -r .status); [ "$st" = cancelled ] || cat "$TMP/cancel.json" >&2
 cz_check "the cancelled queued job ends 'cancelled' (got $st)" test "$st" = cancelled
 for id in "${ids[@]:0:4}"; do cz_await "$id" >/dev/null; done
 running_cancelled=0
@@ -127,14 +132,14 @@ cz_check "its proofs verify" cz_verify_dir "$TMP/b3" "$VK" 6
 # ---- keys: preload, list, evict -----------------------------------------------------
 cz_expect 0 "preload a second key" "$BENCH" --addr "unix:$SOCK" preload --key small2 --path "$KEY"
 n=$(api GET /v1/keys | jq length)
-cz_check "both keys are listed" test "$n" = 2
+cz_check "all three keys are listed" test "$n" = 3
 api DELETE /v1/keys/small2 >/dev/null
 cz_check "evict an idle key: 200" test "$(code)" = 200
 
 # ---- status, metrics, timeline -----------------------------------------------------
 s=$(api GET /v1/status)
 cz_check "status has workers, devices, keys, memory, queues" \
-    test "$(jq '(.workers|length) > 0 and (.devices|length) > 0 and (.keys|length) == 1 and .memory.budget > 0 and (.queues|has("pending"))' <<<"$s")" = true
+    test "$(jq '(.workers|length) > 0 and (.devices|length) > 0 and (.keys|length) == 2 and .memory.budget > 0 and (.queues|has("pending"))' <<<"$s")" = true
 m=$(api GET /metrics)
 cz_check "metrics count finished proofs" grep -qE '^cuzk_jobs_finished_total\{status="done"\} [1-9]' <<<"$m"
 cz_check "metrics have a stage histogram" grep -q 'cuzk_stage_duration_seconds_bucket{stage="gpu",le="+Inf"}' <<<"$m"
@@ -181,6 +186,7 @@ cz_daemon_start c --key small="$KEY" --set engine.prove_threads=1 || cz_finish
 BPID=$!
 for _ in $(seq 1 200); do grep -q COMPLETED "$TMP/b6.log" && break; sleep 0.05; done
 kill -9 "$DPID"
+wait "$DPID" 2>/dev/null
 for _ in $(seq 1 300); do kill -0 $BPID 2>/dev/null || break; sleep 0.1; done
 if kill -0 $BPID 2>/dev/null; then
     cz_fail "the client hangs after kill -9 of the daemon"

@@ -516,16 +516,20 @@ static void print_limbs(const char *name, const uint64_t *a, int k)
             cz_##F##_inv(&t, &a);                                                \
             cz_##F##_mul(&u, &t, &a);                                            \
             assert_true(cz_##F##_is_one(&u));                                    \
+            cz_##F##_inv_fermat(&u, &a);                                         \
+            assert_true(cz_##F##_eq(&u, &t));                                    \
             cz_##F##_inv_var(&u, &a);                                            \
             assert_true(cz_##F##_eq(&u, &t));                                    \
             cz_##F##_inv_var(&u, &u); /* aliasing, involution */                 \
             assert_true(cz_##F##_eq(&u, &a));                                    \
         }                                                                        \
-        /* inv_var alone on many values, edge-heavy (rand_below) */              \
+        /* inv_var and inv on many values, edge-heavy (rand_below) */            \
         for (int it = 0; it < cz_test_iters(2000); it++) {                       \
             T a;                                                                 \
             rand_below(a.l, F##_m, N);                                           \
             cz_##F##_inv_var(&t, &a);                                            \
+            cz_##F##_inv(&u, &a); /* constant-time divsteps agree */            \
+            assert_true(cz_##F##_eq(&u, &t));                                    \
             cz_##F##_mul(&u, &t, &a);                                            \
             if (cz_##F##_is_zero(&a))                                            \
                 assert_true(cz_##F##_is_zero(&t));                               \

@@ -332,6 +332,17 @@ static void test_g1_larger(void **state)
     cz_msm_opts oa = {.pool = g_pools[2]};
     assert_int_equal(cz_g1_msm(&b, p, s, n, &oa), CZ_OK);
     assert_true(cz_g1_jac_eq(&a, &b));
+    /* 8 threads with c = 16: 16 windows < 4 x 8 threads, so each window
+       is cut into point ranges whose partial sums are added */
+    cz_threadpool *p8 = cz_threadpool_create(8);
+    assert_non_null(p8);
+    cz_msm_opts o8 = {.pool = p8};
+    assert_int_equal(cz_g1_msm(&b, p, s, n, &o8), CZ_OK);
+    assert_true(cz_g1_jac_eq(&a, &b));
+    o8.window = 16;
+    assert_int_equal(cz_g1_msm(&b, p, s, n, &o8), CZ_OK);
+    assert_true(cz_g1_jac_eq(&a, &b));
+    cz_threadpool_destroy(p8);
     size_t off = (size_t)(cz_rng_u64(&g_rng) % (n - 64));
     naive_g1(&ref, p + off, s + off, 64, 0);
     check_g1(p + off, s + off, 64, 0, &ref, g_pools[1], 0, CZ_MSM_ALGO_AUTO, 0);

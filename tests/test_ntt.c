@@ -130,6 +130,13 @@ static void test_naive_small(void **state)
                     assert_vec_eq(b, ref, n);
                     cz_ntt_coset_inverse(d, b, &g, g_pools[p]);
                     assert_vec_eq(b, a, n);
+                    /* the allocation-free column path */
+                    d->no_buffer = 1;
+                    naive_dft(ref, a, n, &d->omega, NULL);
+                    memcpy(b, a, n * sizeof *a);
+                    cz_ntt_forward(d, b, g_pools[p]);
+                    assert_vec_eq(b, ref, n);
+                    d->no_buffer = 0;
                 }
                 cz_ntt_domain_destroy(d);
             }

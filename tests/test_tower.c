@@ -55,6 +55,127 @@ static void fp12_pow_ref(cz_fp12 *out, const cz_fp12 *a, const uint64_t *e, size
     *out = r;
 }
 
+/* Schoolbook references built from Fp2 operations only (independent of the
+   lazy-reduction kernels of tower_wide.h): Fp6 with v^3 = xi, and Fp12 in
+   the w-basis a = sum a_i w^i, w^6 = xi, (a0..a5) = (c0.c0, c1.c0, c0.c1,
+   c1.c1, c0.c2, c1.c2). */
+static void fp6_mul_ref(cz_fp6 *out, const cz_fp6 *a, const cz_fp6 *b)
+{
+    const cz_fp2 *x[3] = {&a->c0, &a->c1, &a->c2}, *y[3] = {&b->c0, &b->c1, &b->c2};
+    cz_fp2 t[5], p;
+    for (int k = 0; k < 5; k++)
+        cz_fp2_zero(&t[k]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            cz_fp2_mul(&p, x[i], y[j]);
+            cz_fp2_add(&t[i + j], &t[i + j], &p);
+        }
+    for (int k = 4; k >= 3; k--) {
+        cz_fp2_mul_by_nonresidue(&p, &t[k]);
+        cz_fp2_add(&t[k - 3], &t[k - 3], &p);
+    }
+    out->c0 = t[0];
+    out->c1 = t[1];
+    out->c2 = t[2];
+}
+
+static void fp12_to_w(cz_fp2 w[6], const cz_fp12 *a)
+{
+    w[0] = a->c0.c0; w[1] = a->c1.c0; w[2] = a->c0.c1;
+    w[3] = a->c1.c1; w[4] = a->c0.c2; w[5] = a->c1.c2;
+}
+
+static void fp12_mul_ref(cz_fp12 *out, const cz_fp12 *a, const cz_fp12 *b)
+{
+    cz_fp2 x[6], y[6], t[11], p;
+    fp12_to_w(x, a);
+    fp12_to_w(y, b);
+    for (int k = 0; k < 11; k++)
+        cz_fp2_zero(&t[k]);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            cz_fp2_mul(&p, &x[i], &y[j]);
+            cz_fp2_add(&t[i + j], &t[i + j], &p);
+        }
+    for (int k = 10; k >= 6; k--) {
+        cz_fp2_mul_by_nonresidue(&p, &t[k]);
+        cz_fp2_add(&t[k - 6], &t[k - 6], &p);
+    }
+    out->c0.c0 = t[0]; out->c1.c0 = t[1]; out->c0.c1 = t[2];
+    out->c1.c1 = t[3]; out->c0.c2 = t[4]; out->c1.c2 = t[5];
+}
+
+/* coefficients drawn from {0, 1, p - 1, p - 2, random}: the extremes stress
+   the bounds of the lazy (wide) products */
+static void fp_edge(cz_fp *out)
+{
+    cz_fp one;
+    cz_fp_one(&one);
+    switch (cz_rng_u64(&rng) % 5) {
+    case 0: cz_fp_zero(out); break;
+    case 1: *out = one; break;
+    case 2: cz_fp_neg(out, &one); break;
+    case 3: cz_fp_neg(out, &one); cz_fp_sub(out, out, &one); break;
+    default: cz_fp_random(out, &rng); break;
+    }
+}
+
+static void fp12_edge(cz_fp12 *a, bool all_max)
+{
+    cz_fp *c = &a->c0.c0.c0;
+    cz_fp one;
+    cz_fp_one(&one);
+    for (int i = 0; i < 12; i++) {
+        if (all_max)
+            cz_fp_neg(&c[i], &one);
+        else
+            fp_edge(&c[i]);
+    }
+}
+
+static void test_lazy_products(void **state)
+{
+    (void)state;
+    for (int it = 0; it < cz_test_iters(40); it++) {
+        cz_fp12 a, b, x, y;
+        if (it < 2) {
+            fp12_edge(&a, true);
+            fp12_edge(&b, it == 0);
+        } else if (it < 20) {
+            fp12_edge(&a, false);
+            fp12_edge(&b, false);
+        } else {
+            cz_fp12_random(&a, &rng);
+            cz_fp12_random(&b, &rng);
+        }
+        cz_fp12_mul(&x, &a, &b);
+        fp12_mul_ref(&y, &a, &b);
+        assert_true(cz_fp12_eq(&x, &y));
+        cz_fp12_sqr(&x, &a);
+        fp12_mul_ref(&y, &a, &a);
+        assert_true(cz_fp12_eq(&x, &y));
+        cz_fp6_mul(&x.c0, &a.c0, &b.c1);
+        fp6_mul_ref(&y.c0, &a.c0, &b.c1);
+        assert_true(cz_fp6_eq(&x.c0, &y.c0));
+        /* sparse: b with only the line slots */
+        cz_fp12 s;
+        cz_fp12_zero(&s);
+        s.c0.c0 = b.c0.c0;
+        s.c0.c1 = b.c0.c1;
+        s.c1.c1 = b.c1.c1;
+        cz_fp12_mul_by_014(&x, &a, &b.c0.c0, &b.c0.c1, &b.c1.c1);
+        fp12_mul_ref(&y, &a, &s);
+        assert_true(cz_fp12_eq(&x, &y));
+        cz_fp6 s6;
+        cz_fp6_zero(&s6);
+        s6.c0 = b.c1.c0;
+        s6.c1 = b.c1.c2;
+        cz_fp6_mul_by_01(&x.c1, &a.c1, &b.c1.c0, &b.c1.c2);
+        fp6_mul_ref(&y.c1, &a.c1, &s6);
+        assert_true(cz_fp6_eq(&x.c1, &y.c1));
+    }
+}
+
 /* ------------------------------------------------------------ Fp6 ---- */
 
 static void test_fp6_ring(void **state)
@@ -498,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_fp12_pow),
         cmocka_unit_test(test_fp12_cyclotomic),
         cmocka_unit_test(test_fp12_bytes),
+        cmocka_unit_test(test_lazy_products),
     };
     return cmocka_run_group_tests(tests, setup_rng, NULL);
 }

@@ -270,7 +270,6 @@ void cz_daemon_config_to_engine(const cz_daemon_config *c, cz_engine_config *e)
     e->host_mem_budget = c->host_mem_budget;
     e->gpu_margin = c->gpu_margin;
     e->verify = c->verify;
-    e->max_witness_bytes = (size_t)c->max_upload;
 }
 
 void cz_daemon_config_help(void)

@@ -13,9 +13,11 @@
 #include "curve/curve.h"
 #include "curve/curve_constants.h"
 #include "field/constants.h"
+#include "field/fp_inline.h"
 
 #define FE cz_fp
 #define FE_(op) cz_fp_##op
+#define FEI_(op) cz_fp_##op##_i
 #define G_(op) cz_g1_##op
 #define AFF cz_g1_affine
 #define JAC cz_g1_jac
@@ -30,12 +32,14 @@ static const cz_fp g1_beta = {CZ_G1_BETA_MONT};
 
 void cz_g1_generator(cz_g1_affine *out) { *out = g1_gen; }
 
-/* phi(P) == -x^2 P, i.e. (beta x, -y) == |x| (|x| P). Variable time; p is
-   assumed on the curve. */
+/* phi(P) == -x^2 P, i.e. (beta x, -y) == |x| (|x| P). Variable time; a point
+   off the curve is not in G1. */
 bool cz_g1_affine_in_subgroup(const cz_g1_affine *p)
 {
     if (cz_g1_affine_is_infinity(p))
         return true;
+    if (!cz_g1_affine_is_on_curve(p))   /* the endomorphism test assumes it */
+        return false;
     cz_g1_jac q, t;
     cz_g1_mul_x_abs_affine_(&q, p);
     /* second multiplication by |x|: Jacobian input, double-and-add */

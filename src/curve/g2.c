@@ -13,9 +13,11 @@
 #include "curve/curve.h"
 #include "curve/curve_constants.h"
 #include "field/constants.h"
+#include "field/fp_inline.h"
 
 #define FE cz_fp2
 #define FE_(op) cz_fp2_##op
+#define FEI_(op) cz_fp2_##op##_i
 #define G_(op) cz_g2_##op
 #define AFF cz_g2_affine
 #define JAC cz_g2_jac
@@ -32,11 +34,13 @@ static const cz_fp2 psi_cy = {{CZ_G2_PSI_CY_C0_MONT}, {CZ_G2_PSI_CY_C1_MONT}};
 
 void cz_g2_generator(cz_g2_affine *out) { *out = g2_gen; }
 
-/* psi(P) == x P = -(|x| P). Variable time; p is assumed on the curve. */
+/* psi(P) == x P = -(|x| P). Variable time; a point off the curve is not in G2. */
 bool cz_g2_affine_in_subgroup(const cz_g2_affine *p)
 {
     if (cz_g2_affine_is_infinity(p))
         return true;
+    if (!cz_g2_affine_is_on_curve(p))   /* the endomorphism test assumes it */
+        return false;
     cz_g2_jac q;
     cz_g2_mul_x_abs_affine_(&q, p);
     cz_g2_affine s;

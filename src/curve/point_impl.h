@@ -5,6 +5,7 @@
  * DESIGN. Both curves are y^2 = x^3 + b with a = 0, so one body of formulas
  * serves both; the including file defines
  *   FE, FE_(op)         the coordinate field type and its functions
+ *   FEI_(op)            its inline add/sub/dbl/neg (field/fp_inline.h)
  *   G_(op)              the public prefix (cz_g1_ or cz_g2_)
  *   AFF, JAC, XYZZ      the point types
  * and a `static const FE curve_b` before including this file.
@@ -48,8 +49,8 @@ static inline uint64_t G_(mask_)(bool b) { return 0 - (uint64_t)b; }
 static inline void G_(fe_triple_)(FE *out, const FE *a)
 {
     FE t;
-    FE_(dbl)(&t, a);
-    FE_(add)(out, &t, a);
+    FEI_(dbl)(&t, a);
+    FEI_(add)(out, &t, a);
 }
 
 /* ---- affine ------------------------------------------------------------ */
@@ -67,7 +68,7 @@ bool G_(affine_is_on_curve)(const AFF *p)
     FE_(sqr)(&l, &p->y);
     FE_(sqr)(&r, &p->x);
     FE_(mul)(&r, &r, &p->x);
-    FE_(add)(&r, &r, &curve_b);
+    FEI_(add)(&r, &r, &curve_b);
     return FE_(eq)(&l, &r);
 }
 
@@ -80,7 +81,7 @@ bool G_(affine_eq)(const AFF *a, const AFF *b)
 void G_(affine_neg)(AFF *out, const AFF *p)
 {
     out->x = p->x;
-    FE_(neg)(&out->y, &p->y);
+    FEI_(neg)(&out->y, &p->y);
 }
 
 /* ---- Jacobian: (X, Y, Z) is (X/Z^2, Y/Z^3) ------------------------------ */
@@ -183,7 +184,7 @@ void G_(jac_batch_to_affine)(AFF *out, const JAC *in, size_t n)
 void G_(jac_neg)(JAC *out, const JAC *p)
 {
     out->x = p->x;
-    FE_(neg)(&out->y, &p->y);
+    FEI_(neg)(&out->y, &p->y);
     out->z = p->z;
 }
 
@@ -196,21 +197,21 @@ void G_(jac_dbl)(JAC *out, const JAC *p)
 {
     FE u, s, m, t, z3;
     FE_(mul)(&z3, &p->y, &p->z);
-    FE_(dbl)(&z3, &z3);
+    FEI_(dbl)(&z3, &z3);
     FE_(sqr)(&u, &p->y);
-    FE_(dbl)(&u, &u);
+    FEI_(dbl)(&u, &u);
     FE_(mul)(&s, &p->x, &u);
-    FE_(dbl)(&s, &s);
+    FEI_(dbl)(&s, &s);
     FE_(sqr)(&m, &p->x);
     G_(fe_triple_)(&m, &m);
     FE_(sqr)(&u, &u);
-    FE_(dbl)(&u, &u);                    /* 8Y^4 */
+    FEI_(dbl)(&u, &u);                    /* 8Y^4 */
     FE_(sqr)(&t, &m);
-    FE_(sub)(&t, &t, &s);
-    FE_(sub)(&out->x, &t, &s);
-    FE_(sub)(&s, &s, &out->x);
+    FEI_(sub)(&t, &t, &s);
+    FEI_(sub)(&out->x, &t, &s);
+    FEI_(sub)(&s, &s, &out->x);
     FE_(mul)(&s, &s, &m);
-    FE_(sub)(&out->y, &s, &u);
+    FEI_(sub)(&out->y, &s, &u);
     out->z = z3;
 }
 
@@ -232,21 +233,21 @@ static inline void G_(jac_add_generic_)(JAC *out, FE *h_out, FE *r_out, const JA
     FE_(mul)(&s1, &s1, &z2z2);
     FE_(mul)(&s2, &q->y, &p->z);
     FE_(mul)(&s2, &s2, &z1z1);
-    FE_(sub)(&h, &u2, &u1);
-    FE_(sub)(&r, &s2, &s1);
+    FEI_(sub)(&h, &u2, &u1);
+    FEI_(sub)(&r, &s2, &s1);
     FE_(sqr)(&hh, &h);
     FE_(mul)(&hhh, &hh, &h);
     FE_(mul)(&v, &u1, &hh);
     FE_(mul)(&t, &p->z, &q->z);
     FE_(mul)(&out->z, &t, &h);
     FE_(sqr)(&t, &r);
-    FE_(sub)(&t, &t, &hhh);
-    FE_(sub)(&t, &t, &v);
-    FE_(sub)(&out->x, &t, &v);
-    FE_(sub)(&v, &v, &out->x);
+    FEI_(sub)(&t, &t, &hhh);
+    FEI_(sub)(&t, &t, &v);
+    FEI_(sub)(&out->x, &t, &v);
+    FEI_(sub)(&v, &v, &out->x);
     FE_(mul)(&v, &v, &r);
     FE_(mul)(&s1, &s1, &hhh);
-    FE_(sub)(&out->y, &v, &s1);
+    FEI_(sub)(&out->y, &v, &s1);
     *h_out = h;
     *r_out = r;
 }
@@ -309,8 +310,8 @@ void G_(jac_add_affine)(JAC *out, const JAC *p, const AFF *q)
     FE_(mul)(&u2, &q->x, &z1z1);
     FE_(mul)(&s2, &q->y, &p->z);
     FE_(mul)(&s2, &s2, &z1z1);
-    FE_(sub)(&h, &u2, &p->x);
-    FE_(sub)(&r, &s2, &p->y);
+    FEI_(sub)(&h, &u2, &p->x);
+    FEI_(sub)(&r, &s2, &p->y);
     if (FE_(is_zero)(&h)) {
         if (FE_(is_zero)(&r))
             G_(jac_dbl)(out, p);
@@ -324,12 +325,12 @@ void G_(jac_add_affine)(JAC *out, const JAC *p, const AFF *q)
     FE_(mul)(&t, &p->y, &hhh);       /* Y1 H^3, before out may overwrite p */
     FE_(mul)(&out->z, &p->z, &h);
     FE_(sqr)(&s2, &r);
-    FE_(sub)(&s2, &s2, &hhh);
-    FE_(sub)(&s2, &s2, &v);
-    FE_(sub)(&out->x, &s2, &v);
-    FE_(sub)(&v, &v, &out->x);
+    FEI_(sub)(&s2, &s2, &hhh);
+    FEI_(sub)(&s2, &s2, &v);
+    FEI_(sub)(&out->x, &s2, &v);
+    FEI_(sub)(&v, &v, &out->x);
     FE_(mul)(&v, &v, &r);
-    FE_(sub)(&out->y, &v, &t);
+    FEI_(sub)(&out->y, &v, &t);
 }
 
 /* ---- scalar multiplication -------------------------------------------- */
@@ -477,7 +478,7 @@ void G_(xyzz_to_jac)(JAC *out, const XYZZ *p)
 void G_(xyzz_dbl)(XYZZ *out, const XYZZ *p)
 {
     FE u, v, w, s, m, t;
-    FE_(dbl)(&u, &p->y);
+    FEI_(dbl)(&u, &p->y);
     FE_(sqr)(&v, &u);
     FE_(mul)(&w, &u, &v);
     FE_(mul)(&s, &p->x, &v);
@@ -487,18 +488,18 @@ void G_(xyzz_dbl)(XYZZ *out, const XYZZ *p)
     FE_(mul)(&out->zz, &v, &p->zz);
     FE_(mul)(&out->zzz, &w, &p->zzz);
     FE_(sqr)(&u, &m);
-    FE_(sub)(&u, &u, &s);
-    FE_(sub)(&out->x, &u, &s);
-    FE_(sub)(&s, &s, &out->x);
+    FEI_(sub)(&u, &u, &s);
+    FEI_(sub)(&out->x, &u, &s);
+    FEI_(sub)(&s, &s, &out->x);
     FE_(mul)(&s, &s, &m);
-    FE_(sub)(&out->y, &s, &t);
+    FEI_(sub)(&out->y, &s, &t);
 }
 
 /* mdbl-2008-s-1: 2 (x, y) for affine input, 4M + 3S (ZZ = ZZZ = 1). */
 static void G_(xyzz_dbl_affine_)(XYZZ *out, const AFF *q)
 {
     FE u, v, w, s, m, t;
-    FE_(dbl)(&u, &q->y);
+    FEI_(dbl)(&u, &q->y);
     FE_(sqr)(&v, &u);
     FE_(mul)(&w, &u, &v);
     FE_(mul)(&s, &q->x, &v);
@@ -508,11 +509,11 @@ static void G_(xyzz_dbl_affine_)(XYZZ *out, const AFF *q)
     out->zz = v;
     out->zzz = w;
     FE_(sqr)(&u, &m);
-    FE_(sub)(&u, &u, &s);
-    FE_(sub)(&out->x, &u, &s);
-    FE_(sub)(&s, &s, &out->x);
+    FEI_(sub)(&u, &u, &s);
+    FEI_(sub)(&out->x, &u, &s);
+    FEI_(sub)(&s, &s, &out->x);
     FE_(mul)(&s, &s, &m);
-    FE_(sub)(&out->y, &s, &t);
+    FEI_(sub)(&out->y, &s, &t);
 }
 
 /* add-2008-s, 12M + 2S:
@@ -534,8 +535,8 @@ void G_(xyzz_add)(XYZZ *out, const XYZZ *p, const XYZZ *q)
     FE_(mul)(&u2, &q->x, &p->zz);
     FE_(mul)(&s1, &p->y, &q->zzz);
     FE_(mul)(&s2, &q->y, &p->zzz);
-    FE_(sub)(&pd, &u2, &u1);
-    FE_(sub)(&r, &s2, &s1);
+    FEI_(sub)(&pd, &u2, &u1);
+    FEI_(sub)(&r, &s2, &s1);
     if (FE_(is_zero)(&pd)) {
         if (FE_(is_zero)(&r))
             G_(xyzz_dbl)(out, p);
@@ -551,13 +552,13 @@ void G_(xyzz_add)(XYZZ *out, const XYZZ *p, const XYZZ *q)
     FE_(mul)(&t, &p->zzz, &q->zzz);
     FE_(mul)(&out->zzz, &t, &ppp);
     FE_(sqr)(&t, &r);
-    FE_(sub)(&t, &t, &ppp);
-    FE_(sub)(&t, &t, &qq);
-    FE_(sub)(&out->x, &t, &qq);
-    FE_(sub)(&qq, &qq, &out->x);
+    FEI_(sub)(&t, &t, &ppp);
+    FEI_(sub)(&t, &t, &qq);
+    FEI_(sub)(&out->x, &t, &qq);
+    FEI_(sub)(&qq, &qq, &out->x);
     FE_(mul)(&qq, &qq, &r);
     FE_(mul)(&s1, &s1, &ppp);
-    FE_(sub)(&out->y, &qq, &s1);
+    FEI_(sub)(&out->y, &qq, &s1);
 }
 
 /* madd-2008-s, 8M + 2S, with q's y given separately (q.y or -q.y):
@@ -569,8 +570,8 @@ static inline void G_(xyzz_madd_)(XYZZ *out, const XYZZ *p, const FE *qx, const 
     FE u2, s2, pd, r, pp, ppp, qq, t;
     FE_(mul)(&u2, qx, &p->zz);
     FE_(mul)(&s2, qy, &p->zzz);
-    FE_(sub)(&pd, &u2, &p->x);
-    FE_(sub)(&r, &s2, &p->y);
+    FEI_(sub)(&pd, &u2, &p->x);
+    FEI_(sub)(&r, &s2, &p->y);
     if (FE_(is_zero)(&pd)) {
         if (FE_(is_zero)(&r)) {
             AFF a;
@@ -589,12 +590,12 @@ static inline void G_(xyzz_madd_)(XYZZ *out, const XYZZ *p, const FE *qx, const 
     FE_(mul)(&out->zz, &p->zz, &pp);
     FE_(mul)(&out->zzz, &p->zzz, &ppp);
     FE_(sqr)(&s2, &r);
-    FE_(sub)(&s2, &s2, &ppp);
-    FE_(sub)(&s2, &s2, &qq);
-    FE_(sub)(&out->x, &s2, &qq);
-    FE_(sub)(&qq, &qq, &out->x);
+    FEI_(sub)(&s2, &s2, &ppp);
+    FEI_(sub)(&s2, &s2, &qq);
+    FEI_(sub)(&out->x, &s2, &qq);
+    FEI_(sub)(&qq, &qq, &out->x);
     FE_(mul)(&qq, &qq, &r);
-    FE_(sub)(&out->y, &qq, &t);
+    FEI_(sub)(&out->y, &qq, &t);
 }
 
 void G_(xyzz_add_affine)(XYZZ *out, const XYZZ *p, const AFF *q)
@@ -617,7 +618,7 @@ void G_(xyzz_sub_affine)(XYZZ *out, const XYZZ *p, const AFF *q)
         return;
     }
     FE ny;
-    FE_(neg)(&ny, &q->y);
+    FEI_(neg)(&ny, &q->y);
     if (FE_(is_zero)(&p->zz)) {
         out->x = q->x;
         out->y = ny;

@@ -43,6 +43,10 @@ void cz_fp_redc_portable(cz_fp *out, const uint64_t in[12]);
 void cz_fr_mul_wide_portable(uint64_t out[8], const cz_fr *a, const cz_fr *b);
 void cz_fr_redc_portable(cz_fr *out, const uint64_t in[8]);
 
+/* a^(m-2): Fermat inversion, the tests' reference for cz_*_inv */
+void cz_fp_inv_fermat(cz_fp *out, const cz_fp *a);
+void cz_fr_inv_fermat(cz_fr *out, const cz_fr *a);
+
 /* 1 when cz_fp_mul/sqr use the x86-64 assembly, else 0 */
 int cz_fp_mul_is_asm(void);
 int cz_fr_mul_is_asm(void);

@@ -12,6 +12,7 @@
 #define MONT_R2 CZ_FP_R2
 #define MONT_R3 CZ_FP_R3
 #define MONT_P_MINUS_2 CZ_FP_P_MINUS_2
+#define MONT_BITS 381
 #define MONT_DEC_DIGITS_MAX 116
 #define F(x) cz_fp_##x
 #include "field/prime_impl.h"

@@ -5,7 +5,8 @@
  * DESIGN. An element is c0 + c1 w over Fp6 (field.h); w^6 = xi = u + 1, so
  * it is also sum_{i<6} a_i w^i over Fp2 with (a0..a5) = (c0.c0, c1.c0,
  * c0.c1, c1.c1, c0.c2, c1.c2). Products are Karatsuba (3 Fp6 products =
- * 18 Fp2), squares the complex method (2 Fp6 products), and the pairing's
+ * 18 Fp2, kept wide and reduced once per output coefficient: tower_wide.h),
+ * squares the complex method (2 Fp6 products), and the pairing's
  * hot paths have special forms: the sparse product by a line (mul_by_014)
  * and Granger-Scott squaring in the cyclotomic subgroup. Frobenius maps use
  * the constants of tower_constants.h; exponentiation by the BLS x uses
@@ -14,6 +15,8 @@
  * branch on a degenerate case).
  */
 #include "field/field.h"
+#include "field/fp_inline.h"
+#include "field/tower_wide.h"
 #include "field/tower_constants.h"
 
 #include <string.h>
@@ -67,19 +70,23 @@ void cz_fp12_neg(cz_fp12 *out, const cz_fp12 *a)
 }
 
 /* Karatsuba: v0 = a0 b0, v1 = a1 b1,
-   c0 = v0 + v1 v, c1 = (a0 + a1)(b0 + b1) - v0 - v1. 3 Fp6 = 18 Fp2 products. */
+   c0 = v0 + v1 v, c1 = (a0 + a1)(b0 + b1) - v0 - v1. 3 Fp6 = 18 Fp2
+   products, computed wide (54 wide Fp products) with 12 reductions. */
 void cz_fp12_mul(cz_fp12 *out, const cz_fp12 *a, const cz_fp12 *b)
 {
-    cz_fp6 v0, v1, s, t;
-    cz_fp6_mul(&v0, &a->c0, &b->c0);
-    cz_fp6_mul(&v1, &a->c1, &b->c1);
+    fp6_wide v0, v1, x;
+    cz_fp6 s, t;
     cz_fp6_add(&s, &a->c0, &a->c1);
     cz_fp6_add(&t, &b->c0, &b->c1);
-    cz_fp6_mul(&s, &s, &t);
-    cz_fp6_sub(&s, &s, &v0);
-    cz_fp6_sub(&out->c1, &s, &v1);
-    cz_fp6_mul_by_nonresidue(&v1, &v1);
-    cz_fp6_add(&out->c0, &v0, &v1);
+    fp6_mul_wide(&v0, &a->c0, &b->c0);
+    fp6_mul_wide(&v1, &a->c1, &b->c1);
+    fp6_mul_wide(&x, &s, &t);
+    fp6w_sub(&x, &x, &v0);
+    fp6w_sub(&x, &x, &v1);
+    fp6w_redc(&out->c1, &x);
+    fp6w_mul_by_nonresidue(&x, &v1);
+    fp6w_add(&x, &x, &v0);
+    fp6w_redc(&out->c0, &x);
 }
 
 /* Complex squaring: (a0 + a1 w)^2 = a0^2 + a1^2 v + 2 a0 a1 w with
@@ -133,7 +140,7 @@ static void mul_tower_const(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *g)
         cz_fp t0, t1;
         cz_fp_mul(&t0, &a->c1, &g->c1);
         cz_fp_mul(&t1, &a->c0, &g->c1);
-        cz_fp_neg(&out->c0, &t0);
+        cz_fp_neg_i(&out->c0, &t0);
         out->c1 = t1;
     } else {
         cz_fp2_mul(out, a, g);
@@ -149,12 +156,12 @@ void cz_fp12_frobenius(cz_fp12 *out, const cz_fp12 *a, int power)
     int k = ((power % 12) + 12) % 12, k6 = k % 6;
     cz_fp12 t = *a;
     if (k & 1) {
-        cz_fp2_conj(&t.c0.c0, &t.c0.c0);
-        cz_fp2_conj(&t.c0.c1, &t.c0.c1);
-        cz_fp2_conj(&t.c0.c2, &t.c0.c2);
-        cz_fp2_conj(&t.c1.c0, &t.c1.c0);
-        cz_fp2_conj(&t.c1.c1, &t.c1.c1);
-        cz_fp2_conj(&t.c1.c2, &t.c1.c2);
+        cz_fp2_conj_i(&t.c0.c0, &t.c0.c0);
+        cz_fp2_conj_i(&t.c0.c1, &t.c0.c1);
+        cz_fp2_conj_i(&t.c0.c2, &t.c0.c2);
+        cz_fp2_conj_i(&t.c1.c0, &t.c1.c0);
+        cz_fp2_conj_i(&t.c1.c1, &t.c1.c1);
+        cz_fp2_conj_i(&t.c1.c2, &t.c1.c2);
     }
     out->c0.c0 = t.c0.c0;                                      /* w^0 */
     mul_tower_const(&out->c0.c1, &t.c0.c1, &frob_v[k6]);       /* w^2 */
@@ -183,21 +190,24 @@ void cz_fp12_pow(cz_fp12 *out, const cz_fp12 *a, const uint64_t *e, size_t e_lim
 /* a * (L0 + L1 w) with L0 = c0 + c1 v, L1 = c4 v (Karatsuba over Fp6):
  *   t0 = a0 L0 (mul_by_01, 5), t1 = a1 L1 (mul_by_1, 3),
  *   out1 = (a0 + a1)(L0 + L1) - t0 - t1 (mul_by_01 with c1 + c4, 5),
- *   out0 = t0 + t1 v. 13 Fp2 products. */
+ *   out0 = t0 + t1 v. 13 Fp2 products, wide, with 12 reductions. */
 void cz_fp12_mul_by_014(cz_fp12 *out, const cz_fp12 *a, const cz_fp2 *c0,
                         const cz_fp2 *c1, const cz_fp2 *c4)
 {
-    cz_fp6 t0, t1, s;
-    cz_fp2 c14;
-    cz_fp6_mul_by_01(&t0, &a->c0, c0, c1);
-    cz_fp6_mul_by_1(&t1, &a->c1, c4);
-    cz_fp2_add(&c14, c1, c4);
+    fp6_wide t0, t1, x;
+    cz_fp6 s;
+    cz_fp2 c14, l0 = *c0;  /* the c's may alias coefficients of out */
+    cz_fp2_add_i(&c14, c1, c4);
     cz_fp6_add(&s, &a->c0, &a->c1);
-    cz_fp6_mul_by_01(&s, &s, c0, &c14);
-    cz_fp6_sub(&s, &s, &t0);
-    cz_fp6_sub(&out->c1, &s, &t1);
-    cz_fp6_mul_by_nonresidue(&t1, &t1);
-    cz_fp6_add(&out->c0, &t0, &t1);
+    fp6_mul_by_01_wide(&t0, &a->c0, &l0, c1);
+    fp6_mul_by_1_wide(&t1, &a->c1, c4);
+    fp6_mul_by_01_wide(&x, &s, &l0, &c14);
+    fp6w_sub(&x, &x, &t0);
+    fp6w_sub(&x, &x, &t1);
+    fp6w_redc(&out->c1, &x);
+    fp6w_mul_by_nonresidue(&x, &t1);
+    fp6w_add(&x, &x, &t0);
+    fp6w_redc(&out->c0, &x);
 }
 
 /* (x0 + x1 t)^2 in Fp4 = Fp2[t]/(t^2 - xi): (x0^2 + xi x1^2) + 2 x0 x1 t,
@@ -207,29 +217,29 @@ static void fp4_sqr(cz_fp2 *o0, cz_fp2 *o1, const cz_fp2 *x0, const cz_fp2 *x1)
     cz_fp2 s0, s1, t;
     cz_fp2_sqr(&s0, x0);
     cz_fp2_sqr(&s1, x1);
-    cz_fp2_add(&t, x0, x1);
+    cz_fp2_add_i(&t, x0, x1);
     cz_fp2_sqr(&t, &t);
-    cz_fp2_sub(&t, &t, &s0);
-    cz_fp2_sub(o1, &t, &s1);
-    cz_fp2_mul_by_nonresidue(&s1, &s1);
-    cz_fp2_add(o0, &s0, &s1);
+    cz_fp2_sub_i(&t, &t, &s0);
+    cz_fp2_sub_i(o1, &t, &s1);
+    cz_fp2_mul_by_nonresidue_i(&s1, &s1);
+    cz_fp2_add_i(o0, &s0, &s1);
 }
 
 /* out = 3x - 2y and 3x + 2y (3 additions each) */
 static void three_minus_two(cz_fp2 *out, const cz_fp2 *x, const cz_fp2 *y)
 {
     cz_fp2 t;
-    cz_fp2_sub(&t, x, y);
-    cz_fp2_dbl(&t, &t);
-    cz_fp2_add(out, &t, x);
+    cz_fp2_sub_i(&t, x, y);
+    cz_fp2_dbl_i(&t, &t);
+    cz_fp2_add_i(out, &t, x);
 }
 
 static void three_plus_two(cz_fp2 *out, const cz_fp2 *x, const cz_fp2 *y)
 {
     cz_fp2 t;
-    cz_fp2_add(&t, x, y);
-    cz_fp2_dbl(&t, &t);
-    cz_fp2_add(out, &t, x);
+    cz_fp2_add_i(&t, x, y);
+    cz_fp2_dbl_i(&t, &t);
+    cz_fp2_add_i(out, &t, x);
 }
 
 /* Granger-Scott (PKC 2010). Over Fp4 = Fp2[t], t = w^3, a = A + B w + C w^2
@@ -243,7 +253,7 @@ void cz_fp12_cyclotomic_sqr(cz_fp12 *out, const cz_fp12 *a)
     fp4_sqr(&a0, &a1, &a->c0.c0, &a->c1.c1);
     fp4_sqr(&b0, &b1, &a->c1.c0, &a->c0.c2);
     fp4_sqr(&c0, &c1, &a->c0.c1, &a->c1.c2);
-    cz_fp2_mul_by_nonresidue(&c1, &c1); /* t C^2 = xi C1 + C0 t */
+    cz_fp2_mul_by_nonresidue_i(&c1, &c1); /* t C^2 = xi C1 + C0 t */
 
     cz_fp12 r;
     three_minus_two(&r.c0.c0, &a0, &a->c0.c0);
@@ -282,54 +292,58 @@ static void compressed_sqr(fp12_compressed *z)
     cz_fp2 q0, q1, r0, r1;
     fp4_sqr(&q0, &q1, &z->c0, &z->c1);          /* C^2 */
     fp4_sqr(&r0, &r1, &z->b0, &z->b1);          /* B^2 */
-    cz_fp2_mul_by_nonresidue(&q1, &q1);         /* t C^2 = xi q1 + q0 t */
+    cz_fp2_mul_by_nonresidue_i(&q1, &q1);       /* t C^2 = xi q1 + q0 t */
     three_plus_two(&z->b0, &q1, &z->b0);
     three_minus_two(&z->b1, &q0, &z->b1);
     three_minus_two(&z->c0, &r0, &z->c0);
     three_plus_two(&z->c1, &r1, &z->c1);
 }
 
-/* Decompression: a unitary a (a conj(a) = 1, true in the cyclotomic
- * subgroup) satisfies, in the w^1 and w^2 coordinates of a conj(a) = 1,
- *   c0 a0 - xi c1 a1 = N(B)/2,   b1 a0 - b0 a1 = -N(C)/2,
- * N(x0 + x1 t) = x0^2 - xi x1^2, A = a0 + a1 t. With d = xi b1 c1 - b0 c0:
- *   a0 = -(b0 N(B) + xi c1 N(C)) / 2d,   a1 = -(c0 N(C) + b1 N(B)) / 2d.
- * decompress_num gives the numerators and 2d; the caller divides. */
-static void decompress_num(cz_fp2 *n0, cz_fp2 *n1, cz_fp2 *den, const fp12_compressed *z)
+/* Decompression (Karabina 2013; in his coordinates g2..g5 = b0, b1, c0, c1,
+ * g1 = a1, g0 = a0 with A = a0 + a1 t): for a cyclotomic a with b0 != 0,
+ *   a1 = (xi c1^2 + 3 c0^2 - 2 b1) / (4 b0),
+ *   a0 = xi (2 a1^2 + b0 c1 - 3 b1 c0) + 1.
+ * decompress_num gives the numerator and denominator of a1 (the caller
+ * inverts all denominators at once); decompress_finish the rest. */
+static void decompress_num(cz_fp2 *num, cz_fp2 *den, const fp12_compressed *z)
 {
-    cz_fp2 nb, nc, s;
-    cz_fp2_sqr(&nb, &z->b0);
-    cz_fp2_sqr(&s, &z->b1);
-    cz_fp2_mul_by_nonresidue(&s, &s);
-    cz_fp2_sub(&nb, &nb, &s);
-    cz_fp2_sqr(&nc, &z->c0);
+    cz_fp2 s, t;
     cz_fp2_sqr(&s, &z->c1);
-    cz_fp2_mul_by_nonresidue(&s, &s);
-    cz_fp2_sub(&nc, &nc, &s);
+    cz_fp2_mul_by_nonresidue_i(&s, &s);
+    cz_fp2_sqr(&t, &z->c0);
+    three_minus_two(&t, &t, &z->b1);           /* 3 c0^2 - 2 b1 */
+    cz_fp2_add_i(num, &s, &t);
+    cz_fp2_dbl_i(den, &z->b0);
+    cz_fp2_dbl_i(den, den);
+}
 
-    cz_fp2_mul(den, &z->b1, &z->c1);
-    cz_fp2_mul_by_nonresidue(den, den);
-    cz_fp2_mul(&s, &z->b0, &z->c0);
-    cz_fp2_sub(den, den, &s);
-    cz_fp2_dbl(den, den);
-
-    cz_fp2_mul(n0, &z->b0, &nb);
-    cz_fp2_mul(&s, &z->c1, &nc);
-    cz_fp2_mul_by_nonresidue(&s, &s);
-    cz_fp2_add(n0, n0, &s);
-    cz_fp2_neg(n0, n0);
-    cz_fp2_mul(n1, &z->c0, &nc);
-    cz_fp2_mul(&s, &z->b1, &nb);
-    cz_fp2_add(n1, n1, &s);
-    cz_fp2_neg(n1, n1);
+static void decompress_finish(cz_fp12 *out, const fp12_compressed *z, const cz_fp2 *a1)
+{
+    cz_fp2 s, t, one;
+    cz_fp2_sqr(&s, a1);
+    cz_fp2_dbl_i(&s, &s);
+    cz_fp2_mul(&t, &z->b0, &z->c1);
+    cz_fp2_add_i(&s, &s, &t);
+    cz_fp2_mul(&t, &z->b1, &z->c0);
+    cz_fp2_sub_i(&s, &s, &t);
+    cz_fp2_dbl_i(&t, &t);
+    cz_fp2_sub_i(&s, &s, &t);                   /* 2 a1^2 + b0 c1 - 3 b1 c0 */
+    cz_fp2_mul_by_nonresidue_i(&s, &s);
+    cz_fp2_one(&one);
+    cz_fp2_add_i(&out->c0.c0, &s, &one);
+    out->c1.c1 = *a1;
+    out->c1.c0 = z->b0;
+    out->c0.c2 = z->b1;
+    out->c0.c1 = z->c0;
+    out->c1.c2 = z->c1;
 }
 
 /* a^|x|, |x| = 0xd201000000010000 = 2^63 + 2^62 + 2^60 + 2^57 + 2^48 + 2^16:
  * 63 compressed squarings of a (6 Fp2 squares each instead of 9), keeping
  * a^(2^k) for the six set bits k, then one decompression each with a single
  * Fp2 inversion for all six (Montgomery's trick), then 5 products. Where a
- * denominator d is 0 (e.g. a = 1, or a power with B = C = 0) it falls back
- * to plain Granger-Scott squarings: a branch on public data only. */
+ * denominator 4 b0 is 0 (a = 1, or by chance, probability ~6/p^2) it falls
+ * back to plain Granger-Scott squarings: a branch on public data only. */
 void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a)
 {
     enum { K = 6 };
@@ -340,9 +354,9 @@ void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a)
         if (i == bits[k])
             saved[k++] = z;
     }
-    cz_fp2 n0[K], n1[K], den[K], pre[K], inv;
+    cz_fp2 num[K], den[K], pre[K], inv;
     for (int k = 0; k < K; k++) {
-        decompress_num(&n0[k], &n1[k], &den[k], &saved[k]);
+        decompress_num(&num[k], &den[k], &saved[k]);
         if (cz_fp2_is_zero(&den[k])) {
             cyclotomic_exp_x_gs(out, a);
             return;
@@ -355,19 +369,15 @@ void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a)
     cz_fp2_inv_var(&inv, &pre[K - 1]);          /* 1 / (d0 ... d5) */
     cz_fp12 r, e;
     for (int k = K - 1; k >= 0; k--) {
-        cz_fp2 dk_inv;
+        cz_fp2 dk_inv, a1;
         if (k > 0) {
             cz_fp2_mul(&dk_inv, &inv, &pre[k - 1]);  /* 1 / d_k */
             cz_fp2_mul(&inv, &inv, &den[k]);         /* 1 / (d0 ... d_{k-1}) */
         } else {
             dk_inv = inv;
         }
-        cz_fp2_mul(&e.c0.c0, &n0[k], &dk_inv);
-        cz_fp2_mul(&e.c1.c1, &n1[k], &dk_inv);
-        e.c1.c0 = saved[k].b0;
-        e.c0.c2 = saved[k].b1;
-        e.c0.c1 = saved[k].c0;
-        e.c1.c2 = saved[k].c1;
+        cz_fp2_mul(&a1, &num[k], &dk_inv);
+        decompress_finish(&e, &saved[k], &a1);
         if (k == K - 1)
             r = e;
         else

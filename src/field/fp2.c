@@ -134,6 +134,7 @@ void cz_fp2_pow(cz_fp2 *out, const cz_fp2 *a, const uint64_t *e, size_t e_limbs)
         }
     }
     *out = acc;
+    cz_wipe(tab, sizeof tab);
 }
 
 static const uint64_t fp_p_minus_3_div_4[6] = CZ_FP_P_MINUS_3_DIV_4;

@@ -6,10 +6,13 @@
  * squares), the inverse the adjugate over the norm (one Fp2 inversion).
  * The Frobenius map a -> a^(p^k) is coordinate-wise conjugation (k odd)
  * times the constants of tower_constants.h (tools/gen_tower_constants.py).
- * Used by fp12.c and, through it, by the pairing. Constant time except
- * the _var functions.
+ * Products reduce lazily: one Montgomery reduction per output coefficient
+ * (6 per product instead of 12). Used by fp12.c and, through it, by the
+ * pairing. Constant time except the _var functions.
  */
 #include "field/field.h"
+#include "field/fp_inline.h"
+#include "field/tower_wide.h"
 #include "field/tower_constants.h"
 
 #include <string.h>
@@ -54,71 +57,38 @@ void cz_fp6_cmov(cz_fp6 *out, const cz_fp6 *a, bool flag)
 
 void cz_fp6_add(cz_fp6 *out, const cz_fp6 *a, const cz_fp6 *b)
 {
-    cz_fp2_add(&out->c0, &a->c0, &b->c0);
-    cz_fp2_add(&out->c1, &a->c1, &b->c1);
-    cz_fp2_add(&out->c2, &a->c2, &b->c2);
+    cz_fp2_add_i(&out->c0, &a->c0, &b->c0);
+    cz_fp2_add_i(&out->c1, &a->c1, &b->c1);
+    cz_fp2_add_i(&out->c2, &a->c2, &b->c2);
 }
 
 void cz_fp6_sub(cz_fp6 *out, const cz_fp6 *a, const cz_fp6 *b)
 {
-    cz_fp2_sub(&out->c0, &a->c0, &b->c0);
-    cz_fp2_sub(&out->c1, &a->c1, &b->c1);
-    cz_fp2_sub(&out->c2, &a->c2, &b->c2);
+    cz_fp2_sub_i(&out->c0, &a->c0, &b->c0);
+    cz_fp2_sub_i(&out->c1, &a->c1, &b->c1);
+    cz_fp2_sub_i(&out->c2, &a->c2, &b->c2);
 }
 
 void cz_fp6_neg(cz_fp6 *out, const cz_fp6 *a)
 {
-    cz_fp2_neg(&out->c0, &a->c0);
-    cz_fp2_neg(&out->c1, &a->c1);
-    cz_fp2_neg(&out->c2, &a->c2);
+    cz_fp2_neg_i(&out->c0, &a->c0);
+    cz_fp2_neg_i(&out->c1, &a->c1);
+    cz_fp2_neg_i(&out->c2, &a->c2);
 }
 
 void cz_fp6_dbl(cz_fp6 *out, const cz_fp6 *a)
 {
-    cz_fp2_dbl(&out->c0, &a->c0);
-    cz_fp2_dbl(&out->c1, &a->c1);
-    cz_fp2_dbl(&out->c2, &a->c2);
+    cz_fp2_dbl_i(&out->c0, &a->c0);
+    cz_fp2_dbl_i(&out->c1, &a->c1);
+    cz_fp2_dbl_i(&out->c2, &a->c2);
 }
 
-/* Karatsuba over three coefficients, v^3 = xi:
- *   v0 = a0 b0, v1 = a1 b1, v2 = a2 b2,
- *   c0 = v0 + xi ((a1 + a2)(b1 + b2) - v1 - v2),
- *   c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2,
- *   c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1.
- * 6 Fp2 products. */
+/* Karatsuba (tower_wide.h): 18 wide products, 6 reductions. */
 void cz_fp6_mul(cz_fp6 *out, const cz_fp6 *a, const cz_fp6 *b)
 {
-    cz_fp2 v0, v1, v2, s, t, c0, c1, c2;
-    cz_fp2_mul(&v0, &a->c0, &b->c0);
-    cz_fp2_mul(&v1, &a->c1, &b->c1);
-    cz_fp2_mul(&v2, &a->c2, &b->c2);
-
-    cz_fp2_add(&s, &a->c1, &a->c2);
-    cz_fp2_add(&t, &b->c1, &b->c2);
-    cz_fp2_mul(&s, &s, &t);
-    cz_fp2_sub(&s, &s, &v1);
-    cz_fp2_sub(&s, &s, &v2);
-    cz_fp2_mul_by_nonresidue(&s, &s);
-    cz_fp2_add(&c0, &v0, &s);
-
-    cz_fp2_add(&s, &a->c0, &a->c1);
-    cz_fp2_add(&t, &b->c0, &b->c1);
-    cz_fp2_mul(&s, &s, &t);
-    cz_fp2_sub(&s, &s, &v0);
-    cz_fp2_sub(&s, &s, &v1);
-    cz_fp2_mul_by_nonresidue(&t, &v2);
-    cz_fp2_add(&c1, &s, &t);
-
-    cz_fp2_add(&s, &a->c0, &a->c2);
-    cz_fp2_add(&t, &b->c0, &b->c2);
-    cz_fp2_mul(&s, &s, &t);
-    cz_fp2_sub(&s, &s, &v0);
-    cz_fp2_sub(&s, &s, &v2);
-    cz_fp2_add(&c2, &s, &v1);
-
-    out->c0 = c0;
-    out->c1 = c1;
-    out->c2 = c2;
+    fp6_wide w;
+    fp6_mul_wide(&w, a, b);
+    fp6w_redc(out, &w);
 }
 
 /* Chung-Hasan SQR2:
@@ -130,29 +100,29 @@ void cz_fp6_sqr(cz_fp6 *out, const cz_fp6 *a)
     cz_fp2 s0, s1, s2, s3, s4, t;
     cz_fp2_sqr(&s0, &a->c0);
     cz_fp2_mul(&s1, &a->c0, &a->c1);
-    cz_fp2_dbl(&s1, &s1);
-    cz_fp2_sub(&t, &a->c0, &a->c1);
-    cz_fp2_add(&t, &t, &a->c2);
+    cz_fp2_dbl_i(&s1, &s1);
+    cz_fp2_sub_i(&t, &a->c0, &a->c1);
+    cz_fp2_add_i(&t, &t, &a->c2);
     cz_fp2_sqr(&s2, &t);
     cz_fp2_mul(&s3, &a->c1, &a->c2);
-    cz_fp2_dbl(&s3, &s3);
+    cz_fp2_dbl_i(&s3, &s3);
     cz_fp2_sqr(&s4, &a->c2);
 
-    cz_fp2_mul_by_nonresidue(&t, &s3);
-    cz_fp2_add(&out->c0, &s0, &t);
-    cz_fp2_add(&t, &s1, &s2);
-    cz_fp2_add(&t, &t, &s3);
-    cz_fp2_sub(&t, &t, &s0);
-    cz_fp2_sub(&out->c2, &t, &s4);
-    cz_fp2_mul_by_nonresidue(&t, &s4);
-    cz_fp2_add(&out->c1, &s1, &t);
+    cz_fp2_mul_by_nonresidue_i(&t, &s3);
+    cz_fp2_add_i(&out->c0, &s0, &t);
+    cz_fp2_add_i(&t, &s1, &s2);
+    cz_fp2_add_i(&t, &t, &s3);
+    cz_fp2_sub_i(&t, &t, &s0);
+    cz_fp2_sub_i(&out->c2, &t, &s4);
+    cz_fp2_mul_by_nonresidue_i(&t, &s4);
+    cz_fp2_add_i(&out->c1, &s1, &t);
 }
 
 /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2 */
 void cz_fp6_mul_by_nonresidue(cz_fp6 *out, const cz_fp6 *a)
 {
     cz_fp2 t;
-    cz_fp2_mul_by_nonresidue(&t, &a->c2);
+    cz_fp2_mul_by_nonresidue_i(&t, &a->c2);
     out->c2 = a->c1;
     out->c1 = a->c0;
     out->c0 = t;
@@ -165,34 +135,12 @@ void cz_fp6_mul_fp2(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b)
     cz_fp2_mul(&out->c2, &a->c2, b);
 }
 
-/* a (b0 + b1 v), Karatsuba with b2 = 0:
- *   v0 = a0 b0, v1 = a1 b1,
- *   c0 = v0 + xi (a1 + a2) b1 - xi v1   (= v0 + xi a2 b1),
- *   c1 = (a0 + a1)(b0 + b1) - v0 - v1,
- *   c2 = (a0 + a2) b0 - v0 + v1        (= a2 b0 + a1 b1).
- * 5 Fp2 products. */
+/* a (b0 + b1 v): 5 Fp2 products (15 wide), 6 reductions (tower_wide.h) */
 void cz_fp6_mul_by_01(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b0, const cz_fp2 *b1)
 {
-    cz_fp2 v0, v1, s, t, c0, c1, c2;
-    cz_fp2_mul(&v0, &a->c0, b0);
-    cz_fp2_mul(&v1, &a->c1, b1);
-
-    cz_fp2_mul(&s, &a->c2, b1);
-    cz_fp2_mul_by_nonresidue(&s, &s);
-    cz_fp2_add(&c0, &v0, &s);
-
-    cz_fp2_add(&s, &a->c0, &a->c1);
-    cz_fp2_add(&t, b0, b1);
-    cz_fp2_mul(&s, &s, &t);
-    cz_fp2_sub(&s, &s, &v0);
-    cz_fp2_sub(&c1, &s, &v1);
-
-    cz_fp2_mul(&s, &a->c2, b0);
-    cz_fp2_add(&c2, &s, &v1);
-
-    out->c0 = c0;
-    out->c1 = c1;
-    out->c2 = c2;
+    fp6_wide w;
+    fp6_mul_by_01_wide(&w, a, b0, b1);
+    fp6w_redc(out, &w);
 }
 
 /* a (b1 v) = xi a2 b1 + a0 b1 v + a1 b1 v^2. 3 Fp2 products. */
@@ -200,7 +148,7 @@ void cz_fp6_mul_by_1(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b1)
 {
     cz_fp2 c0, c1, c2;
     cz_fp2_mul(&c0, &a->c2, b1);
-    cz_fp2_mul_by_nonresidue(&c0, &c0);
+    cz_fp2_mul_by_nonresidue_i(&c0, &c0);
     cz_fp2_mul(&c1, &a->c0, b1);
     cz_fp2_mul(&c2, &a->c1, b1);
     out->c0 = c0;
@@ -217,24 +165,24 @@ static void fp6_inv_with(cz_fp6 *out, const cz_fp6 *a, void (*fp2_inv)(cz_fp2 *,
     cz_fp2 t0, t1, t2, s, n;
     cz_fp2_sqr(&t0, &a->c0);
     cz_fp2_mul(&s, &a->c1, &a->c2);
-    cz_fp2_mul_by_nonresidue(&s, &s);
-    cz_fp2_sub(&t0, &t0, &s);
+    cz_fp2_mul_by_nonresidue_i(&s, &s);
+    cz_fp2_sub_i(&t0, &t0, &s);
 
     cz_fp2_sqr(&t1, &a->c2);
-    cz_fp2_mul_by_nonresidue(&t1, &t1);
+    cz_fp2_mul_by_nonresidue_i(&t1, &t1);
     cz_fp2_mul(&s, &a->c0, &a->c1);
-    cz_fp2_sub(&t1, &t1, &s);
+    cz_fp2_sub_i(&t1, &t1, &s);
 
     cz_fp2_sqr(&t2, &a->c1);
     cz_fp2_mul(&s, &a->c0, &a->c2);
-    cz_fp2_sub(&t2, &t2, &s);
+    cz_fp2_sub_i(&t2, &t2, &s);
 
     cz_fp2_mul(&n, &a->c2, &t1);
     cz_fp2_mul(&s, &a->c1, &t2);
-    cz_fp2_add(&n, &n, &s);
-    cz_fp2_mul_by_nonresidue(&n, &n);
+    cz_fp2_add_i(&n, &n, &s);
+    cz_fp2_mul_by_nonresidue_i(&n, &n);
     cz_fp2_mul(&s, &a->c0, &t0);
-    cz_fp2_add(&n, &n, &s);
+    cz_fp2_add_i(&n, &n, &s);
 
     fp2_inv(&n, &n);
     cz_fp2_mul(&out->c0, &t0, &n);
@@ -257,7 +205,7 @@ static void mul_tower_const(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *g)
         cz_fp t0, t1;
         cz_fp_mul(&t0, &a->c1, &g->c1);
         cz_fp_mul(&t1, &a->c0, &g->c1);
-        cz_fp_neg(&out->c0, &t0);
+        cz_fp_neg_i(&out->c0, &t0);
         out->c1 = t1;
     } else {
         cz_fp2_mul(out, a, g);
@@ -271,9 +219,9 @@ void cz_fp6_frobenius(cz_fp6 *out, const cz_fp6 *a, int power)
     int k = ((power % 6) + 6) % 6;
     cz_fp6 t = *a;
     if (k & 1) {
-        cz_fp2_conj(&t.c0, &t.c0);
-        cz_fp2_conj(&t.c1, &t.c1);
-        cz_fp2_conj(&t.c2, &t.c2);
+        cz_fp2_conj_i(&t.c0, &t.c0);
+        cz_fp2_conj_i(&t.c1, &t.c1);
+        cz_fp2_conj_i(&t.c2, &t.c2);
     }
     out->c0 = t.c0;
     mul_tower_const(&out->c1, &t.c1, &frob_v[k]);

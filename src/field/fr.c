@@ -12,6 +12,7 @@
 #define MONT_R2 CZ_FR_R2
 #define MONT_R3 CZ_FR_R3
 #define MONT_P_MINUS_2 CZ_FR_P_MINUS_2
+#define MONT_BITS 255
 #define MONT_DEC_DIGITS_MAX 78
 #define F(x) cz_fr_##x
 #include "field/prime_impl.h"

@@ -39,6 +39,7 @@
  */
 #include "pairing/pairing.h"
 
+#include "field/fp_inline.h"
 #include "field/tower_constants.h"
 
 #include <string.h>
@@ -57,8 +58,8 @@ static bool g2_is_inf(const cz_g2_affine *q) { return cz_fp2_is_zero(&q->x) && c
 static void fp2_triple(cz_fp2 *out, const cz_fp2 *a)
 {
     cz_fp2 t;
-    cz_fp2_dbl(&t, a);
-    cz_fp2_add(out, &t, a);
+    cz_fp2_dbl_i(&t, a);
+    cz_fp2_add_i(out, &t, a);
 }
 
 /* See the DESIGN comment: T <- 2T (scaled by 4), line coefficients out. */
@@ -67,37 +68,37 @@ static void dbl_step(cz_fp2 ell[3], g2_proj *t)
     cz_fp2 b, c, e, f, h, j, s, xy;
     cz_fp2_sqr(&b, &t->y);
     cz_fp2_sqr(&c, &t->z);
-    cz_fp2_mul_by_nonresidue(&e, &c);      /* E = 3b' C = 12 (u + 1) C */
+    cz_fp2_mul_by_nonresidue_i(&e, &c);      /* E = 3b' C = 12 (u + 1) C */
     fp2_triple(&e, &e);
-    cz_fp2_dbl(&e, &e);
-    cz_fp2_dbl(&e, &e);
+    cz_fp2_dbl_i(&e, &e);
+    cz_fp2_dbl_i(&e, &e);
     fp2_triple(&f, &e);
-    cz_fp2_add(&h, &t->y, &t->z);
+    cz_fp2_add_i(&h, &t->y, &t->z);
     cz_fp2_sqr(&h, &h);
-    cz_fp2_sub(&h, &h, &b);
-    cz_fp2_sub(&h, &h, &c);
+    cz_fp2_sub_i(&h, &h, &b);
+    cz_fp2_sub_i(&h, &h, &c);
     cz_fp2_sqr(&j, &t->x);
 
-    cz_fp2_sub(&ell[0], &b, &e);
+    cz_fp2_sub_i(&ell[0], &b, &e);
     fp2_triple(&ell[1], &j);
     ell[2] = h;
 
     cz_fp2_mul(&xy, &t->x, &t->y);
-    cz_fp2_sub(&s, &b, &f);
+    cz_fp2_sub_i(&s, &b, &f);
     cz_fp2_mul(&xy, &xy, &s);
-    cz_fp2_dbl(&t->x, &xy);                 /* X3 = 2XY(B - F) */
+    cz_fp2_dbl_i(&t->x, &xy);                 /* X3 = 2XY(B - F) */
 
     cz_fp2_sqr(&e, &e);
     fp2_triple(&e, &e);
-    cz_fp2_dbl(&e, &e);
-    cz_fp2_dbl(&e, &e);                     /* 12 E^2 */
-    cz_fp2_add(&s, &b, &f);
+    cz_fp2_dbl_i(&e, &e);
+    cz_fp2_dbl_i(&e, &e);                     /* 12 E^2 */
+    cz_fp2_add_i(&s, &b, &f);
     cz_fp2_sqr(&s, &s);
-    cz_fp2_sub(&t->y, &s, &e);              /* Y3 = (B + F)^2 - 12E^2 */
+    cz_fp2_sub_i(&t->y, &s, &e);              /* Y3 = (B + F)^2 - 12E^2 */
 
     cz_fp2_mul(&s, &b, &h);
-    cz_fp2_dbl(&s, &s);
-    cz_fp2_dbl(&t->z, &s);                  /* Z3 = 4BH */
+    cz_fp2_dbl_i(&s, &s);
+    cz_fp2_dbl_i(&t->z, &s);                  /* Z3 = 4BH */
 }
 
 /* T <- T + Q, Q affine; line coefficients out. */
@@ -105,27 +106,27 @@ static void add_step(cz_fp2 ell[3], g2_proj *t, const cz_g2_affine *q)
 {
     cz_fp2 theta, lambda, c, d, e, f, g, h, s;
     cz_fp2_mul(&s, &q->y, &t->z);
-    cz_fp2_sub(&theta, &t->y, &s);
+    cz_fp2_sub_i(&theta, &t->y, &s);
     cz_fp2_mul(&s, &q->x, &t->z);
-    cz_fp2_sub(&lambda, &t->x, &s);
+    cz_fp2_sub_i(&lambda, &t->x, &s);
     cz_fp2_sqr(&c, &theta);
     cz_fp2_sqr(&d, &lambda);
     cz_fp2_mul(&e, &lambda, &d);
     cz_fp2_mul(&f, &t->z, &c);
     cz_fp2_mul(&g, &t->x, &d);
-    cz_fp2_dbl(&s, &g);
-    cz_fp2_add(&h, &e, &f);
-    cz_fp2_sub(&h, &h, &s);
+    cz_fp2_dbl_i(&s, &g);
+    cz_fp2_add_i(&h, &e, &f);
+    cz_fp2_sub_i(&h, &h, &s);
     cz_fp2_mul(&t->x, &lambda, &h);
-    cz_fp2_sub(&s, &g, &h);
+    cz_fp2_sub_i(&s, &g, &h);
     cz_fp2_mul(&s, &theta, &s);
     cz_fp2_mul(&g, &e, &t->y);
-    cz_fp2_sub(&t->y, &s, &g);
+    cz_fp2_sub_i(&t->y, &s, &g);
     cz_fp2_mul(&t->z, &t->z, &e);
 
     cz_fp2_mul(&s, &theta, &q->x);
     cz_fp2_mul(&g, &lambda, &q->y);
-    cz_fp2_sub(&ell[0], &s, &g);
+    cz_fp2_sub_i(&ell[0], &s, &g);
     ell[1] = theta;
     ell[2] = lambda;
 }
@@ -222,7 +223,7 @@ static void miller_any(cz_fp12 *out, const cz_g1_affine *ps, const cz_g2_affine 
             pr[k].q = NULL;
             pr[k].pre = &pre[i - n];
         }
-        cz_fp_neg(&pr[k].nx, &p->x);
+        cz_fp_neg_i(&pr[k].nx, &p->x);
         pr[k].y = p->y;
         if (++k == CZ_MILLER_BLOCK) {
             miller_block(&f, pr, k);

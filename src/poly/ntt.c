@@ -248,6 +248,35 @@ static void col_fn(void *vctx, size_t gb, size_t ge, int worker)
     }
 }
 
+/* The column stages without a buffer (used only when the buffers cannot
+   be allocated): in place with stride 2^b, one extra product per
+   butterfly for the twiddle, one thread. Slow but never fails. */
+static void col_inplace(cz_fr *a, const cz_fr *rowp, const cz_fr *colt, unsigned b, unsigned L)
+{
+    const size_t M = (size_t)1 << L, stride = (size_t)1 << b;
+    cz_fr base[32];
+    for (size_t j = 0; j < stride; j++) {
+        base[L - 1] = rowp[j];
+        for (unsigned sp = L - 1; sp-- > 0;)
+            cz_fr_sqr(&base[sp], &base[sp + 1]);
+        for (unsigned sp = 0; sp < L; sp++) {
+            size_t h = (size_t)1 << sp;
+            unsigned sh = L - 1 - sp;
+            for (size_t i = 0; i < M; i += 2 * h) {
+                for (size_t t = 0; t < h; t++) {
+                    cz_fr w, u, v;
+                    cz_fr_mul(&w, &base[sp], &colt[t << sh]);
+                    cz_fr *x = &a[j + (i + t) * stride], *y = &a[j + (i + t + h) * stride];
+                    u = *x;
+                    cz_fr_mul(&v, y, &w);
+                    cz_fr_add(x, &u, &v);
+                    cz_fr_sub(y, &u, &v);
+                }
+            }
+        }
+    }
+}
+
 /* The unscaled transform with w (dir 0) or w^-1 (dir 1). */
 static void ntt_core(const cz_ntt_domain *d, cz_fr *a, int dir, cz_threadpool *pool)
 {
@@ -270,16 +299,11 @@ static void ntt_core(const cz_ntt_domain *d, cz_fr *a, int dir, cz_threadpool *p
     if (C > ((size_t)1 << b))
         C = (size_t)1 << b;
     int nw = cz_threadpool_size(pool);
-    cz_fr *scratch = malloc((size_t)nw * 2 * (C << L) * sizeof(cz_fr));
+    while (C > 2 && (((size_t)1 << b) / C) < (size_t)(4 * nw))
+        C /= 2; /* enough column groups to keep every thread busy */
+    cz_fr *scratch = d->no_buffer ? NULL : malloc((size_t)nw * 2 * (C << L) * sizeof(cz_fr));
     if (!scratch) {
-        /* fall back to one group buffer at a time on this thread */
-        C = 1;
-        scratch = malloc(2 * ((size_t)1 << L) * sizeof(cz_fr));
-        if (!scratch)
-            abort(); /* a few MiB; nothing sensible is left to do */
-        col_ctx cc = {a, tw + ((size_t)1 << b), tw + ((size_t)2 << b), b, L, C, scratch};
-        col_fn(&cc, 0, (size_t)1 << b, 0);
-        free(scratch);
+        col_inplace(a, tw + ((size_t)1 << b), tw + ((size_t)2 << b), b, L);
         return;
     }
     col_ctx cc = {a, tw + ((size_t)1 << b), tw + ((size_t)2 << b), b, L, C, scratch};

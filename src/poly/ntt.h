@@ -50,6 +50,7 @@ typedef struct cz_ntt_domain {
     /* internal: twiddle tables and the block/column split */
     unsigned blk_log;  /* b */
     cz_fr *tw[2];      /* [0] forward, [1] inverse; see ntt.c */
+    int no_buffer;     /* tests: take the allocation-free column path */
 } cz_ntt_domain;
 
 /* A domain of size 2^log_n with the chosen root. CZ_ERR_ARG for

@@ -87,7 +87,7 @@ static void *worker_main(void *arg)
     tl_depth = 1;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        cz_job *job;
+        cz_job *job = NULL;
         while (!p->stop && !(job = take_job(p)))
             pthread_cond_wait(&p->work, &p->mu);
         if (p->stop)
