@@ -6,9 +6,10 @@
 #              the npm oracles are installed (an independent verifier).
 #   2. setup:  cuzk setup a development key for a second circuit (chain64),
 #              prove and verify with it.
-#   3. daemon: start cuzkd with the key resident, submit a batch of proofs
-#              with cuzk-bench, verify every proof it returns, stop cuzkd
-#              with SIGTERM. Skipped where cuzkd/cuzk-bench are not built.
+#   3. daemon: start cuzkd (a small INI config) with the key resident,
+#              submit 20 proofs with cuzk-bench (4 in flight), verify every
+#              proof it returns, draw its timeline (BUILD_DIR/demo-timeline.svg),
+#              stop cuzkd with SIGTERM. Skipped where they are not built.
 # Each step prints what it runs and the time it took; cuzk's own stage
 # timings ("cuzk: <stage> <ms> ms") are shown as it prints them.
 set -euo pipefail
@@ -67,35 +68,48 @@ demo_daemon() {
     echo
     echo "== 3. the proving daemon: cuzkd keeps the key resident, cuzk-bench submits jobs"
     if [ ! -x "$BIN/cuzkd" ] || [ ! -x "$BIN/cuzk-bench" ]; then
-        echo "   cuzkd or cuzk-bench is not built: skipped"
+        echo "   cuzkd or cuzk-bench is not built (their libraries missing?): skipped"
         return 0
     fi
-    local sock=$OUT/cuzkd.sock addr i f n=0
+    local sock=$OUT/cuzkd.sock addr i f n=0 rc=0
     addr=unix:$sock
-    printf '\n$ %s\n' "cuzkd --listen $addr --key small=tests/fixtures/small.zkey &"
-    "$BIN/cuzkd" --listen "$addr" --key "small=$FIX/small.zkey" >"$OUT/cuzkd.log" 2>&1 &
+    # A minimal configuration (every setting: docs/cuzkd.example.ini).
+    cat >"$OUT/cuzkd.ini" <<INI
+[daemon]
+listen = $addr
+log_level = info
+
+[keys]
+small = $FIX/small.zkey
+INI
+    printf '\n$ cuzkd --config %s &\n' "$OUT/cuzkd.ini"
+    sed 's/^/   | /' "$OUT/cuzkd.ini"
+    "$BIN/cuzkd" --config "$OUT/cuzkd.ini" >"$OUT/cuzkd.log" 2>&1 &
     DPID=$!
     for ((i = 0; i < 100; i++)); do
         "$BIN/cuzk-bench" --addr "$addr" status >/dev/null 2>&1 && break
         kill -0 "$DPID" 2>/dev/null || { cat "$OUT/cuzkd.log" >&2; echo "demo: FAILED: cuzkd exited" >&2; exit 1; }
         sleep 0.1
     done
-    run "cuzk-bench batch (8 proofs, 4 in flight)" "$BIN/cuzk-bench" --addr "$addr" batch -t groth16 \
-        --key small --witness "$FIX/small.wtns" -c 8 -j 4 --out "$OUT/daemon"
-    for f in "$OUT"/daemon/proof-*.json; do
+    run "cuzk-bench batch (20 proofs, 4 in flight)" "$BIN/cuzk-bench" --addr "$addr" batch -t groth16 \
+        --key small --witness "$FIX/small.wtns" -c 20 -j 4 --out "$OUT/proofs"
+    for f in "$OUT"/proofs/proof-*.json; do
+        [ -e "$f" ] || break
         "$CUZK" verify --quiet "$FIX/small_vk.json" "${f/proof-/public-}" "$f" >/dev/null ||
             { echo "demo: FAILED: cuzk verify rejects $f" >&2; exit 1; }
         n=$((n + 1))
     done
-    [ "$n" -gt 0 ] || { echo "demo: FAILED: cuzkd returned no proofs" >&2; exit 1; }
+    [ "$n" = 20 ] || { echo "demo: FAILED: cuzkd returned $n proofs, not 20" >&2; exit 1; }
     echo "   cuzk verify accepts all $n proofs returned by cuzkd"
     if have_snarkjs; then
         run "snarkjs groth16 verify of a daemon proof" \
-            node "$SNARKJS_CLI" groth16 verify "$FIX/small_vk.json" "$OUT/daemon/public-1.json" "$OUT/daemon/proof-1.json"
+            node "$SNARKJS_CLI" groth16 verify "$FIX/small_vk.json" "$OUT/proofs/public-1.json" "$OUT/proofs/proof-1.json"
     fi
+    run "cuzk-bench timeline --svg" "$BIN/cuzk-bench" --addr "$addr" timeline --svg "$OUT/timeline.svg"
+    cp "$OUT/timeline.svg" "$BUILD/demo-timeline.svg"
+    echo "   timeline of the batch (one lane per worker): $BUILD/demo-timeline.svg"
     printf '\n$ kill -TERM %s   (cuzkd drains its queue and exits 0)\n' "$DPID"
     kill -TERM "$DPID"
-    local rc=0
     wait "$DPID" || rc=$?
     DPID=
     echo "   -> cuzkd exit $rc"
