@@ -180,6 +180,26 @@ cz_expect 0 "a batch past max_pending retries and loses nothing" \
 cz_check "all 10 proofs verify" cz_verify_dir "$TMP/b5" "$VK" 10
 cz_daemon_stop
 
+# ---- a host memory budget that fits one job: jobs wait, none fails -----------------------
+cz_daemon_start m --key small="$KEY" --set engine.host_memory_budget=9M \
+    --set engine.gpu_workers_per_device=2 --set engine.witness_workers=4 || cz_finish
+"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 12 -j 6 --out "$TMP/b7" \
+    >"$TMP/b7.log" 2>&1 &
+BPID=$!
+over=0
+while kill -0 $BPID 2>/dev/null; do
+    # one job's reservation (~8.2 MiB) fits, two do not: never more than one
+    # job past the queue, although 4 witness and 2 prove workers are idle
+    api GET /v1/status | jq -e '(.memory.jobs + .memory.keys <= .memory.budget) and
+        ([.jobs[] | select(.state != "queued")] | length) <= 1' >/dev/null || over=1
+    sleep 0.02
+done
+wait $BPID
+cz_check "a budget for one job at a time: all 12 jobs complete (exit $?)" grep -q "completed: 12" "$TMP/b7.log"
+cz_check "the reserved memory never passed the budget: one job ran at a time" test $over = 0
+cz_check "and all 12 proofs verify" cz_verify_dir "$TMP/b7" "$VK" 12
+cz_daemon_stop
+
 # ---- kill -9: the client gets a clear error, not a hang ---------------------------------------
 cz_daemon_start c --key small="$KEY" --set engine.prove_threads=1 || cz_finish
 "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 50 -j 4 >"$TMP/b6.log" 2>&1 &
