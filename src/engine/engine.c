@@ -174,7 +174,7 @@ struct device {
 struct cz_engine {
     cz_engine_config cfg;
     pthread_mutex_t mu;
-    pthread_cond_t cv_pending, cv_prove, cv_done, cv_mem;
+    pthread_cond_t cv_pending, cv_prove, cv_done;
     int stopping, draining;
     double t0;
 
@@ -347,8 +347,7 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
     if (j->mem) {
         e->mem_jobs -= j->mem;
         j->mem = 0;
-        pthread_cond_broadcast(&e->cv_mem);
-        pthread_cond_broadcast(&e->cv_pending);
+        pthread_cond_broadcast(&e->cv_pending); /* a waiting head may fit now */
     }
     if (j->key) {
         j->key->users--;
@@ -433,8 +432,9 @@ static void *witness_main(void *arg)
             if (j) {
                 uint64_t need = job_mem_estimate(j->key, j->wtns_len);
                 /* Strict priority: the head waits for memory rather than
-                   letting later jobs pass it. A job alone may exceed the
-                   budget (it was admitted at submit) so nothing starves. */
+                   letting later jobs pass it. A job that alone exceeds
+                   the budget still runs once nothing else holds memory,
+                   so nothing starves. */
                 if (e->mem_jobs == 0 || e->mem_jobs + e->mem_keys + need <= e->mem_budget) {
                     q_remove(&e->pending, j);
                     j->mem = need;
@@ -633,7 +633,6 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
     pthread_cond_init(&e->cv_pending, NULL);
     pthread_cond_init(&e->cv_prove, NULL);
     pthread_cond_init(&e->cv_done, NULL);
-    pthread_cond_init(&e->cv_mem, NULL);
     if (c->timeline_cap)
         e->spans = calloc(c->timeline_cap, sizeof *e->spans);
 
@@ -766,7 +765,6 @@ void cz_engine_destroy(cz_engine *e, int grace_ms)
     pthread_cond_destroy(&e->cv_pending);
     pthread_cond_destroy(&e->cv_prove);
     pthread_cond_destroy(&e->cv_done);
-    pthread_cond_destroy(&e->cv_mem);
     pthread_mutex_destroy(&e->mu);
     free(e);
 }
@@ -1142,12 +1140,13 @@ json_t *cz_engine_status_json(cz_engine *e)
         json_array_append_new(workers, o);
     }
     json_t *devices = json_array();
-    for (int d = 0; d < e->n_devs; d++)
-        json_array_append_new(devices,
-                              json_pack("{s:i, s:s, s:f, s:f}", "index", d, "backend",
-                                        e->workers[d * e->cfg.workers_per_device].be->name,
-                                        "busy_ms", e->devs[d].busy_ms, "busy_fraction",
-                                        t > 0 ? e->devs[d].busy_ms / t : 0.0));
+    for (int d = 0; d < e->n_devs; d++) {
+        const cz_backend *be = e->workers[d * e->cfg.workers_per_device].be;
+        json_array_append_new(devices, json_pack("{s:i, s:s, s:f, s:f}", "index", d, "backend",
+                                                 be ? be->name : "stopped", "busy_ms",
+                                                 e->devs[d].busy_ms, "busy_fraction",
+                                                 t > 0 ? e->devs[d].busy_ms / t : 0.0));
+    }
     json_t *keys = json_array();
     for (key *k = e->keys; k; k = k->next)
         json_array_append_new(keys, key_json_locked(e, k));
