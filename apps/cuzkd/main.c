@@ -243,9 +243,9 @@ int main(int argc, char **argv)
         return st == CZ_ERR_ARG || st == CZ_ERR_UNSUPPORTED ? 2 : 3;
     }
     json_t *status = cz_engine_status_json(engine);
-    json_t *w0 = json_array_get(json_object_get(status, "workers"), 0);
+    json_t *d0 = json_array_get(json_object_get(status, "devices"), 0);
     cz_log(CZ_LOG_INFO, "cuzkd", "engine started: backend %s, %d device(s) x %d worker(s), %d witness worker(s), host budget %lld MiB",
-           json_string_value(json_object_get(w0, "backend")), ecfg.devices, ecfg.workers_per_device,
+           json_string_value(json_object_get(d0, "backend")), ecfg.devices, ecfg.workers_per_device,
            ecfg.witness_workers,
            (long long)(json_integer_value(json_object_get(json_object_get(status, "memory"), "budget")) >> 20));
     json_decref(status);

@@ -42,6 +42,13 @@ void cz_csr_free(cz_csr *m);
 
 typedef struct cz_backend cz_backend;
 
+/* What a backend runs on, for status pages and logs. */
+typedef struct {
+    char device[128];   /* "cpu, 16 threads" or the GPU's name */
+    uint64_t mem_total; /* device memory the backend holds (GPU arena), bytes; 0 on the CPU */
+    uint64_t mem_free;  /* of which free now */
+} cz_backend_info;
+
 struct cz_backend {
     const char *name;   /* "cpu", "cuda" */
     void *ctx;          /* implementation state */
@@ -57,6 +64,8 @@ struct cz_backend {
     cz_status (*msm_g2)(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *bases,
                         const cz_fr *scalars, size_t n);
     void (*destroy)(cz_backend *be);
+    /* Describe the device; may be NULL (then only `name` is known). */
+    void (*info)(cz_backend *be, cz_backend_info *out);
 };
 
 /* The CPU backend on `threads` threads (0: all cores). */

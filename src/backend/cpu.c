@@ -157,6 +157,14 @@ static void cpu_destroy(cz_backend *be)
     free(be);
 }
 
+static void cpu_info(cz_backend *be, cz_backend_info *out)
+{
+    cpu_ctx *ctx = be->ctx;
+    memset(out, 0, sizeof *out);
+    snprintf(out->device, sizeof out->device, "cpu, %d thread%s", cz_threadpool_size(ctx->pool),
+             cz_threadpool_size(ctx->pool) == 1 ? "" : "s");
+}
+
 cz_status cz_backend_cpu_create(cz_backend **out, unsigned threads)
 {
     *out = NULL;
@@ -182,6 +190,7 @@ cz_status cz_backend_cpu_create(cz_backend **out, unsigned threads)
     }
     be->name = "cpu";
     be->ctx = ctx;
+    be->info = cpu_info;
     be->eval_abc = cpu_eval_abc;
     be->compute_h = cpu_compute_h;
     be->msm_g1 = cpu_msm_g1;

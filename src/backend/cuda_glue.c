@@ -419,6 +419,15 @@ typedef struct {
     cz_ntt_domain *dom[CZ_NTT_MAX_LOG + 1];
 } gpu_be;
 
+static void gpu_info(cz_backend *be, cz_backend_info *out)
+{
+    gpu_be *g = be->ctx;
+    memset(out, 0, sizeof *out);
+    snprintf(out->device, sizeof out->device, "%s", cz_cuda_device_name(g->cu));
+    out->mem_total = cz_cuda_arena_bytes(g->cu);
+    out->mem_free = cz_cuda_arena_free(g->cu);
+}
+
 static cz_status gpu_eval_abc(cz_backend *be, cz_fr *a, cz_fr *b, cz_fr *c, const cz_csr *qa,
                               const cz_csr *qb, const cz_fr *w, size_t n_w)
 {
@@ -536,6 +545,7 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, ch
         return st;
     }
     pthread_mutex_init(&g->lock, NULL);
+    be->info = gpu_info;
     be->name = "cuda";
     be->ctx = g;
     be->eval_abc = gpu_eval_abc;

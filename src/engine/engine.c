@@ -5,7 +5,8 @@
  * more than one thread touches; it is never held across slow work (file
  * reads, witness parsing, proving, verifying). Each device has its own lock
  * that a prove worker holds only around the backend's heavy steps. Order:
- * a device lock may be taken with the engine mutex free only.
+ * a device lock is waited for with the engine mutex free only (the status
+ * page may trylock one under the engine mutex: it never waits).
  */
 #include "engine/engine.h"
 
@@ -160,14 +161,18 @@ typedef struct worker {
     device *dev;
     int index;                   /* global prove-worker index */
     pthread_t th;
-    cz_backend *be;
     job *cur;
     const char *state;           /* idle, proving, verifying */
 } worker;
 
+/* One backend per device, shared by the device's workers: they take the
+   device lock around every backend call, so the backend (whose GPU arena
+   takes the card's memory once) is never used by two threads at once. */
 struct device {
     int index;
     pthread_mutex_t lock;        /* held around kernel execution */
+    cz_backend *be;
+    cz_backend_info info;        /* as of start */
     double busy_ms;
 };
 
@@ -524,7 +529,7 @@ static void *prove_main(void *arg)
         memset(&pt, 0, sizeof pt);
         pthread_mutex_lock(&wk->dev->lock);
         double t0 = now_ms();
-        cz_status st = cz_groth16_prove(&proof, zk, j->w, wk->be, NULL, &pt, err, sizeof err);
+        cz_status st = cz_groth16_prove(&proof, zk, j->w, wk->dev->be, NULL, &pt, err, sizeof err);
         double t1 = now_ms();
         wk->dev->busy_ms += t1 - t0;
         pthread_mutex_unlock(&wk->dev->lock);
@@ -646,8 +651,22 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         return CZ_ERR_NOMEM;
     }
     for (int d = 0; d < e->n_devs; d++) {
-        e->devs[d].index = d;
-        pthread_mutex_init(&e->devs[d].lock, NULL);
+        device *dv = &e->devs[d];
+        dv->index = d;
+        pthread_mutex_init(&dv->lock, NULL);
+        char name[40];
+        snprintf(name, sizeof name, "%s:%d", c->device, d);
+        cz_status st = cz_backend_create(&dv->be, name, (unsigned)c->prove_threads, err, err_len);
+        if (st) {
+            cz_engine_destroy(e, 0);
+            return st;
+        }
+        if (dv->be->info)
+            dv->be->info(dv->be, &dv->info);
+        else
+            snprintf(dv->info.device, sizeof dv->info.device, "%s", dv->be->name);
+        cz_log(CZ_LOG_INFO, "engine", "device %d: backend %s on %s%s", d, dv->be->name,
+               dv->info.device, dv->info.mem_total ? " (memory arena taken)" : "");
     }
     for (int i = 0; i < e->n_workers; i++) {
         worker *wk = &e->workers[i];
@@ -655,11 +674,6 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         wk->index = i;
         wk->dev = &e->devs[i / c->workers_per_device];
         wk->state = "idle";
-        cz_status st = cz_backend_create(&wk->be, c->device, (unsigned)c->prove_threads, err, err_len);
-        if (st) {
-            cz_engine_destroy(e, 0);
-            return st;
-        }
     }
     for (int i = 0; i < e->n_workers; i++) {
         if (pthread_create(&e->workers[i].th, NULL, prove_main, &e->workers[i]) != 0) {
@@ -728,8 +742,10 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
     for (int i = 0; i < e->n_workers; i++)
         if (e->workers[i].th)
             pthread_join(e->workers[i].th, NULL);
-    for (int i = 0; i < e->n_workers; i++)
-        cz_backend_destroy(e->workers[i].be), e->workers[i].be = NULL;
+    for (int d = 0; d < e->n_devs; d++) {
+        cz_backend_destroy(e->devs[d].be);
+        e->devs[d].be = NULL;
+    }
 
     pthread_mutex_lock(&e->mu);
     for (job *x = e->jobs_head; x; x = x->next)
@@ -1132,20 +1148,27 @@ json_t *cz_engine_status_json(cz_engine *e)
     json_t *workers = json_array();
     for (int i = 0; i < e->n_workers; i++) {
         worker *wk = &e->workers[i];
-        json_t *o = json_pack("{s:i, s:i, s:s, s:s}", "index", wk->index, "device",
-                              wk->dev->index, "backend", wk->be ? wk->be->name : "?", "state",
-                              wk->state);
+        json_t *o = json_pack("{s:i, s:i, s:s}", "index", wk->index, "device", wk->dev->index,
+                              "state", wk->state);
         if (wk->cur)
             json_object_set_new(o, "job", json_string(wk->cur->id));
         json_array_append_new(workers, o);
     }
     json_t *devices = json_array();
     for (int d = 0; d < e->n_devs; d++) {
-        const cz_backend *be = e->workers[d * e->cfg.workers_per_device].be;
-        json_array_append_new(devices, json_pack("{s:i, s:s, s:f, s:f}", "index", d, "backend",
-                                                 be ? be->name : "stopped", "busy_ms",
-                                                 e->devs[d].busy_ms, "busy_fraction",
-                                                 t > 0 ? e->devs[d].busy_ms / t : 0.0));
+        device *dv = &e->devs[d];
+        cz_backend_info info = dv->info;
+        if (dv->be && dv->be->info && pthread_mutex_trylock(&dv->lock) == 0) {
+            dv->be->info(dv->be, &info); /* fresh free memory when idle */
+            pthread_mutex_unlock(&dv->lock);
+        }
+        json_array_append_new(devices,
+                              json_pack("{s:i, s:s, s:s, s:I, s:I, s:i, s:f, s:f}", "index", d,
+                                        "backend", dv->be ? dv->be->name : "stopped", "name",
+                                        info.device, "memory_total", (json_int_t)info.mem_total,
+                                        "memory_free", (json_int_t)info.mem_free, "workers",
+                                        e->cfg.workers_per_device, "busy_ms", dv->busy_ms,
+                                        "busy_fraction", t > 0 ? dv->busy_ms / t : 0.0));
     }
     json_t *keys = json_array();
     for (key *k = e->keys; k; k = k->next)
