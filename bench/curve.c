@@ -11,43 +11,18 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "curve/curve.h"
 #include "field/field_internal.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-typedef struct {
-    const char *name;
-    double ns;
-} row;
-
-#define TIME(name_, n_, body_)                                                 \
-    do {                                                                       \
-        long k_ = (n_) / 10 > 0 ? (n_) / 10 : 1;                               \
-        double best_ = 1e30;                                                   \
-        for (int r_ = 0; r_ < 10; r_++) {                                      \
-            double t0_ = now();                                                \
-            for (long i_ = 0; i_ < k_; i_++) {                                 \
-                body_;                                                         \
-            }                                                                  \
-            double dt_ = (now() - t0_) * 1e9 / (double)k_;                     \
-            best_ = dt_ < best_ ? dt_ : best_;                                 \
-        }                                                                      \
-        rows[nrows].name = (name_);                                            \
-        rows[nrows++].ns = best_;                                              \
-    } while (0)
+#define TIME(name_, n_, body_) CZ_BENCH_TIME(rows, nrows, name_, n_, 1e9, body_)
 
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 200000;
     cz_rng rng;
     cz_rng_seed(&rng, 1);
-    row rows[40];
+    cz_bench_row rows[40];
     int nrows = 0;
     volatile bool sink = false;
 
@@ -95,7 +70,7 @@ int main(int argc, char **argv)
         js[i] = acc1;
     }
     TIME("g1_batch_to_affine_pt", n / 10, cz_g1_jac_batch_to_affine(as, js, NB));
-    rows[nrows - 1].ns /= NB;
+    rows[nrows - 1].t /= NB;
     uint8_t c48[48];
     cz_g1_affine d1;
     cz_g1_to_compressed(c48, &pa1);
@@ -123,10 +98,10 @@ int main(int argc, char **argv)
 
     printf("%-24s %12s\n", "op", "ns/op");
     for (int i = 0; i < nrows; i++)
-        printf("%-24s %12.1f\n", rows[i].name, rows[i].ns);
+        printf("%-24s %12.1f\n", rows[i].name, rows[i].t);
     for (int i = 0; i < nrows; i++)
         printf("{\"bench\":\"curve\",\"op\":\"%s\",\"ns\":%.2f,\"asm\":%d}\n", rows[i].name,
-               rows[i].ns, cz_fp_mul_is_asm());
+               rows[i].t, cz_fp_mul_is_asm());
     /* keep the results live */
     cz_g1_affine o1;
     cz_g2_affine o2;

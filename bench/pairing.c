@@ -14,37 +14,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "curve/curve.h"
 #include "field/field_internal.h"
 #include "pairing/pairing.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-typedef struct {
-    const char *name;
-    double us;
-} row;
-
-#define TIME(name_, n_, body_)                                                 \
-    do {                                                                       \
-        long k_ = (n_) / 10 > 0 ? (n_) / 10 : 1;                               \
-        double best_ = 1e30;                                                   \
-        for (int r_ = 0; r_ < 10; r_++) {                                      \
-            double t0_ = now();                                                \
-            for (long i_ = 0; i_ < k_; i_++) {                                 \
-                body_;                                                         \
-            }                                                                  \
-            double dt_ = (now() - t0_) * 1e6 / (double)k_;                     \
-            best_ = dt_ < best_ ? dt_ : best_;                                 \
-        }                                                                      \
-        rows[nrows].name = (name_);                                            \
-        rows[nrows++].us = best_;                                              \
-    } while (0)
+#define TIME(name_, n_, body_) CZ_BENCH_TIME(rows, nrows, name_, n_, 1e6, body_)
 
 /* e(P0, Q0) e(P1, pre1) e(P2, pre2) * ml == 1 after the final exponentiation */
 static bool check_cached(const cz_g1_affine *ps, const cz_g2_affine *qs, const cz_g2_prepared *pre,
@@ -62,7 +37,7 @@ int main(int argc, char **argv)
     long n = argc > 1 ? atol(argv[1]) : 100;
     cz_rng rng;
     cz_rng_seed(&rng, 1);
-    row rows[20];
+    cz_bench_row rows[20];
     int nrows = 0;
     volatile bool sink = false;
 
@@ -121,10 +96,10 @@ int main(int argc, char **argv)
 
     printf("%-24s %12s\n", "op", "us/op");
     for (int i = 0; i < nrows; i++)
-        printf("%-24s %12.2f\n", rows[i].name, rows[i].us);
+        printf("%-24s %12.2f\n", rows[i].name, rows[i].t);
     for (int i = 0; i < nrows; i++)
         printf("{\"bench\":\"pairing\",\"op\":\"%s\",\"us\":%.3f,\"asm\":%d}\n", rows[i].name,
-               rows[i].us, cz_fp_mul_is_asm());
+               rows[i].t, cz_fp_mul_is_asm());
     fprintf(stderr, "# %llx %d\n", (unsigned long long)e.c0.c0.c0.l[0], (int)sink);
     return 0;
 }
