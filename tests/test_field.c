@@ -285,6 +285,40 @@ static void print_limbs(const char *name, const uint64_t *a, int k)
             cz_##F##_add(&d, &d, &d);                                            \
             cz_##F##_add_portable(&c, &a, &a);                                   \
             assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            d = b; /* the asm stores the result itself: more aliasing */         \
+            cz_##F##_mul(&d, &a, &d);                                            \
+            cz_##F##_mul_portable(&c, &a, &b);                                   \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            d = a;                                                               \
+            cz_##F##_mul(&d, &d, &d);                                            \
+            cz_##F##_mul_portable(&c, &a, &a);                                   \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            d = a;                                                               \
+            cz_##F##_sqr(&d, &d);                                                \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            d = a;                                                               \
+            cz_##F##_sub(&d, &d, &b);                                            \
+            cz_##F##_sub_portable(&c, &a, &b);                                   \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            d = b;                                                               \
+            cz_##F##_add(&d, &a, &d);                                            \
+            cz_##F##_add_portable(&c, &a, &b);                                   \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            cz_##F##_add_nr(&c, &a, &b); /* plain sum, < 2m */                   \
+            cz_##F##_add_nr_portable(&d, &a, &b);                                \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            d = a;                                                               \
+            cz_##F##_add_nr(&d, &d, &b);                                         \
+            assert_memory_equal(c.l, d.l, sizeof c.l);                           \
+            {   /* sum - b = a in plain integers */                              \
+                uint64_t br = 0;                                                 \
+                for (int i = 0; i < N; i++) {                                    \
+                    unsigned __int128 x = (unsigned __int128)c.l[i] - b.l[i] - br; \
+                    assert_int_equal((uint64_t)x, a.l[i]);                        \
+                    br = (uint64_t)(x >> 64) & 1;                                \
+                }                                                                \
+                assert_int_equal(br, 0);                                         \
+            }                                                                    \
         }                                                                        \
     }                                                                            \
                                                                                  \

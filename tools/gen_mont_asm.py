@@ -3,23 +3,39 @@
 (6 limbs) and Fr (4 limbs) in x86-64 inline assembly with BMI2 mulx and ADX
 adcx/adox.
 
-Algorithm (CIOS with the next row hoisted above each reduction), N limbs,
-accumulator T of N+2 words held in registers:
-  T = a * b_0                                  (mulx + adc chain)
+Algorithm (CIOS, a reduction after each row), N limbs, accumulator T of
+N+1 words held in registers:
+  T = a * b_0                                  (mulx + add/adc chain)
   for i = 0 .. N-1:
-    q = T_0 * n0 mod 2^64                      (imul; its latency is hidden by
-                                                the row below, which does not
-                                                touch T_0)
-    if i + 1 < N: T += a * b_(i+1) * 2^64      (mulx; lo words on the CF chain
-                                                with adcx, hi words on the OF
-                                                chain with adox)
-    T += q * m; T >>= 64                       (same two chains; T_0 becomes 0
-                                                and its register, zeroed, is
-                                                renamed to the new top word)
+    q = T_0 * n0 mod 2^64                      (imul, straight into rdx)
+    T += q * m; T >>= 64                       (mulx; low words on one flag
+                                                chain, high words on the
+                                                other; T_0 + lo(q m_0) is 0
+                                                and only its carry counts; the
+                                                freed register becomes the new
+                                                top word)
+    if i + 1 < N: T += a * b_(i+1)             (mulx, the two chains again)
   out = T - m if T >= m else T                 (sub/sbb, then cmov: constant time)
-Bounds (m < 2^(64N-1), a, b < m): after each step T < 2m + m*2^64 fits N+1
-words and the sum before the shift fits N+2, so no carry is lost; at the end
-T < 2m. Per product: 2N^2 mulx, about 4N^2 adcx/adox, N imul.
+Bounds (m < 2^(64N-1), a, b < m, T < 2m at the top of a round):
+T + a b_i + q m < 2m + 2 (2^64 - 1) m = 2^65 m <= 2^(64(N+1)), so every sum
+fits N+1 words, no carry leaves the top word (the fix-ups that add the
+pending CF/OF into it cannot wrap), and after the shift T < 2m again.
+Per product: 2N^2 mulx, about 4N^2 adcx/adox/adc, N imul.
+Which chain takes the low words is a per-field choice, measured on AMD
+Zen 4 (EPYC, 2 cores; ns per product, dependent chain / 4 independent
+chains, min of 5 runs; the variants were compared at -O2 -mbmi2 -madx,
+where the compiler's stores stay scalar, the first and kept rows are
+-O2 -march=native with the stores as below):
+  Fp: hoisted N+2-word CIOS (the former code)      38.3 / 33.4
+      this scheme, low words on CF in both rows    35.1 / 32.0
+      low words of a b_i on OF, of q m on CF        33.2 / 31.3  (kept)
+      low words on OF in both rows, or CF/OF        35.9 / 32.4
+      the hoisted scheme with a b_i's low on OF     35.3 / 33.6
+  Fr: former 20.7 / 16.6; CF in both rows 17.4 / 15.0 (kept); OF/CF
+      18.7 / 14.6.
+The imul on the q chain is not the bound: dropping it (a wrong product,
+as an experiment) changed nothing; the port throughput of mulx + two
+flag adds per partial product (about 1.2-1.5 cycles measured) is.
 Run: python3 tools/gen_mont_asm.py > src/field/mont_x86_64.h
 """
 
@@ -32,20 +48,50 @@ R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
 # GCC may find no allocation, so they stay functions of their own; the
 # 4-limb ones and add/sub (at most 12 registers) inline.
 NOINLINE = "static __attribute__((noinline)) __attribute__((unused))"
+NOINLINE_NO_SLP = "static CZ_NO_SLP __attribute__((noinline)) __attribute__((unused))"
+
+
+# Result stores. Left to the compiler, the stores of the output registers
+# get packed by the SLP vectorizer under -march=znver4 (vmovq, vpinsrq,
+# vinserti128, one ymm store), which adds some 10 cycles to the result's
+# latency and slows store forwarding to the next product's 8-byte loads
+# (measured: 38 against 34 ns for the Fp product, 21.7 against 16.5 ns for
+# the Fr square). Three forms:
+#   in a register: the asm stores through [out] "r"(out) with an "=m"
+#     output for the words (where a register is left over: the inline
+#     functions, redc);
+#   through the stack: the noinline 6-limb square uses every register, so
+#     out arrives in one of its work registers, is parked in its scratch
+#     frame and reloaded for the stores ("memory" clobber, volatile);
+#   compiler stores with the vectorizer off for the function (CZ_NO_SLP, a
+#     GCC attribute): the noinline 6-limb product, where this measured
+#     faster than the asm storing through a parked pointer (33.7 against
+#     35.5 ns).
+def store_reg(op, regs):
+    for j, r in enumerate(regs):
+        op("movq %s, %d(%%[out])" % (r, 8 * j))
 
 
 def limbs(v, n):
     return [(v >> (64 * i)) & (2**64 - 1) for i in range(n)]
 
 
-def gen(name, m, n, inline=True):
+def gen(name, m, n, inline=True, mul_lo="o", red_lo="c"):
+    """The Montgomery product (see the module docstring). mul_lo, red_lo:
+    the flag chain ('c' = CF/adcx, 'o' = OF/adox) that takes the low words
+    of a * b_i and of q * m; the other chain takes the high words.
+    Registers: N+1 accumulator words, lo, hi, a zero z, a, b, rdx (13 for
+    N = 6). The inline form takes out in one more register and stores the
+    result itself; the noinline form (N = 6, which must fit under a frame
+    pointer: 14 registers) leaves the stores to the compiler, with the SLP
+    vectorizer off for the function (see CZ_NO_SLP)."""
     n0 = (-pow(m, -1, 2**64)) % 2**64
     assert m < 2 ** (64 * n - 1)
-    acc = ["t%d" % i for i in range(n + 2)]  # T: words 0 .. n+1
+    acc = ["t%d" % i for i in range(n + 1)]
     lines = []
-
-    def op(s):
-        lines.append(s)
+    op = lines.append
+    X = {"c": "adcxq", "o": "adoxq"}
+    other = {"c": "o", "o": "c"}
 
     def a(j):
         return "%d(%%[a])" % (8 * j)
@@ -53,71 +99,78 @@ def gen(name, m, n, inline=True):
     def r(k):
         return "%%[%s]" % acc[k]
 
-    # row 0: T = a * b_0 (words 0 .. n), a mulx + adc chain
     op("movq 0(%[b]), %%rdx")
     op("mulxq %s, %s, %s" % (a(0), r(0), r(1)))
     for j in range(1, n):
         op("mulxq %s, %%[lo], %s" % (a(j), r(j + 1)))
         op("%s %%[lo], %s" % ("addq" if j == 1 else "adcq", r(j)))
     op("adcq $0, %s" % r(n))
-    op("xorl %%k%s, %%k%s" % (r(n + 1)[1:], r(n + 1)[1:]))  # word n+1 = 0
+    op("xorl %k[z], %k[z]")  # z: a zero for the fix-ups
+    rl, rh = X[red_lo], X[other[red_lo]]
+    ml, mh = X[mul_lo], X[other[mul_lo]]
     for i in range(n):
-        # q = T_0 * n0, computed in T_0's register; T_0 itself goes to the
-        # spill slot (its sum with lo(q * m_0) is 0 and only the carry counts)
-        op("movq %s, %%[spill]" % r(0))
-        op("imulq %%[n0], %s" % r(0))
+        # reduce: q = T_0 n0; T += q m; T >>= 64
+        op("movq %s, %%%%rdx" % r(0))
+        op("imulq %[n0], %%rdx")
+        op("xorl %k[lo], %k[lo]")
+        op("mulxq %[p0], %[lo], %[hi]")
+        op("%s %s, %%[lo]" % (rl, r(0)))
+        op("%s %%[hi], %s" % (rh, r(1)))
+        for j in range(1, n):
+            op("mulxq %%[p%d], %%[lo], %%[hi]" % j)
+            op("%s %%[lo], %s" % (rl, r(j)))
+            op("%s %%[hi], %s" % (rh, r(j + 1)))
+        if red_lo == "c":
+            op("adcq $0, %s" % r(n))
+        else:
+            op("adoxq %%[z], %s" % r(n))
+        acc = acc[1:] + acc[:1]  # T >>= 64: T_0's register is the new top
         if i + 1 < n:
-            # T += a * b_(i+1) * 2^64 (words 1 .. n+1): lo words on the CF
-            # chain, hi words on the OF chain; the imul above runs meanwhile
+            # T += a * b_(i+1): the top word starts as hi(a_(N-1) b_(i+1))
             op("movq %d(%%[b]), %%%%rdx" % (8 * (i + 1)))
             op("xorl %k[lo], %k[lo]")
-            for j in range(n):
+            for j in range(n - 1):
                 op("mulxq %s, %%[lo], %%[hi]" % a(j))
-                op("adcxq %%[lo], %s" % r(j + 1))
-                op("adoxq %%[hi], %s" % r(j + 2))
-            op("adcq $0, %s" % r(n + 1))
-        # T += q * m (words 0 .. n+1)
-        op("movq %s, %%%%rdx" % r(0))
-        op("xorl %k[lo], %k[lo]")
-        op("movl $0, %%k%s" % r(0)[1:])  # T_0's register: zero (flags kept)
-        for j in range(n):
-            op("mulxq %%[p%d], %%[lo], %%[hi]" % j)
-            if j == 0:
-                op("adcxq %[spill], %[lo]")
-            else:
-                op("adcxq %%[lo], %s" % r(j))
-            op("adoxq %%[hi], %s" % r(j + 1))
-        op("adcxq %s, %s" % (r(0), r(n)))
-        op("adoxq %s, %s" % (r(0), r(n + 1)))
-        op("adcxq %s, %s" % (r(0), r(n + 1)))
-        acc = acc[1:] + acc[:1]  # T >>= 64: the zeroed register is the new top
-    # T < 2m now lies in acc[0 .. n-1]; acc[n], acc[n+1] are zero. d = T - m
-    # goes to spare registers (the spill slot keeps one word of T when five
-    # spares are too few), then cmov keeps T on borrow.
-    spare = ["%[lo]", "%[hi]", "%%rdx", r(n), r(n + 1)]
-    dst = []
+                op("%s %%[lo], %s" % (ml, r(j)))
+                op("%s %%[hi], %s" % (mh, r(j + 1)))
+            op("mulxq %s, %%[lo], %s" % (a(n - 1), r(n)))
+            op("%s %%[lo], %s" % (ml, r(n - 1)))
+            op("adcxq %%[z], %s" % r(n))
+            op("adoxq %%[z], %s" % r(n))
+    # T < 2m lies in acc[0 .. n-1]: d = T - m in spare registers (z, b and,
+    # inline, a are dead by now), then cmov keeps T on borrow
+    spare = ["%[lo]", "%[hi]", "%%rdx", r(n), "%[b]", "%[a]" if inline else "%[z]"]
     for j in range(n):
-        if j < len(spare):
-            op("movq %s, %s" % (r(j), spare[j]))
-            dst.append(spare[j])
-        else:
-            op("movq %s, %%[spill]" % r(j))
-            dst.append(None)
+        op("movq %s, %s" % (r(j), spare[j]))
     for j in range(n):
-        d = dst[j] if dst[j] else r(j)
-        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, d))
+        op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, spare[j]))
     for j in range(n):
-        if dst[j]:
-            op("cmovncq %s, %s" % (dst[j], r(j)))
-        else:
-            op("cmovcq %%[spill], %s" % r(j))
-
+        op("cmovncq %s, %s" % (spare[j], r(j)))
+    if inline:
+        store_reg(op, [r(j) for j in range(n)])
     body = "\n".join('        "%s\\n\\t"' % l for l in lines)
-    outs = ", ".join('[t%d] "=&r"(t[%d])' % (i, i) for i in range(n + 2))
+    outs = ", ".join('[t%d] "=&r"(t[%d])' % (k, k) for k in range(n + 1))
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
     plist = ", ".join("0x%016xULL" % x for x in limbs(m, n))
-    stores = "\n".join("    out[%d] = t[%s];" % (j, acc[j][1:]) for j in range(n))
-    QUAL = "static inline" if inline else NOINLINE
+    if inline:
+        # a and b are dead at the end; the copies let the asm reuse them
+        decl = "uint64_t t[%d], lo, hi, z;\n    const uint64_t *ap = a, *bp = b;" % (n + 1)
+        asm = "__asm__"
+        ops = ('        : %s, [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z),\n'
+               '          [a] "+&r"(ap), [b] "+&r"(bp), "=m"(*(uint64_t(*)[%d])out)\n'
+               '        : [out] "r"(out), "m"(*(const uint64_t(*)[%d])a), "m"(*(const uint64_t(*)[%d])b),\n'
+               '          [n0] "m"(%s_n0), %s\n'
+               '        : "rdx", "cc");' % (outs, n, n, n, name, ins_p))
+        QUAL = "static inline"
+    else:
+        decl = "uint64_t t[%d], lo, hi, z;\n    const uint64_t *bp = b;" % (n + 1)
+        asm = "__asm__"
+        stores = "\n".join("    out[%d] = t[%s];" % (j, acc[j][1:]) for j in range(n))
+        ops = ('        : %s, [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z), [b] "+&r"(bp)\n'
+               '        : [a] "r"(a), "m"(*(const uint64_t(*)[%d])a), "m"(*(const uint64_t(*)[%d])b),\n'
+               '          [n0] "m"(%s_n0), %s\n'
+               '        : "rdx", "cc");\n%s' % (outs, n, n, name, ins_p, stores))
+        QUAL = NOINLINE_NO_SLP
     return f'''
 static const uint64_t {name}_p[{n}] = {{ {plist} }};
 static const uint64_t {name}_n0 = 0x{n0:016x}ULL;
@@ -125,15 +178,10 @@ static const uint64_t {name}_n0 = 0x{n0:016x}ULL;
 /* out = a * b / 2^{64*n} mod m, inputs < m; out may alias a or b. */
 {QUAL} void {name}_mul(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
-    uint64_t t[{n + 2}], lo, hi, spill;
-    __asm__(
+    {decl}
+    {asm}(
 {body}
-        : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi),
-          [spill] "=&m"(spill)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b),
-          [n0] "m"({name}_n0), {ins_p}
-        : "rdx", "cc");
-{stores}
+{ops}
 }}
 '''
 
@@ -142,8 +190,11 @@ def gen_addsub(name, n):
     """add: s = a + b (no carry out: m < 2^(64N-1)); s -= m; on borrow add
     m back as below (few registers, so it fits under a frame pointer).
     sub: d = a - b; z = borrow ? m : 0 built limb by limb with cmovnz (no
-    flags touched) and added with adcx, which leaves ZF alone. The compiler
-    stores the result words, so the asm needs no output pointer."""
+    flags touched) and added with adcx, which leaves ZF alone. The asm
+    stores the result words (see store_reg). always_inline: GCC sized the
+    asm as large and kept ~300 call sites of the curve code out of line
+    (g1 MSM 2^16 about 2-3% faster inlined); 11 registers at most, which
+    fit under a frame pointer and ASan."""
     add = []
     for j in range(n):
         add.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
@@ -156,6 +207,7 @@ def gen_addsub(name, n):
         add.append("movl $0, %k[t]")
         add.append("cmovnzq %%[p%d], %%[t]" % j)
         add.append("adcxq %%[t], %%[s%d]" % j)
+    store_reg(add.append, ["%%[s%d]" % j for j in range(n)])
     sub = []
     for j in range(n):
         sub.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
@@ -166,39 +218,63 @@ def gen_addsub(name, n):
         sub.append("movl $0, %k[t]")
         sub.append("cmovnzq %%[p%d], %%[t]" % j)
         sub.append("adcxq %%[t], %%[s%d]" % j)
+    store_reg(sub.append, ["%%[s%d]" % j for j in range(n)])
 
     def body(lines):
         return "\n".join('        "%s\\n\\t"' % l for l in lines)
 
     souts = ", ".join('[s%d] "=&r"(s[%d])' % (j, j) for j in range(n))
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
-    mem = f'[a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[{n}])a), "m"(*(const uint64_t(*)[{n}])b)'
-    stores = "\n".join("    out[%d] = s[%d];" % (j, j) for j in range(n))
+    mem = (f'[a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[{n}])a), '
+           f'"m"(*(const uint64_t(*)[{n}])b)')
     return f'''
 /* out = a + b mod m, inputs < m; out may alias a or b. */
-static inline void {name}_add(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+static inline __attribute__((always_inline)) void {name}_add(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
     uint64_t s[{n}], m, t;
     __asm__(
 {body(add)}
-        : {souts}, [m] "=&r"(m), [t] "=&r"(t)
+        : {souts}, [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[{n}])out)
         : {mem},
           {ins_p}
         : "cc");
-{stores}
 }}
 
 /* out = a - b mod m, inputs < m; out may alias a or b. */
-static inline void {name}_sub(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+static inline __attribute__((always_inline)) void {name}_sub(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
 {{
     uint64_t s[{n}], m, t;
     __asm__(
 {body(sub)}
-        : {souts}, [m] "=&r"(m), [t] "=&r"(t)
+        : {souts}, [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[{n}])out)
         : {mem},
           {ins_p}
         : "cc");
-{stores}
+}}
+'''
+
+
+def gen_addnr(name, n):
+    """add_nr: out = a + b as plain N-word integers (no reduction; the
+    caller keeps a + b < 2^(64N)): an add/adc chain, stored by the asm."""
+    L = []
+    for j in range(n):
+        L.append("movq %d(%%[a]), %%[s%d]" % (8 * j, j))
+        L.append("%s %d(%%[b]), %%[s%d]" % ("addq" if j == 0 else "adcq", 8 * j, j))
+    store_reg(L.append, ["%%[s%d]" % j for j in range(n)])
+    body = "\n".join('        "%s\\n\\t"' % l for l in L)
+    souts = ", ".join('[s%d] "=&r"(s[%d])' % (j, j) for j in range(n))
+    return f'''
+/* out = a + b, not reduced, for a + b < 2^{64*n}; out may alias a or b. */
+static inline void {name}_add_nr(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}])
+{{
+    uint64_t s[{n}];
+    __asm__(
+{body}
+        : {souts}, "=m"(*(uint64_t(*)[{n}])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[{n}])a),
+          "m"(*(const uint64_t(*)[{n}])b)
+        : "cc");
 }}
 '''
 
@@ -208,7 +284,7 @@ def gen_sqr(name, m, n, pool_size=9, inline=True):
     stack words it spills lie below the red zone: the asm moves rsp down
     128 + 24N bytes and back, and names no rsp-relative operand):
     A: the off-diagonal sum  sum_{i<j} a_i a_j 2^(64(i+j))  (N(N-1)/2 mulx),
-       row by row on the CF/OF chains; words that are final are spilled to
+       row by row on the OF (low words) / CF (high words) chains; words that are final are spilled to
        the stack when registers run out;
     B: S = 2 * A + sum a_i^2 2^(128 i)  (N mulx): doubling on the CF chain
        (adcx x, x), diagonal words on the OF chain; the high half of S goes
@@ -239,9 +315,13 @@ def gen_sqr(name, m, n, pool_size=9, inline=True):
             loc[k] = ("mem", k)
         return free.pop(0)
 
-    # scratch below the red zone: words k of A at 8k(%rsp), H after them
-    frame = 128 + ((8 * 3 * n + 15) // 16) * 16
+    # scratch below the red zone: words k of A at 8k(%rsp), H after them,
+    # then (noinline form) the out pointer, which arrives in the last pool
+    # register and is parked there until the stores
+    frame = 128 + ((8 * 3 * n + 8 + 15) // 16) * 16
     op("subq $%d, %%%%rsp" % frame)
+    if not inline:
+        op("movq %s, %d(%%%%rsp)" % (pool[-1], 8 * 3 * n))
     # ---- phase A ----
     op("xorl %k[z], %k[z]")
     op("movq 0(%[a]), %%rdx")
@@ -262,12 +342,12 @@ def gen_sqr(name, m, n, pool_size=9, inline=True):
             k = i + j
             if j < n - 1:
                 op("mulxq %s, %%[lo], %%[hi]" % a(j))
-                op("adcxq %%[lo], %s" % loc[k])
-                op("adoxq %%[hi], %s" % loc[k + 1])
+                op("adoxq %%[lo], %s" % loc[k])
+                op("adcxq %%[hi], %s" % loc[k + 1])
             else:
                 loc[k + 1] = alloc()
                 op("mulxq %s, %%[lo], %s" % (a(j), loc[k + 1]))
-                op("adcxq %%[lo], %s" % loc[k])
+                op("adoxq %%[lo], %s" % loc[k])
                 op("adcxq %%[z], %s" % loc[k + 1])
                 op("adoxq %%[z], %s" % loc[k + 1])
         final |= {2 * i + 1, 2 * i + 2}
@@ -337,26 +417,39 @@ def gen_sqr(name, m, n, pool_size=9, inline=True):
         op("%s %%[p%d], %s" % ("subq" if j == 0 else "sbbq", j, spare[j]))
     for j in range(n):
         op("cmovncq %s, %s" % (spare[j], t[j]))
-    op("addq $%d, %%%%rsp" % frame)
+    if inline:
+        op("addq $%d, %%%%rsp" % frame)
+        store_reg(op, t[:n])
+        o_out = ', "=m"(*(uint64_t(*)[%d])out)' % n
+        i_out, clob = ', [out] "r"(out)', ""
+    else:
+        op("movq %d(%%%%rsp), %%[lo]" % (8 * 3 * n))
+        op("addq $%d, %%%%rsp" % frame)
+        for j in range(n):
+            op("movq %s, %d(%%[lo])" % (t[j], 8 * j))
+        o_out, i_out, clob = "", "", ', "memory"'
+    # noinline form: no register output is used after the asm, and the
+    # stores are known to the compiler only through the memory clobber:
+    # volatile keeps it
+    vol = "" if inline else " volatile"
+    init = "" if inline else "\n    r[%d] = (uint64_t)(uintptr_t)out;" % (pool_size - 1)
 
     body = "\n".join('        "%s\\n\\t"' % l for l in lines)
-    outs = ", ".join('[r%d] "=&r"(r[%d])' % (i, i) for i in range(pool_size))
+    outs = ", ".join('[r%d] "%s"(r[%d])' % (i, "+&r" if (i == pool_size - 1 and not inline) else "=&r", i)
+                     for i in range(pool_size))
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
-    idx = {pool[i]: i for i in range(pool_size)}
-    stores = "\n".join("    out[%d] = r[%d];" % (j, idx[t[j]]) for j in range(n))
     QUAL = "static inline" if inline else NOINLINE
     return f'''
 /* out = a^2 / 2^{64*n} mod m, a < m; out may alias a. */
 {QUAL} void {name}_sqr(uint64_t out[{n}], const uint64_t a[{n}])
 {{
-    uint64_t r[{pool_size}], lo, hi, z;
-    __asm__(
+    uint64_t r[{pool_size}], lo, hi, z;{init}
+    __asm__{vol}(
 {body}
-        : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
+        : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z){o_out}
         : [a] "r"(a), "m"(*(const uint64_t(*)[{n}])a),
-          [n0] "m"({name}_n0), {ins_p}
-        : "rdx", "cc");
-{stores}
+          [n0] "m"({name}_n0), {ins_p}{i_out}
+        : "rdx", "cc"{clob});
 }}
 '''
 
@@ -429,9 +522,9 @@ def gen_wide(name, m, n):
         op("movl $0, %k[hi]")
         op("cmovnzq %%[p%d], %%[hi]" % j)
         op("adcxq %%[hi], %s" % r(j))
+    store_reg(op, [r(j) for j in range(n)])
     redc_body = "\n".join('        "%s\\n\\t"' % l for l in L)
     ins_p = ", ".join('[p%d] "m"(%s_p[%d])' % (j, name, j) for j in range(n))
-    stores = "\n".join("    out[%d] = t[%s];" % (j, acc[j][1:]) for j in range(n))
     return f'''
 /* out = a * b as a {128*n}-bit integer ({2*n} words), any a, b < 2^{64*n}. */
 {NOINLINE} void {name}_mul_wide(uint64_t out[{2 * n}], const uint64_t a[{n}], const uint64_t b[{n}])
@@ -451,11 +544,10 @@ def gen_wide(name, m, n):
     uint64_t t[{n + 1}], lo, hi;
     __asm__(
 {redc_body}
-        : {touts}, [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [in] "r"(in), "m"(*(const uint64_t(*)[{2 * n}])in),
+        : {touts}, [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(*(uint64_t(*)[{n}])out)
+        : [in] "r"(in), [out] "r"(out), "m"(*(const uint64_t(*)[{2 * n}])in),
           [n0] "m"({name}_n0), {ins_p}
         : "rdx", "cc");
-{stores}
 }}
 '''
 
@@ -512,15 +604,24 @@ print('''/* Generated by tools/gen_mont_asm.py; do not edit. */
 #define CZ_MONT_X86_64_H
 
 #include <stdint.h>
+
+/* keep the compiler's stores of a result scalar (see tools/gen_mont_asm.py) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CZ_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define CZ_NO_SLP
+#endif
 ''', end="")
-print(gen("cz_fp_asm", P, 6, inline=False), end="")
+print(gen("cz_fp_asm", P, 6, inline=False, mul_lo="o", red_lo="c"), end="")
 print(gen_sqr("cz_fp_asm", P, 6, inline=False), end="")
 print(gen_addsub("cz_fp_asm", 6), end="")
+print(gen_addnr("cz_fp_asm", 6), end="")
 print(gen_wide("cz_fp_asm", P, 6), end="")
 print(gen_wsub("cz_fp_asm", 6), end="")
-print(gen("cz_fr_asm", R, 4), end="")
+print(gen("cz_fr_asm", R, 4, mul_lo="c", red_lo="c"), end="")
 print(gen_sqr("cz_fr_asm", R, 4, pool_size=7), end="")
 print(gen_addsub("cz_fr_asm", 4), end="")
+print(gen_addnr("cz_fr_asm", 4), end="")
 print(gen_wide("cz_fr_asm", R, 4), end="")
 print(gen_wsub("cz_fr_asm", 4), end="")
 print("\n#endif")

@@ -38,6 +38,8 @@ void cz_fr_sub_wide_portable(uint64_t out[8], const uint64_t a[8], const uint64_
  * an operand for mul_wide */
 void cz_fp_add_nr(cz_fp *out, const cz_fp *a, const cz_fp *b);
 void cz_fr_add_nr(cz_fr *out, const cz_fr *a, const cz_fr *b);
+void cz_fp_add_nr_portable(cz_fp *out, const cz_fp *a, const cz_fp *b);
+void cz_fr_add_nr_portable(cz_fr *out, const cz_fr *a, const cz_fr *b);
 void cz_fp_mul_wide_portable(uint64_t out[12], const cz_fp *a, const cz_fp *b);
 void cz_fp_redc_portable(cz_fp *out, const uint64_t in[12]);
 void cz_fr_mul_wide_portable(uint64_t out[8], const cz_fr *a, const cz_fr *b);

@@ -14,8 +14,15 @@
 #if defined(__x86_64__) && defined(__BMI2__) && defined(__ADX__) && defined(__OPTIMIZE__) && \
     !defined(CZ_NO_ASM)
 #include "field/mont_x86_64.h"
-static inline void cz_fp_add_i(cz_fp *out, const cz_fp *a, const cz_fp *b) { cz_fp_asm_add(out->l, a->l, b->l); }
-static inline void cz_fp_sub_i(cz_fp *out, const cz_fp *a, const cz_fp *b) { cz_fp_asm_sub(out->l, a->l, b->l); }
+/* always_inline: GCC's size estimate of the asm keeps it out of line */
+static inline __attribute__((always_inline)) void cz_fp_add_i(cz_fp *out, const cz_fp *a, const cz_fp *b)
+{
+    cz_fp_asm_add(out->l, a->l, b->l);
+}
+static inline __attribute__((always_inline)) void cz_fp_sub_i(cz_fp *out, const cz_fp *a, const cz_fp *b)
+{
+    cz_fp_asm_sub(out->l, a->l, b->l);
+}
 #else
 static inline void cz_fp_add_i(cz_fp *out, const cz_fp *a, const cz_fp *b) { cz_fp_add(out, a, b); }
 static inline void cz_fp_sub_i(cz_fp *out, const cz_fp *a, const cz_fp *b) { cz_fp_sub(out, a, b); }

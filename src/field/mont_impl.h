@@ -151,6 +151,18 @@ static inline void MONT(wsub_portable_)(uint64_t out[2 * MONT_N], const uint64_t
     }
 }
 
+/* out = a + b as plain integers (no reduction); a + b < 2^(64N) */
+static inline void MONT(add_nr_portable_)(uint64_t out[MONT_N], const uint64_t a[MONT_N],
+                                          const uint64_t b[MONT_N])
+{
+    uint64_t c = 0;
+    for (int i = 0; i < MONT_N; i++) {
+        cz_u128 x = (cz_u128)a[i] + b[i] + c;
+        out[i] = (uint64_t)x;
+        c = (uint64_t)(x >> 64);
+    }
+}
+
 /* The add, subtract and product every other function uses: the mulx/adx
    assembly of mont_x86_64.h where the compiler targets BMI2 + ADX on x86-64
    (the including file names it with MONT_ASM(op)), else the portable code
@@ -207,4 +219,9 @@ static inline void MONT(add_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], co
 static inline void MONT(sub_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
 {
     MONT_PICK(sub)(out, a, b);
+}
+
+static inline void MONT(add_nr_)(uint64_t out[MONT_N], const uint64_t a[MONT_N], const uint64_t b[MONT_N])
+{
+    MONT_PICK(add_nr)(out, a, b);
 }

@@ -11,13 +11,21 @@
 
 #include <stdint.h>
 
+/* keep the compiler's stores of a result scalar (see tools/gen_mont_asm.py) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CZ_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define CZ_NO_SLP
+#endif
+
 static const uint64_t cz_fp_asm_p[6] = { 0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL };
 static const uint64_t cz_fp_asm_n0 = 0x89f3fffcfffcfffdULL;
 
 /* out = a * b / 2^384 mod m, inputs < m; out may alias a or b. */
-static __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_mul(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+static CZ_NO_SLP __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_mul(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
 {
-    uint64_t t[8], lo, hi, spill;
+    uint64_t t[7], lo, hi, z;
+    const uint64_t *bp = b;
     __asm__(
         "movq 0(%[b]), %%rdx\n\t"
         "mulxq 0(%[a]), %[t0], %[t1]\n\t"
@@ -32,305 +40,282 @@ static __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_mul(uint
         "mulxq 40(%[a]), %[lo], %[t6]\n\t"
         "adcq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
-        "xorl %k[t7], %k[t7]\n\t"
-        "movq %[t0], %[spill]\n\t"
-        "imulq %[n0], %[t0]\n\t"
+        "xorl %k[z], %k[z]\n\t"
+        "movq %[t0], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[t0], %[lo]\n\t"
+        "adoxq %[hi], %[t1]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adoxq %[hi], %[t2]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[t4]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "adoxq %[hi], %[t5]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[hi], %[t6]\n\t"
+        "adcq $0, %[t6]\n\t"
         "movq 8(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t1]\n\t"
-        "adoxq %[hi], %[t2]\n\t"
+        "adoxq %[lo], %[t1]\n\t"
+        "adcxq %[hi], %[t2]\n\t"
         "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
-        "adoxq %[hi], %[t3]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "adcxq %[hi], %[t3]\n\t"
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
+        "adoxq %[lo], %[t3]\n\t"
+        "adcxq %[hi], %[t4]\n\t"
         "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
+        "adoxq %[lo], %[t4]\n\t"
+        "adcxq %[hi], %[t5]\n\t"
         "mulxq 32(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
-        "mulxq 40(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "adcq $0, %[t7]\n\t"
-        "movq %[t0], %%rdx\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        "adcxq %[hi], %[t6]\n\t"
+        "mulxq 40(%[a]), %[lo], %[t0]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[z], %[t0]\n\t"
+        "adoxq %[z], %[t0]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t0]\n\t"
         "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t1]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t1]\n\t"
+        "adcxq %[t1], %[lo]\n\t"
         "adoxq %[hi], %[t2]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[hi], %[t3]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[hi], %[t4]\n\t"
-        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "adoxq %[hi], %[t5]\n\t"
-        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[hi], %[t6]\n\t"
-        "adcxq %[t0], %[t6]\n\t"
-        "adoxq %[t0], %[t7]\n\t"
-        "adcxq %[t0], %[t7]\n\t"
-        "movq %[t1], %[spill]\n\t"
-        "imulq %[n0], %[t1]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t6]\n\t"
+        "adoxq %[hi], %[t0]\n\t"
+        "adcq $0, %[t0]\n\t"
         "movq 16(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
-        "adoxq %[hi], %[t3]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "adcxq %[hi], %[t3]\n\t"
         "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
+        "adoxq %[lo], %[t3]\n\t"
+        "adcxq %[hi], %[t4]\n\t"
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
+        "adoxq %[lo], %[t4]\n\t"
+        "adcxq %[hi], %[t5]\n\t"
         "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        "adcxq %[hi], %[t6]\n\t"
         "mulxq 32(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq 40(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[hi], %[t0]\n\t"
-        "adcq $0, %[t0]\n\t"
-        "movq %[t1], %%rdx\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[hi], %[t0]\n\t"
+        "mulxq 40(%[a]), %[lo], %[t1]\n\t"
+        "adoxq %[lo], %[t0]\n\t"
+        "adcxq %[z], %[t1]\n\t"
+        "adoxq %[z], %[t1]\n\t"
+        "movq %[t2], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t1]\n\t"
         "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t2]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
+        "adcxq %[t2], %[lo]\n\t"
         "adoxq %[hi], %[t3]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[t4]\n\t"
         "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "adoxq %[hi], %[t5]\n\t"
         "mulxq %[p3], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[hi], %[t6]\n\t"
         "mulxq %[p4], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
-        "mulxq %[p5], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "adcxq %[t1], %[t7]\n\t"
-        "adoxq %[t1], %[t0]\n\t"
-        "adcxq %[t1], %[t0]\n\t"
-        "movq %[t2], %[spill]\n\t"
-        "imulq %[n0], %[t2]\n\t"
-        "movq 24(%[b]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
-        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
-        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
         "adoxq %[hi], %[t0]\n\t"
-        "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t0]\n\t"
         "adoxq %[hi], %[t1]\n\t"
         "adcq $0, %[t1]\n\t"
-        "movq %[t2], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t2]\n\t"
-        "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t3]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
-        "mulxq %[p4], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq %[p5], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[hi], %[t0]\n\t"
-        "adcxq %[t2], %[t0]\n\t"
-        "adoxq %[t2], %[t1]\n\t"
-        "adcxq %[t2], %[t1]\n\t"
-        "movq %[t3], %[spill]\n\t"
-        "imulq %[n0], %[t3]\n\t"
-        "movq 32(%[b]), %%rdx\n\t"
+        "movq 24(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t3]\n\t"
+        "adcxq %[hi], %[t4]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t4]\n\t"
+        "adcxq %[hi], %[t5]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        "adcxq %[hi], %[t6]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[hi], %[t0]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t0]\n\t"
+        "adcxq %[hi], %[t1]\n\t"
+        "mulxq 40(%[a]), %[lo], %[t2]\n\t"
+        "adoxq %[lo], %[t1]\n\t"
+        "adcxq %[z], %[t2]\n\t"
+        "adoxq %[z], %[t2]\n\t"
+        "movq %[t3], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[t3], %[lo]\n\t"
+        "adoxq %[hi], %[t4]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "adoxq %[hi], %[t5]\n\t"
-        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[hi], %[t6]\n\t"
-        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
         "adoxq %[hi], %[t0]\n\t"
-        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t0]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t1]\n\t"
         "adoxq %[hi], %[t2]\n\t"
         "adcq $0, %[t2]\n\t"
-        "movq %[t3], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t3]\n\t"
-        "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq %[p4], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[hi], %[t0]\n\t"
-        "mulxq %[p5], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t0]\n\t"
-        "adoxq %[hi], %[t1]\n\t"
-        "adcxq %[t3], %[t1]\n\t"
-        "adoxq %[t3], %[t2]\n\t"
-        "adcxq %[t3], %[t2]\n\t"
-        "movq %[t4], %[spill]\n\t"
-        "imulq %[n0], %[t4]\n\t"
-        "movq 40(%[b]), %%rdx\n\t"
+        "movq 32(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t4]\n\t"
+        "adcxq %[hi], %[t5]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        "adcxq %[hi], %[t6]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[hi], %[t0]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t0]\n\t"
+        "adcxq %[hi], %[t1]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t1]\n\t"
+        "adcxq %[hi], %[t2]\n\t"
+        "mulxq 40(%[a]), %[lo], %[t3]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "adcxq %[z], %[t3]\n\t"
+        "adoxq %[z], %[t3]\n\t"
+        "movq %[t4], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[t4], %[lo]\n\t"
+        "adoxq %[hi], %[t5]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[hi], %[t6]\n\t"
-        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
         "adoxq %[hi], %[t0]\n\t"
-        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t0]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t1]\n\t"
         "adoxq %[hi], %[t2]\n\t"
-        "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[hi], %[t3]\n\t"
         "adcq $0, %[t3]\n\t"
-        "movq %[t4], %%rdx\n\t"
+        "movq 40(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t4]\n\t"
-        "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t6]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[hi], %[t0]\n\t"
-        "mulxq %[p4], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t0]\n\t"
-        "adoxq %[hi], %[t1]\n\t"
-        "mulxq %[p5], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t1]\n\t"
-        "adoxq %[hi], %[t2]\n\t"
-        "adcxq %[t4], %[t2]\n\t"
-        "adoxq %[t4], %[t3]\n\t"
-        "adcxq %[t4], %[t3]\n\t"
-        "movq %[t5], %[spill]\n\t"
-        "imulq %[n0], %[t5]\n\t"
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        "adcxq %[hi], %[t6]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[hi], %[t0]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t0]\n\t"
+        "adcxq %[hi], %[t1]\n\t"
+        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t1]\n\t"
+        "adcxq %[hi], %[t2]\n\t"
+        "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "adcxq %[hi], %[t3]\n\t"
+        "mulxq 40(%[a]), %[lo], %[t4]\n\t"
+        "adoxq %[lo], %[t3]\n\t"
+        "adcxq %[z], %[t4]\n\t"
+        "adoxq %[z], %[t4]\n\t"
         "movq %[t5], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t5]\n\t"
         "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
+        "adcxq %[t5], %[lo]\n\t"
         "adoxq %[hi], %[t6]\n\t"
         "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[hi], %[t7]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
         "adoxq %[hi], %[t0]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t0]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "mulxq %[p4], %[lo], %[hi]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t1]\n\t"
         "adoxq %[hi], %[t2]\n\t"
-        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "mulxq %[p4], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[hi], %[t3]\n\t"
-        "adcxq %[t5], %[t3]\n\t"
-        "adoxq %[t5], %[t4]\n\t"
-        "adcxq %[t5], %[t4]\n\t"
+        "mulxq %[p5], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[t4]\n\t"
+        "adcq $0, %[t4]\n\t"
         "movq %[t6], %[lo]\n\t"
-        "movq %[t7], %[hi]\n\t"
-        "movq %[t0], %%rdx\n\t"
-        "movq %[t1], %[t4]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
         "movq %[t2], %[t5]\n\t"
-        "movq %[t3], %[spill]\n\t"
+        "movq %[t3], %[b]\n\t"
+        "movq %[t4], %[z]\n\t"
         "subq %[p0], %[lo]\n\t"
         "sbbq %[p1], %[hi]\n\t"
         "sbbq %[p2], %%rdx\n\t"
-        "sbbq %[p3], %[t4]\n\t"
-        "sbbq %[p4], %[t5]\n\t"
-        "sbbq %[p5], %[t3]\n\t"
+        "sbbq %[p3], %[t5]\n\t"
+        "sbbq %[p4], %[b]\n\t"
+        "sbbq %[p5], %[z]\n\t"
         "cmovncq %[lo], %[t6]\n\t"
-        "cmovncq %[hi], %[t7]\n\t"
-        "cmovncq %%rdx, %[t0]\n\t"
-        "cmovncq %[t4], %[t1]\n\t"
+        "cmovncq %[hi], %[t0]\n\t"
+        "cmovncq %%rdx, %[t1]\n\t"
         "cmovncq %[t5], %[t2]\n\t"
-        "cmovcq %[spill], %[t3]\n\t"
-        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [t7] "=&r"(t[7]), [lo] "=&r"(lo), [hi] "=&r"(hi),
-          [spill] "=&m"(spill)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
+        "cmovncq %[b], %[t3]\n\t"
+        "cmovncq %[z], %[t4]\n\t"
+        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z), [b] "+&r"(bp)
+        : [a] "r"(a), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
           [n0] "m"(cz_fp_asm_n0), [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "rdx", "cc");
     out[0] = t[6];
-    out[1] = t[7];
-    out[2] = t[0];
-    out[3] = t[1];
-    out[4] = t[2];
-    out[5] = t[3];
+    out[1] = t[0];
+    out[2] = t[1];
+    out[3] = t[2];
+    out[4] = t[3];
+    out[5] = t[4];
 }
 
 /* out = a^2 / 2^384 mod m, a < m; out may alias a. */
 static __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_sqr(uint64_t out[6], const uint64_t a[6])
 {
     uint64_t r[9], lo, hi, z;
-    __asm__(
-        "subq $272, %%rsp\n\t"
+    r[8] = (uint64_t)(uintptr_t)out;
+    __asm__ volatile(
+        "subq $288, %%rsp\n\t"
+        "movq %[r8], 144(%%rsp)\n\t"
         "xorl %k[z], %k[z]\n\t"
         "movq 0(%[a]), %%rdx\n\t"
         "mulxq 8(%[a]), %[r0], %[r1]\n\t"
@@ -346,44 +331,44 @@ static __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_sqr(uint
         "movq 8(%[a]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r2]\n\t"
-        "adoxq %[hi], %[r3]\n\t"
+        "adoxq %[lo], %[r2]\n\t"
+        "adcxq %[hi], %[r3]\n\t"
         "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r3]\n\t"
-        "adoxq %[hi], %[r4]\n\t"
+        "adoxq %[lo], %[r3]\n\t"
+        "adcxq %[hi], %[r4]\n\t"
         "mulxq 32(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r4]\n\t"
-        "adoxq %[hi], %[r5]\n\t"
+        "adoxq %[lo], %[r4]\n\t"
+        "adcxq %[hi], %[r5]\n\t"
         "mulxq 40(%[a]), %[lo], %[r6]\n\t"
-        "adcxq %[lo], %[r5]\n\t"
+        "adoxq %[lo], %[r5]\n\t"
         "adcxq %[z], %[r6]\n\t"
         "adoxq %[z], %[r6]\n\t"
         "movq 16(%[a]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r4]\n\t"
-        "adoxq %[hi], %[r5]\n\t"
+        "adoxq %[lo], %[r4]\n\t"
+        "adcxq %[hi], %[r5]\n\t"
         "mulxq 32(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r5]\n\t"
-        "adoxq %[hi], %[r6]\n\t"
+        "adoxq %[lo], %[r5]\n\t"
+        "adcxq %[hi], %[r6]\n\t"
         "mulxq 40(%[a]), %[lo], %[r7]\n\t"
-        "adcxq %[lo], %[r6]\n\t"
+        "adoxq %[lo], %[r6]\n\t"
         "adcxq %[z], %[r7]\n\t"
         "adoxq %[z], %[r7]\n\t"
         "movq 24(%[a]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 32(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r6]\n\t"
-        "adoxq %[hi], %[r7]\n\t"
+        "adoxq %[lo], %[r6]\n\t"
+        "adcxq %[hi], %[r7]\n\t"
         "mulxq 40(%[a]), %[lo], %[r8]\n\t"
-        "adcxq %[lo], %[r7]\n\t"
+        "adoxq %[lo], %[r7]\n\t"
         "adcxq %[z], %[r8]\n\t"
         "adoxq %[z], %[r8]\n\t"
         "movq 32(%[a]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "movq %[r0], 8(%%rsp)\n\t"
         "mulxq 40(%[a]), %[lo], %[r0]\n\t"
-        "adcxq %[lo], %[r8]\n\t"
+        "adoxq %[lo], %[r8]\n\t"
         "adcxq %[z], %[r0]\n\t"
         "adoxq %[z], %[r0]\n\t"
         "movq 0(%[a]), %%rdx\n\t"
@@ -600,21 +585,22 @@ static __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_sqr(uint
         "cmovncq %[z], %[r3]\n\t"
         "cmovncq %[r6], %[r4]\n\t"
         "cmovncq %[r0], %[r5]\n\t"
-        "addq $272, %%rsp\n\t"
-        : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [r6] "=&r"(r[6]), [r7] "=&r"(r[7]), [r8] "=&r"(r[8]), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
+        "movq 144(%%rsp), %[lo]\n\t"
+        "addq $288, %%rsp\n\t"
+        "movq %[r8], 0(%[lo])\n\t"
+        "movq %[r1], 8(%[lo])\n\t"
+        "movq %[r2], 16(%[lo])\n\t"
+        "movq %[r3], 24(%[lo])\n\t"
+        "movq %[r4], 32(%[lo])\n\t"
+        "movq %[r5], 40(%[lo])\n\t"
+        : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [r6] "=&r"(r[6]), [r7] "=&r"(r[7]), [r8] "+&r"(r[8]), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
         : [a] "r"(a), "m"(*(const uint64_t(*)[6])a),
           [n0] "m"(cz_fp_asm_n0), [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
-        : "rdx", "cc");
-    out[0] = r[8];
-    out[1] = r[1];
-    out[2] = r[2];
-    out[3] = r[3];
-    out[4] = r[4];
-    out[5] = r[5];
+        : "rdx", "cc", "memory");
 }
 
 /* out = a + b mod m, inputs < m; out may alias a or b. */
-static inline void cz_fp_asm_add(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+static inline __attribute__((always_inline)) void cz_fp_asm_add(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t s[6], m, t;
     __asm__(
@@ -656,20 +642,20 @@ static inline void cz_fp_asm_add(uint64_t out[6], const uint64_t a[6], const uin
         "movl $0, %k[t]\n\t"
         "cmovnzq %[p5], %[t]\n\t"
         "adcxq %[t], %[s5]\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [m] "=&r"(m), [t] "=&r"(t)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
+        "movq %[s0], 0(%[out])\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        "movq %[s4], 32(%[out])\n\t"
+        "movq %[s5], 40(%[out])\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[6])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
           [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "cc");
-    out[0] = s[0];
-    out[1] = s[1];
-    out[2] = s[2];
-    out[3] = s[3];
-    out[4] = s[4];
-    out[5] = s[5];
 }
 
 /* out = a - b mod m, inputs < m; out may alias a or b. */
-static inline void cz_fp_asm_sub(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+static inline __attribute__((always_inline)) void cz_fp_asm_sub(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t s[6], m, t;
     __asm__(
@@ -705,16 +691,45 @@ static inline void cz_fp_asm_sub(uint64_t out[6], const uint64_t a[6], const uin
         "movl $0, %k[t]\n\t"
         "cmovnzq %[p5], %[t]\n\t"
         "adcxq %[t], %[s5]\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [m] "=&r"(m), [t] "=&r"(t)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
+        "movq %[s0], 0(%[out])\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        "movq %[s4], 32(%[out])\n\t"
+        "movq %[s5], 40(%[out])\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[6])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[6])a), "m"(*(const uint64_t(*)[6])b),
           [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "cc");
-    out[0] = s[0];
-    out[1] = s[1];
-    out[2] = s[2];
-    out[3] = s[3];
-    out[4] = s[4];
-    out[5] = s[5];
+}
+
+/* out = a + b, not reduced, for a + b < 2^384; out may alias a or b. */
+static inline void cz_fp_asm_add_nr(uint64_t out[6], const uint64_t a[6], const uint64_t b[6])
+{
+    uint64_t s[6];
+    __asm__(
+        "movq 0(%[a]), %[s0]\n\t"
+        "addq 0(%[b]), %[s0]\n\t"
+        "movq 8(%[a]), %[s1]\n\t"
+        "adcq 8(%[b]), %[s1]\n\t"
+        "movq 16(%[a]), %[s2]\n\t"
+        "adcq 16(%[b]), %[s2]\n\t"
+        "movq 24(%[a]), %[s3]\n\t"
+        "adcq 24(%[b]), %[s3]\n\t"
+        "movq 32(%[a]), %[s4]\n\t"
+        "adcq 32(%[b]), %[s4]\n\t"
+        "movq 40(%[a]), %[s5]\n\t"
+        "adcq 40(%[b]), %[s5]\n\t"
+        "movq %[s0], 0(%[out])\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        "movq %[s4], 32(%[out])\n\t"
+        "movq %[s5], 40(%[out])\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [s4] "=&r"(s[4]), [s5] "=&r"(s[5]), "=m"(*(uint64_t(*)[6])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[6])a),
+          "m"(*(const uint64_t(*)[6])b)
+        : "cc");
 }
 
 /* out = a * b as a 768-bit integer (12 words), any a, b < 2^384. */
@@ -1039,16 +1054,16 @@ static __attribute__((noinline)) __attribute__((unused)) void cz_fp_asm_redc(uin
         "movl $0, %k[hi]\n\t"
         "cmovnzq %[p5], %[hi]\n\t"
         "adcxq %[hi], %[t4]\n\t"
-        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [in] "r"(in), "m"(*(const uint64_t(*)[12])in),
+        "movq %[t6], 0(%[out])\n\t"
+        "movq %[t0], 8(%[out])\n\t"
+        "movq %[t1], 16(%[out])\n\t"
+        "movq %[t2], 24(%[out])\n\t"
+        "movq %[t3], 32(%[out])\n\t"
+        "movq %[t4], 40(%[out])\n\t"
+        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [t6] "=&r"(t[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(*(uint64_t(*)[6])out)
+        : [in] "r"(in), [out] "r"(out), "m"(*(const uint64_t(*)[12])in),
           [n0] "m"(cz_fp_asm_n0), [p0] "m"(cz_fp_asm_p[0]), [p1] "m"(cz_fp_asm_p[1]), [p2] "m"(cz_fp_asm_p[2]), [p3] "m"(cz_fp_asm_p[3]), [p4] "m"(cz_fp_asm_p[4]), [p5] "m"(cz_fp_asm_p[5])
         : "rdx", "cc");
-    out[0] = t[6];
-    out[1] = t[0];
-    out[2] = t[1];
-    out[3] = t[2];
-    out[4] = t[3];
-    out[5] = t[4];
 }
 
 /* out = a - b mod m * 2^384 (12 words), a, b < m * 2^384; out may alias. */
@@ -1125,7 +1140,8 @@ static const uint64_t cz_fr_asm_n0 = 0xfffffffeffffffffULL;
 /* out = a * b / 2^256 mod m, inputs < m; out may alias a or b. */
 static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
 {
-    uint64_t t[6], lo, hi, spill;
+    uint64_t t[5], lo, hi, z;
+    const uint64_t *ap = a, *bp = b;
     __asm__(
         "movq 0(%[b]), %%rdx\n\t"
         "mulxq 0(%[a]), %[t0], %[t1]\n\t"
@@ -1136,9 +1152,23 @@ static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uin
         "mulxq 24(%[a]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
-        "xorl %k[t5], %k[t5]\n\t"
-        "movq %[t0], %[spill]\n\t"
-        "imulq %[n0], %[t0]\n\t"
+        "xorl %k[z], %k[z]\n\t"
+        "movq %[t0], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[t0], %[lo]\n\t"
+        "adoxq %[hi], %[t1]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adoxq %[hi], %[t2]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[t4]\n\t"
+        "adcq $0, %[t4]\n\t"
         "movq 8(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
@@ -1150,30 +1180,26 @@ static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uin
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[hi], %[t4]\n\t"
-        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+        "mulxq 24(%[a]), %[lo], %[t0]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "adcq $0, %[t5]\n\t"
-        "movq %[t0], %%rdx\n\t"
+        "adcxq %[z], %[t0]\n\t"
+        "adoxq %[z], %[t0]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t0]\n\t"
         "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t1]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t1]\n\t"
+        "adcxq %[t1], %[lo]\n\t"
         "adoxq %[hi], %[t2]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[hi], %[t3]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[hi], %[t4]\n\t"
-        "adcxq %[t0], %[t4]\n\t"
-        "adoxq %[t0], %[t5]\n\t"
-        "adcxq %[t0], %[t5]\n\t"
-        "movq %[t1], %[spill]\n\t"
-        "imulq %[n0], %[t1]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "adoxq %[hi], %[t0]\n\t"
+        "adcq $0, %[t0]\n\t"
         "movq 16(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
@@ -1184,31 +1210,27 @@ static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uin
         "adoxq %[hi], %[t4]\n\t"
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
         "adoxq %[hi], %[t0]\n\t"
-        "adcq $0, %[t0]\n\t"
-        "movq %[t1], %%rdx\n\t"
+        "mulxq 24(%[a]), %[lo], %[t1]\n\t"
+        "adcxq %[lo], %[t0]\n\t"
+        "adcxq %[z], %[t1]\n\t"
+        "adoxq %[z], %[t1]\n\t"
+        "movq %[t2], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t1]\n\t"
         "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t2]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
+        "adcxq %[t2], %[lo]\n\t"
         "adoxq %[hi], %[t3]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[hi], %[t4]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "adcxq %[t1], %[t5]\n\t"
-        "adoxq %[t1], %[t0]\n\t"
-        "adcxq %[t1], %[t0]\n\t"
-        "movq %[t2], %[spill]\n\t"
-        "imulq %[n0], %[t2]\n\t"
+        "adoxq %[hi], %[t0]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t0]\n\t"
+        "adoxq %[hi], %[t1]\n\t"
+        "adcq $0, %[t1]\n\t"
         "movq 24(%[b]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 0(%[a]), %[lo], %[hi]\n\t"
@@ -1216,73 +1238,51 @@ static inline void cz_fr_asm_mul(uint64_t out[4], const uint64_t a[4], const uin
         "adoxq %[hi], %[t4]\n\t"
         "mulxq 8(%[a]), %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
+        "adoxq %[hi], %[t0]\n\t"
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t0]\n\t"
-        "mulxq 24(%[a]), %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t0]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "adcq $0, %[t1]\n\t"
-        "movq %[t2], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t2]\n\t"
-        "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
-        "adoxq %[hi], %[t3]\n\t"
-        "mulxq %[p1], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[hi], %[t0]\n\t"
-        "adcxq %[t2], %[t0]\n\t"
-        "adoxq %[t2], %[t1]\n\t"
-        "adcxq %[t2], %[t1]\n\t"
-        "movq %[t3], %[spill]\n\t"
-        "imulq %[n0], %[t3]\n\t"
+        "mulxq 24(%[a]), %[lo], %[t2]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adcxq %[z], %[t2]\n\t"
+        "adoxq %[z], %[t2]\n\t"
         "movq %[t3], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "movl $0, %k[t3]\n\t"
         "mulxq %[p0], %[lo], %[hi]\n\t"
-        "adcxq %[spill], %[lo]\n\t"
+        "adcxq %[t3], %[lo]\n\t"
         "adoxq %[hi], %[t4]\n\t"
         "mulxq %[p1], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[hi], %[t5]\n\t"
-        "mulxq %[p2], %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
         "adoxq %[hi], %[t0]\n\t"
-        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t0]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "adcxq %[t3], %[t1]\n\t"
-        "adoxq %[t3], %[t2]\n\t"
-        "adcxq %[t3], %[t2]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adoxq %[hi], %[t2]\n\t"
+        "adcq $0, %[t2]\n\t"
         "movq %[t4], %[lo]\n\t"
-        "movq %[t5], %[hi]\n\t"
-        "movq %[t0], %%rdx\n\t"
-        "movq %[t1], %[t2]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "movq %[t2], %[t3]\n\t"
         "subq %[p0], %[lo]\n\t"
         "sbbq %[p1], %[hi]\n\t"
         "sbbq %[p2], %%rdx\n\t"
-        "sbbq %[p3], %[t2]\n\t"
+        "sbbq %[p3], %[t3]\n\t"
         "cmovncq %[lo], %[t4]\n\t"
-        "cmovncq %[hi], %[t5]\n\t"
-        "cmovncq %%rdx, %[t0]\n\t"
-        "cmovncq %[t2], %[t1]\n\t"
-        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [lo] "=&r"(lo), [hi] "=&r"(hi),
-          [spill] "=&m"(spill)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+        "cmovncq %[hi], %[t0]\n\t"
+        "cmovncq %%rdx, %[t1]\n\t"
+        "cmovncq %[t3], %[t2]\n\t"
+        "movq %[t4], 0(%[out])\n\t"
+        "movq %[t0], 8(%[out])\n\t"
+        "movq %[t1], 16(%[out])\n\t"
+        "movq %[t2], 24(%[out])\n\t"
+        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z),
+          [a] "+&r"(ap), [b] "+&r"(bp), "=m"(*(uint64_t(*)[4])out)
+        : [out] "r"(out), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
           [n0] "m"(cz_fr_asm_n0), [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "rdx", "cc");
-    out[0] = t[4];
-    out[1] = t[5];
-    out[2] = t[0];
-    out[3] = t[1];
 }
 
 /* out = a^2 / 2^256 mod m, a < m; out may alias a. */
@@ -1290,7 +1290,7 @@ static inline void cz_fr_asm_sqr(uint64_t out[4], const uint64_t a[4])
 {
     uint64_t r[7], lo, hi, z;
     __asm__(
-        "subq $224, %%rsp\n\t"
+        "subq $240, %%rsp\n\t"
         "xorl %k[z], %k[z]\n\t"
         "movq 0(%[a]), %%rdx\n\t"
         "mulxq 8(%[a]), %[r0], %[r1]\n\t"
@@ -1302,16 +1302,16 @@ static inline void cz_fr_asm_sqr(uint64_t out[4], const uint64_t a[4])
         "movq 8(%[a]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 16(%[a]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[r2]\n\t"
-        "adoxq %[hi], %[r3]\n\t"
+        "adoxq %[lo], %[r2]\n\t"
+        "adcxq %[hi], %[r3]\n\t"
         "mulxq 24(%[a]), %[lo], %[r4]\n\t"
-        "adcxq %[lo], %[r3]\n\t"
+        "adoxq %[lo], %[r3]\n\t"
         "adcxq %[z], %[r4]\n\t"
         "adoxq %[z], %[r4]\n\t"
         "movq 16(%[a]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
         "mulxq 24(%[a]), %[lo], %[r5]\n\t"
-        "adcxq %[lo], %[r4]\n\t"
+        "adoxq %[lo], %[r4]\n\t"
         "adcxq %[z], %[r5]\n\t"
         "adoxq %[z], %[r5]\n\t"
         "movq 0(%[a]), %%rdx\n\t"
@@ -1423,19 +1423,19 @@ static inline void cz_fr_asm_sqr(uint64_t out[4], const uint64_t a[4])
         "cmovncq %[hi], %[r6]\n\t"
         "cmovncq %%rdx, %[r0]\n\t"
         "cmovncq %[z], %[r1]\n\t"
-        "addq $224, %%rsp\n\t"
-        : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [r6] "=&r"(r[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
+        "addq $240, %%rsp\n\t"
+        "movq %[r4], 0(%[out])\n\t"
+        "movq %[r6], 8(%[out])\n\t"
+        "movq %[r0], 16(%[out])\n\t"
+        "movq %[r1], 24(%[out])\n\t"
+        : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [r6] "=&r"(r[6]), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z), "=m"(*(uint64_t(*)[4])out)
         : [a] "r"(a), "m"(*(const uint64_t(*)[4])a),
-          [n0] "m"(cz_fr_asm_n0), [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
+          [n0] "m"(cz_fr_asm_n0), [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3]), [out] "r"(out)
         : "rdx", "cc");
-    out[0] = r[4];
-    out[1] = r[6];
-    out[2] = r[0];
-    out[3] = r[1];
 }
 
 /* out = a + b mod m, inputs < m; out may alias a or b. */
-static inline void cz_fr_asm_add(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void cz_fr_asm_add(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t s[4], m, t;
     __asm__(
@@ -1465,18 +1465,18 @@ static inline void cz_fr_asm_add(uint64_t out[4], const uint64_t a[4], const uin
         "movl $0, %k[t]\n\t"
         "cmovnzq %[p3], %[t]\n\t"
         "adcxq %[t], %[s3]\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [m] "=&r"(m), [t] "=&r"(t)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+        "movq %[s0], 0(%[out])\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[4])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
           [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "cc");
-    out[0] = s[0];
-    out[1] = s[1];
-    out[2] = s[2];
-    out[3] = s[3];
 }
 
 /* out = a - b mod m, inputs < m; out may alias a or b. */
-static inline void cz_fr_asm_sub(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void cz_fr_asm_sub(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t s[4], m, t;
     __asm__(
@@ -1502,14 +1502,37 @@ static inline void cz_fr_asm_sub(uint64_t out[4], const uint64_t a[4], const uin
         "movl $0, %k[t]\n\t"
         "cmovnzq %[p3], %[t]\n\t"
         "adcxq %[t], %[s3]\n\t"
-        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [m] "=&r"(m), [t] "=&r"(t)
-        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
+        "movq %[s0], 0(%[out])\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), [m] "=&r"(m), [t] "=&r"(t), "=m"(*(uint64_t(*)[4])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
           [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "cc");
-    out[0] = s[0];
-    out[1] = s[1];
-    out[2] = s[2];
-    out[3] = s[3];
+}
+
+/* out = a + b, not reduced, for a + b < 2^256; out may alias a or b. */
+static inline void cz_fr_asm_add_nr(uint64_t out[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t s[4];
+    __asm__(
+        "movq 0(%[a]), %[s0]\n\t"
+        "addq 0(%[b]), %[s0]\n\t"
+        "movq 8(%[a]), %[s1]\n\t"
+        "adcq 8(%[b]), %[s1]\n\t"
+        "movq 16(%[a]), %[s2]\n\t"
+        "adcq 16(%[b]), %[s2]\n\t"
+        "movq 24(%[a]), %[s3]\n\t"
+        "adcq 24(%[b]), %[s3]\n\t"
+        "movq %[s0], 0(%[out])\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        : [s0] "=&r"(s[0]), [s1] "=&r"(s[1]), [s2] "=&r"(s[2]), [s3] "=&r"(s[3]), "=m"(*(uint64_t(*)[4])out)
+        : [a] "r"(a), [b] "r"(b), [out] "r"(out), "m"(*(const uint64_t(*)[4])a),
+          "m"(*(const uint64_t(*)[4])b)
+        : "cc");
 }
 
 /* out = a * b as a 512-bit integer (8 words), any a, b < 2^256. */
@@ -1684,14 +1707,14 @@ static __attribute__((noinline)) __attribute__((unused)) void cz_fr_asm_redc(uin
         "movl $0, %k[hi]\n\t"
         "cmovnzq %[p3], %[hi]\n\t"
         "adcxq %[hi], %[t2]\n\t"
-        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [in] "r"(in), "m"(*(const uint64_t(*)[8])in),
+        "movq %[t4], 0(%[out])\n\t"
+        "movq %[t0], 8(%[out])\n\t"
+        "movq %[t1], 16(%[out])\n\t"
+        "movq %[t2], 24(%[out])\n\t"
+        : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(*(uint64_t(*)[4])out)
+        : [in] "r"(in), [out] "r"(out), "m"(*(const uint64_t(*)[8])in),
           [n0] "m"(cz_fr_asm_n0), [p0] "m"(cz_fr_asm_p[0]), [p1] "m"(cz_fr_asm_p[1]), [p2] "m"(cz_fr_asm_p[2]), [p3] "m"(cz_fr_asm_p[3])
         : "rdx", "cc");
-    out[0] = t[4];
-    out[1] = t[0];
-    out[2] = t[1];
-    out[3] = t[2];
 }
 
 /* out = a - b mod m * 2^256 (8 words), a, b < m * 2^256; out may alias. */

@@ -607,15 +607,17 @@ void F(sub_wide_portable)(uint64_t out[2 * MONT_N], const uint64_t a[2 * MONT_N]
     MONT(wsub_portable_)(out, a, b);
 }
 
-/* out = a + b as plain integers (no reduction); a + b < 2^(64N) */
+/* out = a + b as plain integers (no reduction); a + b < 2^(64N). The
+   assembly stores the words itself (compiler stores got packed into slow
+   vector inserts under -march=znver4; see tools/gen_mont_asm.py). */
 void F(add_nr)(MONT_T *out, const MONT_T *a, const MONT_T *b)
 {
-    uint64_t c = 0;
-    for (int i = 0; i < MONT_N; i++) {
-        cz_u128 x = (cz_u128)a->l[i] + b->l[i] + c;
-        out->l[i] = (uint64_t)x;
-        c = (uint64_t)(x >> 64);
-    }
+    MONT(add_nr_)(out->l, a->l, b->l);
+}
+
+void F(add_nr_portable)(MONT_T *out, const MONT_T *a, const MONT_T *b)
+{
+    MONT(add_nr_portable_)(out->l, a->l, b->l);
 }
 
 void F(mul_wide_portable)(uint64_t out[2 * MONT_N], const MONT_T *a, const MONT_T *b)
