@@ -12,38 +12,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "field/field.h"
 #include "field/field_internal.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: not counting time descheduled */
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-typedef struct {
-    const char *name;
-    double ns;
-} row;
-
-/* best of 10 rounds of n/10 iterations: the machine is shared, and the
-   minimum is the figure least disturbed by other processes */
-#define TIME(name_, n_, body_)                                                 \
-    do {                                                                       \
-        long k_ = (n_) / 10 > 0 ? (n_) / 10 : 1;                               \
-        double best_ = 1e30;                                                   \
-        for (int r_ = 0; r_ < 10; r_++) {                                      \
-            double t0_ = now();                                                \
-            for (long i_ = 0; i_ < k_; i_++) {                                 \
-                body_;                                                         \
-            }                                                                  \
-            double dt_ = (now() - t0_) * 1e9 / (double)k_;                     \
-            best_ = dt_ < best_ ? dt_ : best_;                                 \
-        }                                                                      \
-        rows[nrows].name = (name_);                                            \
-        rows[nrows++].ns = best_;                                              \
-    } while (0)
+#define TIME(name_, n_, body_) CZ_BENCH_TIME(rows, nrows, name_, n_, 1e9, body_)
 
 int main(int argc, char **argv)
 {
@@ -59,7 +32,7 @@ int main(int argc, char **argv)
     cz_fr_random(&y, &rng);
     cz_fp2_random(&a2, &rng);
     cz_fp2_random(&b2, &rng);
-    row rows[40];
+    cz_bench_row rows[40];
     int nrows = 0;
 
     TIME("fp_mul", n, cz_fp_mul(&a, &a, &b));
@@ -71,18 +44,18 @@ int main(int argc, char **argv)
         cz_fr_random(&x4[i], &rng);
     }
     TIME("fp_mul_x4", n / 4, for (int j_ = 0; j_ < 4; j_++) cz_fp_mul(&c4[j_], &c4[j_], &b));
-    rows[nrows - 1].ns /= 4;
+    rows[nrows - 1].t /= 4;
     TIME("fp_sqr_x4", n / 4, for (int j_ = 0; j_ < 4; j_++) cz_fp_sqr(&c4[j_], &c4[j_]));
-    rows[nrows - 1].ns /= 4;
+    rows[nrows - 1].t /= 4;
     TIME("fp_mul_portable", n, cz_fp_mul_portable(&a, &a, &b));
     TIME("fp_add", n, cz_fp_add(&a, &a, &b));
     TIME("fp_sub", n, cz_fp_sub(&a, &a, &b));
     TIME("fr_mul", n, cz_fr_mul(&x, &x, &y));
     TIME("fr_sqr", n, cz_fr_sqr(&x, &x));
     TIME("fr_mul_x4", n / 4, for (int j_ = 0; j_ < 4; j_++) cz_fr_mul(&x4[j_], &x4[j_], &y));
-    rows[nrows - 1].ns /= 4;
+    rows[nrows - 1].t /= 4;
     TIME("fr_sqr_x4", n / 4, for (int j_ = 0; j_ < 4; j_++) cz_fr_sqr(&x4[j_], &x4[j_]));
-    rows[nrows - 1].ns /= 4;
+    rows[nrows - 1].t /= 4;
     TIME("fr_mul_portable", n, cz_fr_mul_portable(&x, &x, &y));
     TIME("fr_add", n, cz_fr_add(&x, &x, &y));
     uint64_t w[12];
@@ -101,10 +74,10 @@ int main(int argc, char **argv)
 
     printf("%-18s %12s\n", "op", "ns/op");
     for (int i = 0; i < nrows; i++)
-        printf("%-18s %12.1f\n", rows[i].name, rows[i].ns);
+        printf("%-18s %12.1f\n", rows[i].name, rows[i].t);
     for (int i = 0; i < nrows; i++)
         printf("{\"bench\":\"field\",\"op\":\"%s\",\"ns\":%.2f,\"asm\":%d}\n", rows[i].name,
-               rows[i].ns, cz_fp_mul_is_asm());
+               rows[i].t, cz_fp_mul_is_asm());
     /* keep the results live */
     char buf[CZ_FP_STR_MAX];
     cz_fp_to_hex(buf, &a);
