@@ -3,7 +3,7 @@
 # `cuzk prove` once per proof, on the same key and witness, in one run.
 #
 #   bench/daemon_vs_cli.sh [BUILD_DIR] [COUNT] [CONSTRAINTS...]
-#   defaults: build, 10 proofs, 4096 and 65536 constraints
+#   defaults: build, 10 proofs, 4090 and 65530 constraints (domains 2^12, 2^16)
 #
 # Keys come from cuzk-synth + cuzk setup. The CLI pays for loading the key
 # and starting its threads on every proof; the daemon keeps the key resident
@@ -15,7 +15,7 @@ BUILD=${1:-$ROOT/build}
 COUNT=${2:-10}
 shift 2 2>/dev/null || shift $#
 SIZES=("$@")
-[ ${#SIZES[@]} -gt 0 ] || SIZES=(4096 65536)
+[ ${#SIZES[@]} -gt 0 ] || SIZES=(4090 65530)
 BIN=$BUILD/bin
 TMP=$(mktemp -d /tmp/cuzk-dvc.XXXXXX)
 DPID=
