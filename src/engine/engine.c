@@ -747,10 +747,17 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
         e->devs[d].be = NULL;
     }
 
+    /* Failing a job may forget older finished ones (retain_locked), so
+       the walk starts again from the head after each. */
     pthread_mutex_lock(&e->mu);
-    for (job *x = e->jobs_head; x; x = x->next)
-        if (!state_finished(x->state))
-            fail_locked(e, x, "daemon shutting down");
+    for (;;) {
+        job *x = e->jobs_head;
+        while (x && state_finished(x->state))
+            x = x->next;
+        if (!x)
+            break;
+        fail_locked(e, x, "daemon shutting down");
+    }
     pthread_mutex_unlock(&e->mu);
 }
 
