@@ -25,30 +25,9 @@ exec > >(tee -a "$OUT/device_check.log") 2>&1
 echo "== device_check $MODE $(date -u +%FT%TZ) commit ${CZ_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 
 # ---- dependencies --------------------------------------------------------
-if ! pkg-config --exists cmocka 2>/dev/null; then
-    if ls "$ROOT"/.debs/*.deb >/dev/null 2>&1; then
-        mkdir -p "$PFX"
-        # only what the build's pkg-config checks need; other .debs in the
-        # folder (a -dev package whose runtime .so is absent) could shadow
-        # the machine's own libraries with static archives
-        for f in "$ROOT"/.debs/*.deb; do
-            case "$(basename "$f")" in
-                libcmocka*|libjansson*|libinih*|libmicrohttpd*|libpkgconf*|pkgconf*|pkg-config*)
-                    dpkg -x "$f" "$PFX" ;;
-            esac
-        done
-        for pc in "$PFX"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc "$PFX"/usr/share/pkgconfig/*.pc; do
-            [ -f "$pc" ] && sed -i "s|^prefix=.*|prefix=$PFX/usr|; s|=/usr/|=$PFX/usr/|g; /^Requires.private/d" "$pc"
-        done
-        export PATH="$PFX/usr/bin:$PATH"
-        export PKG_CONFIG_PATH="$PFX/usr/lib/x86_64-linux-gnu/pkgconfig:$PFX/usr/share/pkgconfig"
-        export LD_LIBRARY_PATH="$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-        export CMAKE_PREFIX_PATH="$PFX/usr"
-        echo "deps: unpacked the build's .debs into $PFX"
-    else
-        echo "deps: cmocka not found and no .debs/ to unpack" >&2
-    fi
-fi
+. "$ROOT/scripts/device_deps.sh"
+pkg-config --exists cmocka 2>/dev/null ||
+    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
 pkg-config --modversion cmocka || echo "cmocka still missing"
 export PATH="/usr/local/cuda/bin:$PATH"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv

@@ -9,8 +9,7 @@
 #
 # Logs, JSON lines and the -j 4 timelines go under $OUT (at most 7 files,
 # since the device tool brings back 8).
-# Dependencies come as in scripts/device_check.sh (.debs/ unpacked into a
-# private prefix when pkg-config modules are missing).
+# Dependencies: .debs/ unpacked into a private prefix (scripts/device_deps.sh).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-e2e-out}
@@ -23,24 +22,10 @@ mkdir -p "$OUT"
 exec > >(tee -a "$OUT/e2e.log") 2>&1
 echo "== device_e2e $(date -u +%FT%TZ) commit ${CZ_COMMIT:-unknown} sizes ${SIZES[*]}"
 
-if ! pkg-config --exists cmocka jansson libmicrohttpd inih libcurl 2>/dev/null && ls "$ROOT"/.debs/*.deb >/dev/null 2>&1; then
-    mkdir -p "$PFX"
-    for f in "$ROOT"/.debs/*.deb; do dpkg -x "$f" "$PFX"; done
-    for pc in "$PFX"/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc "$PFX"/usr/share/pkgconfig/*.pc; do
-        [ -f "$pc" ] && sed -i "s|^prefix=.*|prefix=$PFX/usr|; s|=/usr/|=$PFX/usr/|g; /^Requires.private/d" "$pc"
-    done
-    export PATH="$PFX/usr/bin:$PATH"
-    export PKG_CONFIG_PATH="$PFX/usr/lib/x86_64-linux-gnu/pkgconfig:$PFX/usr/share/pkgconfig"
-    export LD_LIBRARY_PATH="$PFX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-    export CMAKE_PREFIX_PATH="$PFX/usr"
-    # libcurl4-openssl-dev brings headers and a libcurl.so link to a
-    # runtime it does not carry: point it at the machine's libcurl.so.4.
-    lib=$PFX/usr/lib/x86_64-linux-gnu
-    if [ -L "$lib/libcurl.so" ] && [ ! -e "$lib/libcurl.so" ]; then
-        sys=$(ldconfig -p | awk '/libcurl\.so\.4 / { print $NF; exit }')
-        [ -n "$sys" ] && ln -sf "$sys" "$lib/libcurl.so" || echo "no libcurl.so.4 here: cuzk-bench cannot be built"
-    fi
-fi
+. "$ROOT/scripts/device_deps.sh"
+pkg-config --exists cmocka jansson libmicrohttpd inih libcurl 2>/dev/null ||
+    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
+        'libpkgconf*' 'pkgconf*' 'pkg-config*'
 export PATH="/usr/local/cuda/bin:$PATH"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 t0=$(date +%s)

@@ -147,7 +147,8 @@ cz_expect 0 "timeline SVG" "$BENCH" --addr "unix:$SOCK" timeline --svg "$TMP/t.s
 cz_check "the SVG is an SVG with spans" grep -q '<rect' "$TMP/t.svg"
 
 # ---- SIGTERM during work -----------------------------------------------------------
-"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 20 -j 4 >"$TMP/b4.log" 2>&1 &
+# the slow key, so that jobs are still queued when the signal comes
+"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key slow --witness "$TMP/slow.wtns" -c 12 -j 4 >"$TMP/b4.log" 2>&1 &
 BPID=$!
 for _ in $(seq 1 200); do grep -q COMPLETED "$TMP/b4.log" && break; sleep 0.05; done
 cz_daemon_stop
@@ -201,8 +202,8 @@ cz_check "and all 12 proofs verify" cz_verify_dir "$TMP/b7" "$VK" 12
 cz_daemon_stop
 
 # ---- kill -9: the client gets a clear error, not a hang ---------------------------------------
-cz_daemon_start c --key small="$KEY" --set engine.prove_threads=1 || cz_finish
-"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 50 -j 4 >"$TMP/b6.log" 2>&1 &
+cz_daemon_start c --key slow="$TMP/slow.zkey" --set engine.prove_threads=1 || cz_finish
+"$BENCH" --addr "unix:$SOCK" batch -t groth16 --key slow --witness "$TMP/slow.wtns" -c 12 -j 4 >"$TMP/b6.log" 2>&1 &
 BPID=$!
 for _ in $(seq 1 200); do grep -q COMPLETED "$TMP/b6.log" && break; sleep 0.05; done
 kill -9 "$DPID"

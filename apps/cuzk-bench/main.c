@@ -186,13 +186,22 @@ static double timing(json_t *job, const char *name)
     return json_number_value(json_object_get(json_object_get(job, "timings_ms"), name));
 }
 
+/* A client for addr, or 0 after printing why not. */
+static int connect_to(cz_client *c, const char *addr)
+{
+    char err[1024];
+    if (cz_client_init(c, addr, err, sizeof err) == 0)
+        return 1;
+    fprintf(stderr, "cuzk-bench: %s\n", err);
+    return 0;
+}
+
 static void *batch_worker(void *arg)
 {
     batch *B = arg;
     cz_client c;
     char err[1024];
-    if (cz_client_init(&c, B->addr, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench: %s\n", err);
+    if (!connect_to(&c, B->addr)) {
         atomic_store(&B->fatal, 1);
         return NULL;
     }
@@ -340,10 +349,8 @@ static int simple_get(const char *addr, const char *path, int raw)
 {
     cz_client c;
     char err[1024];
-    if (cz_client_init(&c, addr, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench: %s\n", err);
+    if (!connect_to(&c, addr))
         return 2;
-    }
     long code = 0;
     char *text = cz_client_call(&c, "GET", path, NULL, 0, NULL, 30, &code, err, sizeof err);
     cz_client_free(&c);
@@ -369,10 +376,8 @@ static int preload(const char *addr, const char *key, const char *path)
 {
     cz_client c;
     char err[1024], abs[4096];
-    if (cz_client_init(&c, addr, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench: %s\n", err);
+    if (!connect_to(&c, addr))
         return 2;
-    }
     if (path[0] != '/' && realpath(path, abs))
         path = abs;
     json_t *body = json_pack("{s:s, s:s}", "id", key, "path", path);
@@ -399,10 +404,8 @@ static int timeline(const char *addr, const char *svg, double since_ms)
 {
     cz_client c;
     char err[1024];
-    if (cz_client_init(&c, addr, err, sizeof err)) {
-        fprintf(stderr, "cuzk-bench: %s\n", err);
+    if (!connect_to(&c, addr))
         return 2;
-    }
     long code = 0;
     json_t *tl = cz_client_json(&c, "GET", "/v1/timeline", NULL, 30, &code, err, sizeof err);
     cz_client_free(&c);
@@ -515,12 +518,9 @@ int main(int argc, char **argv)
         }
         if (B.conc > B.count)
             B.conc = B.count;
-        char err[256];
-        cz_client probe;
-        if (cz_client_init(&probe, addr, err, sizeof err)) { /* also curl_global_init */
-            fprintf(stderr, "cuzk-bench: %s\n", err);
+        cz_client probe; /* checks the address; also runs curl_global_init before threads */
+        if (!connect_to(&probe, addr))
             return 2;
-        }
         cz_client_free(&probe);
         return run_batch(&B);
     }

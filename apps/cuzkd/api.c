@@ -162,11 +162,12 @@ static const char *member_str(json_t *o, const char *name, int *bad)
     return json_string_value(v);
 }
 
-static unsigned status_code(cz_status st, const char *err)
+static unsigned status_code(cz_status st)
 {
     switch (st) {
     case CZ_OK: return 200;
-    case CZ_ERR_ARG: return strncmp(err, "unknown", 7) == 0 ? 404 : 400;
+    case CZ_ERR_ARG: return 400;
+    case CZ_ERR_NOT_FOUND: return 404;
     case CZ_ERR_BUSY: return 409;
     case CZ_ERR_RANGE: return 413;
     case CZ_ERR_IO: return 400;
@@ -197,7 +198,7 @@ static enum MHD_Result post_key(cz_api *A, struct MHD_Connection *c, const reque
         cz_status st = cz_engine_key_load(A->engine, id, path, err, sizeof err);
         if (st) {
             cz_log(CZ_LOG_WARN, "api", "load key %s from %s: %s", id, path, err);
-            ret = send_error(c, status_code(st, err), "key_load", err);
+            ret = send_error(c, status_code(st), "key_load", err);
         } else {
             cz_log(CZ_LOG_INFO, "api", "key %s loaded from %s", id, path);
             ret = send_json(c, 201, json_pack("{s:s, s:s}", "id", id, "status", "loaded"));
@@ -263,7 +264,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             ret = send_json_ex(c, 429, json_pack("{s:s, s:s, s:i}", "error", err, "code", "queue_full",
                                                  "retry_after_ms", 1000), "1");
         else if (st)
-            ret = send_error(c, status_code(st, err), "bad_request", err);
+            ret = send_error(c, status_code(st), "bad_request", err);
         else
             ret = send_json(c, 202, json_pack("{s:s, s:I, s:s}", "job_id", id, "position",
                                               (json_int_t)pos, "status", "queued"));
@@ -294,7 +295,7 @@ static enum MHD_Result get_proof(cz_api *A, struct MHD_Connection *c, const char
 static enum MHD_Result cancel_proof(cz_api *A, struct MHD_Connection *c, const char *id)
 {
     cz_status st = cz_engine_cancel(A->engine, id);
-    if (st == CZ_ERR_ARG)
+    if (st == CZ_ERR_NOT_FOUND)
         return send_error(c, 404, "not_found", "unknown job");
     if (st == CZ_ERR_BUSY)
         return send_error(c, 409, "finished", "the job has already finished");
@@ -331,7 +332,7 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
         char err[512];
         cz_status st = cz_engine_key_evict(A->engine, url + 9, err, sizeof err);
         if (st)
-            return send_error(c, st == CZ_ERR_BUSY ? 409 : 404, st == CZ_ERR_BUSY ? "in_use" : "not_found", err);
+            return send_error(c, status_code(st), st == CZ_ERR_BUSY ? "in_use" : "not_found", err);
         cz_log(CZ_LOG_INFO, "api", "key %s evicted", url + 9);
         return send_json(c, 200, json_pack("{s:s, s:s}", "id", url + 9, "status", "evicted"));
     }

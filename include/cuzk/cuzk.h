@@ -28,6 +28,7 @@ typedef enum {
     CZ_ERR_CANCELLED,
     CZ_ERR_BUSY,
     CZ_ERR_INTERNAL,
+    CZ_ERR_NOT_FOUND,    /* no such key, job or entry */
 } cz_status;
 
 /* A static English description of a status code. */

@@ -917,7 +917,7 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
     if (!k) {
         pthread_mutex_unlock(&e->mu);
         set_err(err, err_len, "unknown key '%s'", id ? id : "");
-        return CZ_ERR_ARG;
+        return CZ_ERR_NOT_FOUND;
     }
     if (k->users > 0) {
         int u = k->users;
@@ -1014,7 +1014,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         st = CZ_ERR_BUSY;
     } else if (!k) {
         set_err(err, err_len, "unknown key '%s' (load it first)", req->key_id);
-        st = CZ_ERR_ARG;
+        st = CZ_ERR_NOT_FOUND;
     } else if (j->w && j->nw != k->zkey->n_vars) {
         set_err(err, err_len, "uploaded witness has %u values, key '%s' expects %u", j->nw,
                 req->key_id, k->zkey->n_vars);
@@ -1117,7 +1117,7 @@ cz_status cz_engine_cancel(cz_engine *e, const char *job_id)
     job *j = find_job_locked(e, job_id ? job_id : "");
     cz_status st = CZ_OK;
     if (!j) {
-        st = CZ_ERR_ARG;
+        st = CZ_ERR_NOT_FOUND;
     } else if (state_finished(j->state)) {
         st = CZ_ERR_BUSY;
     } else {

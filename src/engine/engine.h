@@ -79,7 +79,7 @@ void cz_engine_drain(cz_engine *e);
 
 /* ---- keys ---- */
 cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, char *err, size_t err_len);
-/* CZ_ERR_BUSY: in use; CZ_ERR_ARG: unknown. */
+/* CZ_ERR_BUSY: in use; CZ_ERR_NOT_FOUND: unknown. */
 cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len);
 json_t *cz_engine_keys_json(cz_engine *e);
 
@@ -95,14 +95,14 @@ typedef struct {
 
 /* job_id receives "j<N>" (at least 24 bytes); *position the number of
    jobs ahead of it. CZ_ERR_BUSY: queue full or draining (err says which);
-   CZ_ERR_ARG: unknown key or bad request. */
+   CZ_ERR_NOT_FOUND: unknown key; CZ_ERR_ARG: bad request. */
 cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
                            char *err, size_t err_len);
 /* Wait up to timeout_ms for the job to finish; return its JSON (status,
    proof, public, timings, error) or NULL for an unknown job. Caller
    decrefs. */
 json_t *cz_engine_await(cz_engine *e, const char *job_id, int timeout_ms);
-/* Cancel a queued or running job: CZ_OK, CZ_ERR_ARG (unknown), or
+/* Cancel a queued or running job: CZ_OK, CZ_ERR_NOT_FOUND, or
    CZ_ERR_BUSY (already finished). A running job stops at its next stage
    boundary and reports "cancelled". */
 cz_status cz_engine_cancel(cz_engine *e, const char *job_id);

@@ -39,20 +39,21 @@ static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
     return st;
 }
 
-cz_status cz_prover_create(cz_prover **out, const char *zkey_path, const cz_prover_opts *opts,
-                           char *err, size_t err_len)
+/* A prover from a .zkey file (path) or from bytes (copied). */
+static cz_status create(cz_prover **out, const char *path, const void *zkey, size_t zkey_len,
+                        const cz_prover_opts *opts, char *err, size_t err_len)
 {
-    if (!out || !zkey_path)
-        return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_create", "NULL argument");
     *out = NULL;
     cz_prover *p = calloc(1, sizeof *p);
     if (!p)
-        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, zkey_path, "out of memory");
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, path ? path : "zkey", "out of memory");
     if (opts)
         p->opts = *opts;
     else
         cz_prover_opts_default(&p->opts);
-    cz_status st = cz_zkey_load(&p->key, zkey_path, p->opts.threads, err, err_len);
+    cz_status st = path ? cz_zkey_load(&p->key, path, p->opts.threads, err, err_len)
+                        : cz_zkey_load_bytes(&p->key, zkey, zkey_len, true, "zkey", p->opts.threads,
+                                             err, err_len);
     if (!st)
         st = finish_create(p, err, err_len);
     if (st) {
@@ -63,29 +64,20 @@ cz_status cz_prover_create(cz_prover **out, const char *zkey_path, const cz_prov
     return CZ_OK;
 }
 
+cz_status cz_prover_create(cz_prover **out, const char *zkey_path, const cz_prover_opts *opts,
+                           char *err, size_t err_len)
+{
+    if (!out || !zkey_path)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_create", "NULL argument");
+    return create(out, zkey_path, NULL, 0, opts, err, err_len);
+}
+
 cz_status cz_prover_create_from_bytes(cz_prover **out, const void *zkey, size_t zkey_len,
                                       const cz_prover_opts *opts, char *err, size_t err_len)
 {
     if (!out || (!zkey && zkey_len))
         return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_create_from_bytes", "NULL argument");
-    *out = NULL;
-    cz_prover *p = calloc(1, sizeof *p);
-    if (!p)
-        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "zkey", "out of memory");
-    if (opts)
-        p->opts = *opts;
-    else
-        cz_prover_opts_default(&p->opts);
-    cz_status st = cz_zkey_load_bytes(&p->key, zkey, zkey_len, true, "zkey", p->opts.threads,
-                                      err, err_len);
-    if (!st)
-        st = finish_create(p, err, err_len);
-    if (st) {
-        cz_prover_destroy(p);
-        return st;
-    }
-    *out = p;
-    return CZ_OK;
+    return create(out, NULL, zkey, zkey_len, opts, err, err_len);
 }
 
 size_t cz_prover_public_json_max(const cz_prover *p)

@@ -20,6 +20,7 @@ const char *cz_strerror(cz_status s)
     case CZ_ERR_CANCELLED: return "cancelled";
     case CZ_ERR_BUSY: return "busy";
     case CZ_ERR_INTERNAL: return "internal error";
+    case CZ_ERR_NOT_FOUND: return "not found";
     }
     return "unknown status";
 }
