@@ -6,6 +6,7 @@
  * left of the blob before it is used.
  */
 #include "io/binfile.h"
+#include "field/constants.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -225,4 +226,24 @@ cz_status cz_binfile_section(const cz_bin_section **out, const cz_binfile *f,
         return CZ_OK;
     }
     return cz_io_fail(CZ_ERR_FORMAT, err, err_len, f->name, "section %u (%s) is missing", id, what);
+}
+
+cz_status cz_io_check_prime_r(const uint8_t *prime, const char *name, const char *what,
+                              char *err, size_t err_len)
+{
+    static const uint64_t r[4] = CZ_FR_P;
+    static const uint64_t bn254_r[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL,
+                                        0xb85045b68181585dULL, 0x30644e72e131a029ULL};
+    int is_r = 1, is_bn = 1;
+    for (int i = 0; i < 4; i++) {
+        uint64_t v = cz_le64(prime + 8 * i);
+        is_r &= v == r[i];
+        is_bn &= v == bn254_r[i];
+    }
+    if (is_r)
+        return CZ_OK;
+    if (is_bn)
+        return cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
+                          "this %s is for BN254 (bn128); cuzk proves BLS12-381 only", what);
+    return cz_io_fail(CZ_ERR_CURVE, err, err_len, name, "the %s prime is not BLS12-381's r", what);
 }

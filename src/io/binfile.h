@@ -88,5 +88,10 @@ cz_status cz_io_fail(cz_status st, char *err, size_t err_len, const char *name,
 /* Compare n little-endian 64-bit limbs read from bytes with a modulus:
    true when the integer is < m. */
 bool cz_le_bytes_lt(const uint8_t *bytes, const uint64_t *m, size_t limbs);
+/* The 32-byte little-endian prime of a .wtns / .r1cs header must be
+   BLS12-381's r: CZ_ERR_CURVE otherwise, with a message that names BN254
+   when it is BN254's r. `what` names the file's kind ("witness"). */
+cz_status cz_io_check_prime_r(const uint8_t *prime, const char *name, const char *what,
+                              char *err, size_t err_len);
 
 #endif

@@ -17,8 +17,6 @@
 #include "io/binfile.h"
 
 static const uint64_t fr_p[4] = CZ_FR_P;
-static const uint64_t bn254_r[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL,
-                                    0xb85045b68181585dULL, 0x30644e72e131a029ULL};
 
 void cz_r1cs_free(cz_r1cs *cs)
 {
@@ -57,18 +55,8 @@ cz_status cz_r1cs_parse(cz_r1cs **out, const uint8_t *data, size_t len, const ch
                         "section 1 (header) has %llu bytes, expected 64", (unsigned long long)s1->size);
         goto out;
     }
-    int is_r = 1, is_bn = 1;
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = cz_le64(h + 4 + 8 * i);
-        is_r &= v == fr_p[i];
-        is_bn &= v == bn254_r[i];
-    }
-    if (!is_r) {
-        st = cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
-                        is_bn ? "this circuit is for BN254 (bn128); cuzk proves BLS12-381 only"
-                              : "the circuit prime is not BLS12-381's r");
+    if ((st = cz_io_check_prime_r(h + 4, name, "circuit", err, err_len)))
         goto out;
-    }
     cs->n_wires = cz_le32(h + 36);
     cs->n_pub_out = cz_le32(h + 40);
     cs->n_pub_in = cz_le32(h + 44);

@@ -16,8 +16,6 @@
 #include "util/rng.h"
 
 static const uint64_t fr_p[4] = CZ_FR_P;
-static const uint64_t bn254_r[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL,
-                                    0xb85045b68181585dULL, 0x30644e72e131a029ULL};
 
 void cz_wtns_free(cz_fr *w, uint32_t n)
 {
@@ -59,18 +57,8 @@ cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_
                         "section 1 (header) has %llu bytes, expected 40", (unsigned long long)s1->size);
         goto out;
     }
-    int is_r = 1, is_bn = 1;
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = cz_le64(h + 4 + 8 * i);
-        is_r &= v == fr_p[i];
-        is_bn &= v == bn254_r[i];
-    }
-    if (!is_r) {
-        st = cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
-                        is_bn ? "this witness is for BN254 (bn128); cuzk proves BLS12-381 only"
-                              : "the witness prime is not BLS12-381's r");
+    if ((st = cz_io_check_prime_r(h + 4, name, "witness", err, err_len)))
         goto out;
-    }
     uint32_t count = cz_le32(h + 36);
     if (s2->size != (uint64_t)count * 32) {
         st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
