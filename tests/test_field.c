@@ -19,6 +19,7 @@
 #include "field/constants.h"
 #include "field/field.h"
 #include "field/field_internal.h"
+#include "field/fp_x8.h"
 
 static cz_rng rng;
 
@@ -805,6 +806,112 @@ static const uint64_t fp_half_m1[6] = CZ_FP_P_MINUS_1_HALF;
 /* Euler's criterion: a^((p-1)/2) */
 static void fp_legendre(cz_fp *out, const cz_fp *a) { cz_fp_pow(out, a, fp_half_m1, 6); }
 
+/* eight-lane products (AVX-512 IFMA where built) against the portable
+   product, on edge-heavy reduced inputs and on unreduced sums below 2p
+   (the Fp2 products of the MSM feed those), with out aliasing a and b */
+static void test_fp_mul_x8(void **state)
+{
+    (void)state;
+    printf("# cz_fp_mul_x8: %s\n", cz_fp_mul_x8_is_simd() ? "ifma" : "scalar");
+    int iters = cz_test_iters(20000);
+    for (int it = 0; it < iters; it++) {
+        cz_fp a[8], b[8], o[8], r[8];
+        for (int e = 0; e < 8; e++) {
+            rand_below(a[e].l, fp_m, 6);
+            rand_below(b[e].l, fp_m, 6);
+            if (it % 3 == 1 && e % 2) {
+                cz_fp c;
+                rand_below(c.l, fp_m, 6);
+                cz_fp_add_nr(&a[e], &a[e], &c);       /* < 2p */
+                rand_below(c.l, fp_m, 6);
+                cz_fp_add_nr(&b[e], &b[e], &c);
+            }
+            cz_fp_mul_portable(&r[e], &a[e], &b[e]);
+        }
+        cz_fp_mul_x8(o, a, b);
+        assert_memory_equal(o, r, sizeof o);
+        memcpy(o, a, sizeof o);
+        cz_fp_mul_x8(o, o, b);
+        assert_memory_equal(o, r, sizeof o);
+        memcpy(o, b, sizeof o);
+        cz_fp_mul_x8(o, a, o);
+        assert_memory_equal(o, r, sizeof o);
+    }
+}
+
+#if CZ_FP_HAVE_X8
+/* the chained pieces of fp_x8.h against cz_fp arithmetic: the forms of
+   fp_x8.h's table, shl32, add_nr / add / sub (reduced inputs) */
+static void test_fp_v8(void **state)
+{
+    (void)state;
+    int iters = cz_test_iters(5000);
+    cz_fp one_p;
+    const uint64_t l32[6] = {(uint64_t)1 << 32, 0, 0, 0, 0, 0};
+    assert_true(cz_fp_from_limbs(&one_p, l32));   /* [1]' as a cz_fp */
+    for (int it = 0; it < iters; it++) {
+        cz_fp a[8], b[8], r[8], o[8], ap[8];
+        for (int e = 0; e < 8; e++) {
+            rand_below(a[e].l, fp_m, 6);
+            rand_below(b[e].l, fp_m, 6);
+            cz_fp_mul(&ap[e], &a[e], &one_p);          /* [a]' */
+        }
+        cz_fp_v8 A, As, B, Ap, X, Y;
+        cz_fp_v8_load(&A, a, 0);
+        cz_fp_v8_load(&As, a, 1);
+        cz_fp_v8_load(&B, b, 0);
+        cz_fp_v8_load(&Ap, ap, 0);
+        /* mont([a] 2^32, [b]) = [ab] */
+        cz_fp_v8_mont(&X, &As, &B);
+        cz_fp_v8_store(o, &X);
+        for (int e = 0; e < 8; e++)
+            cz_fp_mul(&r[e], &a[e], &b[e]);
+        assert_memory_equal(o, r, sizeof o);
+        /* shl32 = load(.., 1) */
+        cz_fp_v8_shl32(&Y, &A);
+        assert_memory_equal(&Y, &As, sizeof Y);
+        /* mont([a]', [b]) = [ab]; mont([a]', [b] 2^32) = [ab]' */
+        cz_fp_v8_mont(&X, &Ap, &B);
+        cz_fp_v8_store(o, &X);
+        assert_memory_equal(o, r, sizeof o);
+        cz_fp_v8_load(&Y, b, 1);
+        cz_fp_v8_mont(&X, &Ap, &Y);
+        cz_fp_v8_store(o, &X);
+        for (int e = 0; e < 8; e++) {
+            cz_fp_mul(&r[e], &r[e], &one_p);
+            assert_memory_equal(&o[e], &r[e], sizeof o[e]);
+        }
+        /* add / sub / add_nr */
+        cz_fp_v8_add(&X, &A, &B);
+        cz_fp_v8_store(o, &X);
+        for (int e = 0; e < 8; e++) {
+            cz_fp_add(&r[e], &a[e], &b[e]);
+            assert_memory_equal(&o[e], &r[e], sizeof o[e]);
+        }
+        cz_fp_v8_sub(&X, &A, &B);
+        cz_fp_v8_store(o, &X);
+        for (int e = 0; e < 8; e++) {
+            cz_fp_sub(&r[e], &a[e], &b[e]);
+            assert_memory_equal(&o[e], &r[e], sizeof o[e]);
+        }
+        cz_fp_v8_add_nr(&X, &A, &B);
+        cz_fp_v8_store(o, &X);
+        for (int e = 0; e < 8; e++) {
+            cz_fp_add_nr(&r[e], &a[e], &b[e]);
+            assert_memory_equal(&o[e], &r[e], sizeof o[e]);
+        }
+        /* the sum below 2p as a shifted operand, and [x]' -> [x] by k64 */
+        cz_fp_v8_shl32(&Y, &X);
+        cz_fp_v8_mont(&Y, &Y, &A);
+        cz_fp_v8_store(o, &Y);
+        for (int e = 0; e < 8; e++) {
+            cz_fp_mul_portable(&r[e], &r[e], &a[e]);
+            assert_memory_equal(&o[e], &r[e], sizeof o[e]);
+        }
+    }
+}
+#endif
+
 static void test_fp_sqrt(void **state)
 {
     (void)state;
@@ -1275,6 +1382,10 @@ int main(void)
         cmocka_unit_test(test_fr_strings),
         cmocka_unit_test(test_fp_random),
         cmocka_unit_test(test_fr_random),
+        cmocka_unit_test(test_fp_mul_x8),
+#if CZ_FP_HAVE_X8
+        cmocka_unit_test(test_fp_v8),
+#endif
         cmocka_unit_test(test_fp_sqrt),
         cmocka_unit_test(test_fp_lex),
         cmocka_unit_test(test_fr_sqrt),

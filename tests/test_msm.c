@@ -6,7 +6,9 @@
  * counts (1, 2, 4); special scalars (0, 1, r-1, r, values >= r in plain
  * form, 2^256-1), points at infinity, repeated and opposite points (hot
  * and cancelling buckets), all-0/1 scalars through the split path, the
- * bitmap sum, and G2.
+ * bitmap sum, and G2 (with its norm-based batch inversion meeting
+ * doublings and cancellations); the GLV split of G1 scalars (k = k2 z^2 +
+ * k1) at its edges, and G1 MSMs with and without it.
  */
 #include "test_util.h"
 
@@ -15,6 +17,7 @@
 
 #include "field/constants.h"
 #include "msm/msm.h"
+#include "msm/msm_internal.h"
 
 static cz_rng g_rng;
 static cz_threadpool *g_pools[3];
@@ -327,7 +330,8 @@ static void test_g1_larger(void **state)
     free(pj);
     rand_scalars(s, n, 1);
     cz_g1_jac a, b, ref;
-    cz_msm_opts ox = {.pool = NULL, .window = 7, .algo = CZ_MSM_ALGO_XYZZ, .no_split = 1};
+    cz_msm_opts ox = {.pool = NULL, .window = 7, .algo = CZ_MSM_ALGO_XYZZ, .no_split = 1,
+                      .no_glv = 1};
     assert_int_equal(cz_g1_msm(&a, p, s, n, &ox), CZ_OK);
     cz_msm_opts oa = {.pool = g_pools[2]};
     assert_int_equal(cz_g1_msm(&b, p, s, n, &oa), CZ_OK);
@@ -372,6 +376,231 @@ static void test_g1_reduction(void **state)
     for (int t = 0; t < 3; t++) {
         check_g1(p, s, n, 0, &ref, g_pools[t], 12, CZ_MSM_ALGO_AFFINE, 0);
         check_g1(p, s, n, 0, &ref, g_pools[t], 11, CZ_MSM_ALGO_XYZZ, 0);
+    }
+    free(p);
+    free(s);
+}
+
+/* ---- GLV ---- */
+
+/* z^2 for the BLS parameter z = -0xd201000000010000 */
+static const uint64_t Z2[4] = {0x0000000100000000ULL, 0xac45a4010001a402ULL, 0, 0};
+
+/* k (4 limbs) = k1 + k2 * z^2 with k1, k2 < z^2, as integers */
+static void check_split(const uint64_t k[4])
+{
+    uint64_t k1[2], k2[2];
+    cz_msm_glv_split_(k1, k2, k);
+    assert_true(k1[1] < Z2[1] || (k1[1] == Z2[1] && k1[0] < Z2[0]));
+    assert_true(k2[1] < Z2[1] || (k2[1] == Z2[1] && k2[0] < Z2[0]));
+    uint64_t v[4] = {k1[0], k1[1], 0, 0};
+    for (int i = 0; i < 2; i++) {
+        unsigned __int128 c = 0;
+        for (int j = 0; j < 2; j++) {
+            c += (unsigned __int128)k2[i] * Z2[j] + v[i + j];
+            v[i + j] = (uint64_t)c;
+            c >>= 64;
+        }
+        for (int j = i + 2; j < 4 && c; j++) {
+            c += v[j];
+            v[j] = (uint64_t)c;
+            c >>= 64;
+        }
+        assert_true(c == 0);
+    }
+    if (memcmp(v, k, sizeof v))
+        fail_msg("split of %016llx%016llx%016llx%016llx", (unsigned long long)k[3],
+                 (unsigned long long)k[2], (unsigned long long)k[1], (unsigned long long)k[0]);
+}
+
+/* k - d as 256-bit integers (no underflow in use) */
+static void sub_small(uint64_t out[4], const uint64_t k[4], uint64_t d)
+{
+    unsigned __int128 b = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned __int128 x = (unsigned __int128)k[i] - (i ? 0 : d) - (uint64_t)b;
+        out[i] = (uint64_t)x;
+        b = (x >> 64) & 1;
+    }
+}
+
+static void test_glv_split(void **state)
+{
+    (void)state;
+    uint64_t k[4];
+    for (uint64_t d = 0; d < 4; d++) {            /* 0..3 */
+        uint64_t z[4] = {d, 0, 0, 0};
+        check_split(z);
+    }
+    for (uint64_t d = 1; d < 4; d++) {            /* r - 1, r - 2, r - 3 */
+        sub_small(k, R_LIMBS, d);
+        check_split(k);
+    }
+    for (uint64_t d = 0; d < 3; d++) {            /* z^2 - 2 .. z^2, z^2 + 1 */
+        sub_small(k, Z2, d);
+        check_split(k);
+    }
+    memcpy(k, Z2, sizeof k);
+    k[0] += 1;
+    check_split(k);
+    for (int it = 0; it < 20000; it++) {
+        cz_fr f;
+        cz_fr_random(&f, &g_rng);
+        cz_fr_to_limbs(k, &f);
+        check_split(k);
+    }
+    /* multiples of z^2 and one below: k1 = 0 / z^2 - 1 */
+    for (int it = 0; it < 200; it++) {
+        uint64_t q[2] = {cz_rng_u64(&g_rng), cz_rng_u64(&g_rng) >> 2}, m[4] = {0};
+        for (int i = 0; i < 2; i++) {
+            unsigned __int128 c = 0;
+            for (int j = 0; j < 2; j++) {
+                c += (unsigned __int128)q[i] * Z2[j] + m[i + j];
+                m[i + j] = (uint64_t)c;
+                c >>= 64;
+            }
+            m[i + 2] += (uint64_t)c;
+        }
+        check_split(m);
+        sub_small(m, m, 1);
+        check_split(m);
+    }
+}
+
+/* G1 MSMs through the GLV split (forced by an explicit window, or chosen)
+   against the plain path and a naive sum, with scalars at the split's
+   edges: 0, 1, r-1, r-2, z^2 - 1, z^2, z^2 + 1, multiples of z^2. */
+static void test_g1_glv(void **state)
+{
+    (void)state;
+    const size_t n = 700;
+    cz_g1_affine *p = malloc(n * sizeof *p);
+    cz_fr *s = malloc(n * sizeof *s);
+    rand_points_g1(p, n);
+    cz_g1_affine_infinity(&p[5]);
+    p[20] = p[21];
+    cz_g1_affine_neg(&p[31], &p[30]);
+    cz_fr z2, one;
+    assert_true(cz_fr_from_limbs(&z2, Z2));
+    cz_fr_one(&one);
+    for (size_t i = 0; i < n; i++) {
+        switch (i % 10) {
+        case 0: cz_fr_neg(&s[i], &one); break;                     /* r - 1 */
+        case 1: cz_fr_neg(&s[i], &one); cz_fr_sub(&s[i], &s[i], &one); break;
+        case 2: s[i] = z2; break;
+        case 3: cz_fr_sub(&s[i], &z2, &one); break;
+        case 4: cz_fr_add(&s[i], &z2, &one); break;
+        case 5: cz_fr_set_u64(&s[i], cz_rng_u64(&g_rng) % 3); break;  /* 0, 1, 2 */
+        case 6: cz_fr_set_u64(&s[i], cz_rng_u64(&g_rng)); cz_fr_mul(&s[i], &s[i], &z2); break;
+        default: cz_fr_random(&s[i], &g_rng); break;
+        }
+    }
+    s[21] = s[20];
+    s[31] = s[30];
+    cz_g1_jac ref, got;
+    naive_g1(&ref, p, s, n, 0);
+    for (int t = 0; t < 3; t++) {
+        for (unsigned c = 8; c <= 14; c += 3) {
+            for (int no_glv = 0; no_glv < 2; no_glv++) {
+                cz_msm_opts o = {.pool = g_pools[t], .window = c, .no_glv = no_glv};
+                assert_int_equal(cz_g1_msm(&got, p, s, n, &o), CZ_OK);
+                if (!cz_g1_jac_eq(&got, &ref))
+                    fail_msg("GLV mismatch: threads %d window %u no_glv %d",
+                             cz_threadpool_size(g_pools[t]), c, no_glv);
+            }
+        }
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 1);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 9, CZ_MSM_ALGO_XYZZ, 1);
+    }
+    free(p);
+    free(s);
+}
+
+/* Pairs (P, P) and (Q, -Q) under equal scalars: in every window the
+   second point of a pair meets its bucket's first, so full batches of
+   doublings and cancellations go through the batched-affine flush (its
+   eight-lane form included), with and without GLV and the split. */
+static void test_g1_pairs(void **state)
+{
+    (void)state;
+    const size_t n = 2048;
+    cz_g1_affine *p = malloc(n * sizeof *p);
+    cz_fr *s = malloc(n * sizeof *s);
+    rand_points_g1(p, n / 2);
+    for (size_t i = n / 2; i-- > 0;) {
+        p[2 * i] = p[i];
+        if (i % 2)
+            cz_g1_affine_neg(&p[2 * i + 1], &p[i]);
+        else
+            p[2 * i + 1] = p[i];
+        cz_fr_random(&s[2 * i], &g_rng);
+        s[2 * i + 1] = s[2 * i];
+    }
+    cz_g1_jac ref;
+    naive_g1(&ref, p, s, n, 0);
+    for (int t = 0; t < 2; t++) {
+        check_g1(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+        check_g1(p, s, n, 0, &ref, g_pools[t], 13, CZ_MSM_ALGO_AFFINE, 1);
+        cz_msm_opts o = {.pool = g_pools[t], .window = 12, .algo = CZ_MSM_ALGO_AFFINE,
+                         .no_glv = 1};
+        cz_g1_jac got;
+        assert_int_equal(cz_g1_msm(&got, p, s, n, &o), CZ_OK);
+        assert_true(cz_g1_jac_eq(&got, &ref));
+    }
+    free(p);
+    free(s);
+}
+
+/* G2 buckets holding Q, Q, -Q, ...: the norm-based batch inversion of the
+   batched-affine accumulation and reduction meets doublings and
+   cancellations. */
+static void test_g2_reduction(void **state)
+{
+    (void)state;
+    const size_t n = 600;
+    cz_g2_affine *p = malloc(n * sizeof *p), base;
+    cz_fr *s = malloc(n * sizeof *s);
+    rand_points_g2(&base, 1);
+    for (size_t i = 0; i < n; i++) {
+        if ((i / 2) % 3 == 2)
+            cz_g2_affine_neg(&p[i], &base);
+        else
+            p[i] = base;
+        cz_fr_set_u64(&s[i], 2 + i + (cz_rng_u64(&g_rng) & 1));
+    }
+    cz_g2_jac ref;
+    naive_g2(&ref, p, s, n, 0);
+    for (int t = 0; t < 3; t++) {
+        check_g2(p, s, n, 0, &ref, g_pools[t], 10, CZ_MSM_ALGO_AFFINE, 0);
+        check_g2(p, s, n, 0, &ref, g_pools[t], 8, CZ_MSM_ALGO_AFFINE, 1);
+    }
+    free(p);
+    free(s);
+}
+
+/* G2 pairs (Q, Q) and (Q, -Q) under equal scalars, as test_g1_pairs. */
+static void test_g2_pairs(void **state)
+{
+    (void)state;
+    const size_t n = 1024;
+    cz_g2_affine *p = malloc(n * sizeof *p);
+    cz_fr *s = malloc(n * sizeof *s);
+    rand_points_g2(p, n / 2);
+    for (size_t i = n / 2; i-- > 0;) {
+        p[2 * i] = p[i];
+        if (i % 2)
+            cz_g2_affine_neg(&p[2 * i + 1], &p[i]);
+        else
+            p[2 * i + 1] = p[i];
+        cz_fr_random(&s[2 * i], &g_rng);
+        s[2 * i + 1] = s[2 * i];
+    }
+    cz_g2_jac ref;
+    naive_g2(&ref, p, s, n, 0);
+    for (int t = 0; t < 2; t++) {
+        check_g2(p, s, n, 0, &ref, g_pools[t], 0, CZ_MSM_ALGO_AUTO, 0);
+        check_g2(p, s, n, 0, &ref, g_pools[t], 12, CZ_MSM_ALGO_AFFINE, 1);
     }
     free(p);
     free(s);
@@ -454,6 +683,11 @@ int main(void)
         cmocka_unit_test(test_g1_bits),
         cmocka_unit_test(test_g1_larger),
         cmocka_unit_test(test_g1_reduction),
+        cmocka_unit_test(test_glv_split),
+        cmocka_unit_test(test_g1_glv),
+        cmocka_unit_test(test_g1_pairs),
+        cmocka_unit_test(test_g2_reduction),
+        cmocka_unit_test(test_g2_pairs),
         cmocka_unit_test(test_g2),
         cmocka_unit_test(test_args),
     };

@@ -82,6 +82,15 @@ CZ_FIELD_DECLARE(fr, cz_fr, 4)
 /* Fp only */
 bool cz_fp_sqrt(cz_fp *out, const cz_fp *a);       /* false: no root */
 bool cz_fp_is_lex_largest(const cz_fp *a);         /* a > (p-1)/2 */
+/* out[e] = a[e] * b[e] for e < 8, as eight cz_fp_mul (AVX-512 IFMA lanes
+   where built, fp_x8.c); out may alias a or b. is_simd: 1 with IFMA. */
+void cz_fp_mul_x8(cz_fp out[8], const cz_fp a[8], const cz_fp b[8]);
+int cz_fp_mul_x8_is_simd(void);
+#if defined(__AVX512IFMA__) && defined(__AVX512F__) && defined(__OPTIMIZE__) && !defined(CZ_NO_ASM)
+#define CZ_FP_HAVE_X8 1   /* cz_fp_mul_x8 is the SIMD one: worth batching for */
+#else
+#define CZ_FP_HAVE_X8 0
+#endif
 /* Fr only */
 bool cz_fr_sqrt(cz_fr *out, const cz_fr *a);       /* Tonelli-Shanks */
 

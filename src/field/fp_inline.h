@@ -28,6 +28,18 @@ static inline void cz_fp_add_i(cz_fp *out, const cz_fp *a, const cz_fp *b) { cz_
 static inline void cz_fp_sub_i(cz_fp *out, const cz_fp *a, const cz_fp *b) { cz_fp_sub(out, a, b); }
 #endif
 
+/* a == 0 (Montgomery zero is the zero word string); constant time */
+static inline bool cz_fp_is_zero_i(const cz_fp *a)
+{
+    return (a->l[0] | a->l[1] | a->l[2] | a->l[3] | a->l[4] | a->l[5]) == 0;
+}
+
+static inline bool cz_fp2_is_zero_i(const cz_fp2 *a)
+{
+    return (a->c0.l[0] | a->c0.l[1] | a->c0.l[2] | a->c0.l[3] | a->c0.l[4] | a->c0.l[5] |
+            a->c1.l[0] | a->c1.l[1] | a->c1.l[2] | a->c1.l[3] | a->c1.l[4] | a->c1.l[5]) == 0;
+}
+
 static inline void cz_fp_dbl_i(cz_fp *out, const cz_fp *a) { cz_fp_add_i(out, a, a); }
 
 static inline void cz_fp_neg_i(cz_fp *out, const cz_fp *a)

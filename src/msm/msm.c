@@ -107,6 +107,63 @@ void cz_msm_prep_free_(cz_msm_prep_ *p)
     memset(p, 0, sizeof *p);
 }
 
+/* z^2 = 0xac45a4010001a402_0000000100000000 (bit 127 set) and
+   mu = floor(2^256 / z^2) (129 bits): Barrett's estimate
+   q = floor(floor(k / 2^126) mu / 2^130) is at most floor(k / z^2) (every
+   step rounds down) and short of it by at most 2; the loop adds the rest. */
+static const uint64_t glv_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
+static const uint64_t glv_mu[3] = {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 0x1ULL};
+
+void cz_msm_glv_split_(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
+{
+    typedef unsigned __int128 u128;
+    uint64_t t[3] = {(k[1] >> 62) | (k[2] << 2), (k[2] >> 62) | (k[3] << 2), k[3] >> 62};
+    uint64_t pr[6] = {0};
+    for (int i = 0; i < 3; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < 3; j++) {
+            u128 x = (u128)t[i] * glv_mu[j] + pr[i + j] + c;
+            pr[i + j] = (uint64_t)x;
+            c = (uint64_t)(x >> 64);
+        }
+        pr[i + 3] = c;
+    }
+    /* q = pr >> 130 <= k / z^2 < 2^128 for k < r (the callers' scalars) */
+    uint64_t q[2] = {(pr[2] >> 2) | (pr[3] << 62), (pr[3] >> 2) | (pr[4] << 62)};
+    /* rem = k - q z^2 */
+    uint64_t qz[4] = {0};
+    for (int i = 0; i < 2; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < 2; j++) {
+            u128 x = (u128)q[i] * glv_z2[j] + qz[i + j] + c;
+            qz[i + j] = (uint64_t)x;
+            c = (uint64_t)(x >> 64);
+        }
+        qz[i + 2] = c;
+    }
+    uint64_t rem[4], borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        u128 x = (u128)k[i] - qz[i] - borrow;
+        rem[i] = (uint64_t)x;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    /* while rem >= z^2: rem -= z^2, q += 1 */
+    while (rem[2] | rem[3] || rem[1] > glv_z2[1] || (rem[1] == glv_z2[1] && rem[0] >= glv_z2[0])) {
+        borrow = 0;
+        for (int i = 0; i < 4; i++) {
+            u128 x = (u128)rem[i] - (i < 2 ? glv_z2[i] : 0) - borrow;
+            rem[i] = (uint64_t)x;
+            borrow = (uint64_t)(x >> 64) & 1;
+        }
+        if (++q[0] == 0)
+            q[1]++;
+    }
+    k1[0] = rem[0];
+    k1[1] = rem[1];
+    k2[0] = q[0];
+    k2[1] = q[1];
+}
+
 /* Tasks are (window, range of points) pairs: ranges split the points only
    when there are too few windows to keep every thread busy. */
 unsigned cz_msm_ranges_(size_t n, unsigned n_win, int threads)
@@ -121,29 +178,52 @@ unsigned cz_msm_ranges_(size_t n, unsigned n_win, int threads)
 
 /* Minimise rounds * (n/ranges + k 2^(c-1)): per task n/ranges bucket
    additions (batched affine, ~6M + 6 add/sub) and a running-sum reduction
-   of 2^(c-1) buckets (an XYZZ mixed add and a full add, ~22M: k = 3 as
-   measured), rounds = ceil(tasks / threads). G2 takes one bit less: its
-   buckets are twice as big and the measurements favour it. Capped at 16
-   (G1) / 14 (G2); beyond, bucket arrays spill the L2 cache. */
+   of 2^(c-1) buckets, rounds = ceil(tasks / threads). Below 2^17 points
+   k = 1: the segmented batched-affine reduction costs 2 additions per
+   bucket, but a bucket's first point is a copy, not an addition, so about
+   1 net; measured best with it on the dev VM (G1 and G2,
+   2^11..2^16, one thread: the old k = 3 picked c 1-2 too small, 5-20%
+   slower); from 2^17 on k = 3 (as before: larger windows there spill the
+   L2 cache). G2 takes G1's window below 2^17 (measured: 2^13..2^16 within
+   2% of the best, c = 13 at 2^15 and 2^16 3-4% faster than 12) and one bit
+   less from 2^17 on (its buckets are twice as big; 12 and 13 measured equal
+   at 2^17). Capped at 16 (G1) / 15 (G2); beyond, bucket arrays spill the
+   L2 cache. */
 unsigned cz_msm_window_for(size_t n, int threads, int g2)
+{
+    return cz_msm_window_for_bits_(n, threads, g2, 256);
+}
+
+unsigned cz_msm_window_for_bits_(size_t n, int threads, int g2, unsigned bits)
+{
+    unsigned c;
+    cz_msm_plan_(n, threads, g2, bits, &c);
+    return c;
+}
+
+double cz_msm_plan_(size_t n, int threads, int g2, unsigned bits, unsigned *c_out)
 {
     if (threads < 1)
         threads = 1;
+    *c_out = 2;
     if (n < 4)
-        return 2;
+        return (double)n * bits;
+    bool small = n < ((size_t)1 << 17);
+    double k = small ? 1.0 : 3.0;
     unsigned best = 2, cap = g2 ? 15 : 16;
     double best_cost = 0;
     for (unsigned c = 2; c <= cap; c++) {
-        unsigned w = (256 + c - 1) / c;
+        unsigned w = (bits + c - 1) / c;
         unsigned r = cz_msm_ranges_(n, w, threads);
         double rounds = (double)(((size_t)w * r + (size_t)threads - 1) / (size_t)threads);
-        double cost = rounds * ((double)n / r + 3.0 * (double)((size_t)1 << (c - 1)));
+        double cost = rounds * ((double)n / r + k * (double)((size_t)1 << (c - 1)));
         if (c == 2 || cost < best_cost) {
             best_cost = cost;
             best = c;
         }
     }
-    if (g2 && best > 2)
+    if (g2 && !small && best > 2)
         best--;
-    return best;
+    *c_out = best;
+    return best_cost;
 }

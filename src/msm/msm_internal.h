@@ -6,6 +6,7 @@
 #define CZ_MSM_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "msm/msm.h"
@@ -31,6 +32,20 @@ cz_status cz_msm_prepare_(cz_msm_prep_ *p, const void *points, cz_msm_is_inf_fn_
 void cz_msm_prep_free_(cz_msm_prep_ *p);
 /* How many point ranges to cut each window into (see msm.c). */
 unsigned cz_msm_ranges_(size_t n, unsigned n_win, int threads);
+
+/* GLV split for G1 (msm_impl.h): k = k2 z^2 + k1 with k1 = k mod z^2,
+   k2 = floor(k / z^2), z the BLS parameter; for k < r = z^4 - z^2 + 1 both
+   are below z^2 < 2^128 (k2 <= z^2 - 1). Then, phi(x, y) = (beta x, y)
+   acting as [-z^2], k P = k1 P + k2 (beta x, -y). Variable time. */
+void cz_msm_glv_split_(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4]);
+/* 129: k1, k2 < 2^128 and signed digits need a clear top bit */
+#define CZ_MSM_GLV_BITS 129
+
+/* The window Pippenger uses for n scalars of `bits` bits (< 2^(bits-1)),
+   and plan_: the same choice (*c) with its modelled cost per thread, in
+   bucket additions (see msm.c). */
+unsigned cz_msm_window_for_bits_(size_t n, int threads, int g2, unsigned bits);
+double cz_msm_plan_(size_t n, int threads, int g2, unsigned bits, unsigned *c);
 
 /* Signed digit of window w (see msm.h): in [-2^(c-1), 2^(c-1)]. */
 static inline int32_t cz_msm_digit_(const uint64_t s[4], unsigned w, unsigned c)
