@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "czd.h"
 
@@ -33,7 +34,63 @@ struct czd_ctx {
     size_t used;              /* persistent buffers: [0, used) */
     size_t buf_off[CZD_MAX_BUFS];
     int nbufs;
+    int profile; /* CUZK_GPU_PROFILE=1: kernels' phase times on stderr */
     char err[512];
+};
+
+/* Phase timing for tuning (CUZK_GPU_PROFILE=1): events recorded on the
+   stream between phases; report() waits for the stream and prints one line
+   with the time of each named phase (phases of the same name are summed).
+   Off, it records nothing. */
+struct czd_prof {
+    enum { MAXEV = 48 };
+    czd_ctx *ctx;
+    const char *what;
+    cudaEvent_t ev[MAXEV];
+    const char *name[MAXEV];
+    int n;
+    czd_prof(czd_ctx *c, const char *w) : ctx(c), what(w), n(0) { mark("start"); }
+    void mark(const char *phase)
+    {
+        if (!ctx->profile || n >= MAXEV)
+            return;
+        if (cudaEventCreate(&ev[n]) != cudaSuccess)
+            return;
+        cudaEventRecord(ev[n], ctx->stream);
+        name[n++] = phase;
+    }
+    void report()
+    {
+        if (!ctx->profile || n < 2)
+            return;
+        cudaEventSynchronize(ev[n - 1]);
+        const char *names[MAXEV];
+        float ms[MAXEV];
+        int k = 0;
+        for (int i = 1; i < n; i++) {
+            float t = 0;
+            cudaEventElapsedTime(&t, ev[i - 1], ev[i]);
+            int j = 0;
+            while (j < k && strcmp(names[j], name[i]) != 0)
+                j++;
+            if (j == k) {
+                names[k] = name[i];
+                ms[k++] = 0;
+            }
+            ms[j] += t;
+        }
+        float total = 0;
+        cudaEventElapsedTime(&total, ev[0], ev[n - 1]);
+        fprintf(stderr, "# gpu profile %s: total %.3f ms:", what, total);
+        for (int j = 0; j < k; j++)
+            fprintf(stderr, " %s %.3f", names[j], ms[j]);
+        fprintf(stderr, "\n");
+    }
+    ~czd_prof()
+    {
+        for (int i = 0; i < n; i++)
+            cudaEventDestroy(ev[i]);
+    }
 };
 
 static inline cz_status czd_fail(czd_ctx *ctx, cz_status st, const char *fmt, ...)

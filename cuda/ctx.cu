@@ -35,6 +35,10 @@ extern "C" cz_status czd_ctx_create(czd_ctx **out, int device, size_t max_bytes,
         return CZ_ERR_NOMEM;
     }
     ctx->device = device;
+    {
+        const char *pe = getenv("CUZK_GPU_PROFILE");
+        ctx->profile = pe && *pe && strcmp(pe, "0") != 0;
+    }
     cz_status st = CZ_OK;
     size_t free_b = 0, total_b = 0, want;
     cudaError_t e = cudaSetDevice(device);
@@ -90,6 +94,38 @@ extern "C" void czd_ctx_destroy(czd_ctx *ctx)
     free(ctx);
 }
 
+extern "C" cz_status czd_bind(czd_ctx *ctx)
+{
+    CZD_TRY(ctx, cudaSetDevice(ctx->device));
+    return CZ_OK;
+}
+
+extern "C" int czd_healthy(czd_ctx *ctx)
+{
+    cudaSetDevice(ctx->device);
+    if (cudaDeviceSynchronize() == cudaSuccess)
+        return 1;
+    cudaGetLastError(); /* clears an ordinary error; a sticky one stays */
+    return cudaDeviceSynchronize() == cudaSuccess;
+}
+
+extern "C" void czd_device_reset(int device)
+{
+    cudaSetDevice(device);
+    cudaDeviceReset();
+    cudaGetLastError();
+}
+
+__global__ void k_trap(void) { __trap(); }
+
+extern "C" cz_status czd_inject_fault(czd_ctx *ctx)
+{
+    k_trap<<<1, 1, 0, ctx->stream>>>();
+    CZD_LAUNCHED(ctx, "k_trap");
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
 extern "C" const char *czd_ctx_error(const czd_ctx *ctx) { return ctx ? ctx->err : "no context"; }
 extern "C" const char *czd_device_name(const czd_ctx *ctx) { return ctx->prop.name; }
 extern "C" size_t czd_arena_bytes(const czd_ctx *ctx) { return ctx->arena_bytes; }
@@ -143,6 +179,24 @@ extern "C" cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes)
 {
     CZD_TRY(ctx, cudaHostRegister(host, bytes, cudaHostRegisterDefault));
     return CZ_OK;
+}
+
+extern "C" cz_status czd_host_pin(int device, void *host, size_t bytes, char *err, size_t err_len)
+{
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = cudaHostRegister(host, bytes, cudaHostRegisterPortable);
+    if (e == cudaSuccess)
+        return CZ_OK;
+    cudaGetLastError();
+    snprintf(err, err_len, "cudaHostRegister of %zu bytes: %s", bytes, cudaGetErrorString(e));
+    return e == cudaErrorHostMemoryAlreadyRegistered ? CZ_OK : CZ_ERR_DEVICE;
+}
+
+extern "C" void czd_host_unpin(void *host)
+{
+    if (cudaHostUnregister(host) != cudaSuccess)
+        cudaGetLastError();
 }
 
 extern "C" cz_status czd_host_unregister(czd_ctx *ctx, void *host)

@@ -34,6 +34,17 @@ size_t czd_arena_bytes(const czd_ctx *ctx);
 size_t czd_arena_free(const czd_ctx *ctx);
 int czd_sm_count(const czd_ctx *ctx);
 
+/* Make the context's device current for the calling thread (contexts are
+   used from several threads, one at a time). */
+cz_status czd_bind(czd_ctx *ctx);
+/* 0 when the device has a sticky error (an illegal address, a trap):
+   the context is then unusable until the device is reset. */
+int czd_healthy(czd_ctx *ctx);
+/* cudaDeviceReset: destroys every context of this process on the device. */
+void czd_device_reset(int device);
+/* Launches a kernel that traps: a sticky device fault, for tests. */
+cz_status czd_inject_fault(czd_ctx *ctx);
+
 /* Persistent buffers from the bottom of the arena; freed in LIFO order. */
 cz_status czd_buf_alloc(czd_ctx *ctx, void **dev, size_t bytes);
 cz_status czd_buf_free(czd_ctx *ctx, void *dev);
@@ -42,6 +53,11 @@ cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes);
 cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes);
 cz_status czd_host_unregister(czd_ctx *ctx, void *host);
 cz_status czd_sync(czd_ctx *ctx);
+/* Page-lock host memory for every device (portable), without a context:
+   thread-safe, so callers need not wait for the context's lock. A range
+   already registered is CZ_OK. */
+cz_status czd_host_pin(int device, void *host, size_t bytes, char *err, size_t err_len);
+void czd_host_unpin(void *host);
 
 /* field: 0 = Fr, 1 = Fp, 2 = Fp2; op: 0 add, 1 sub, 2 mul, 3 sqr,
    4 from_mont (out = a / R), 5 inv. Arrays of n elements on the device. */
@@ -61,6 +77,14 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
       a[j] *= post_c * post_h^j. All constants host Montgomery cz_fr. */
 cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, const void *pre_g,
                   int bitrev_out, const void *post_c, const void *post_h);
+
+/* Groth16's a = A w, b = B w, c = a .* b for `rows` rows of two CSR
+   matrices (row pointers uint64, columns uint32, values Montgomery Fr);
+   the witness w on the device. Columns must index w (checked when the key
+   was read). */
+cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, const void *dev_ra,
+                       const void *dev_ca, const void *dev_va, const void *dev_rb,
+                       const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows);
 
 /* MSM sum s_i P_i over n points and scalars on the device; scalars
    Montgomery unless plain (plain: any 256-bit integer, taken mod r).

@@ -88,6 +88,12 @@ struct czd_xyzz {
        Y3 = R(Q - X3) - Y1 PPP, ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP. */
     static CZD_POINT_FN czd_xyzz add_affine(const czd_xyzz &p, const F &qx, const F &qy)
     {
+        return add_affine_inline(p, qx, qy);
+    }
+    /* the same, inlined: for the MSM's accumulation loop, where the call
+       would pass 200-400 bytes of point through local memory per add */
+    static CZD_INLINE czd_xyzz add_affine_inline(const czd_xyzz &p, const F &qx, const F &qy)
+    {
         if (p.is_inf()) {
             czd_xyzz r;
             r.x = qx;

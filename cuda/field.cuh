@@ -146,50 +146,119 @@ struct czd_mont {
 
     static CZD_INLINE czd_mont neg(const czd_mont &a) { return sub(zero(), a); }
 
-    /* CIOS Montgomery product a*b/R mod m. t holds N+2 words; at the start
-       of each row t < 2m < 2^(32N), so t[N] = 0 and the row sum
-       t + a*b_i < 2^(32N+32) fits N+1 words; adding q*m can carry into
-       t[N+1]; the shift by one word brings t back under 2m. */
-    static CZD_INLINE czd_mont mul(const czd_mont &a, const czd_mont &b)
+    /* ---- Montgomery product, even/odd split (N even) ----
+       A row adds a * b_i to the running sum T and then q * m with
+       q = T mod 2^32 * n0, and divides by 2^32. The products a_j b_i of
+       even j are 64-bit values at word offsets 0, 2, 4, ... that do not
+       overlap, so they add to an N-word accumulator in one carry chain of
+       (lo, hi) pairs; the odd j go to a second accumulator that sits one
+       word higher. ptxas turns each mad.lo.cc / madc.hi.cc pair on the same
+       operands into one 64-bit IMAD.WIDE.U32(.X), which halves the
+       instruction count of the plain CIOS chain (one carry add per word).
+       T = E + O * 2^32 with E, O < 2^(32N) each. After a row E[0] = 0 and
+       T / 2^32 = O + E[1] + (E >> 64) * 2^32: the next row adds E[1] into
+       O[0], builds its odd accumulator from E >> 64 in place (the shift is
+       free: it only renames words) and swaps the two roles.
+       Bounds (a < m or a tiny; any b): the odd accumulator stays below
+       E >> 64 + a + m + 2^(32N-32) + 1 < 2^(32N) because 2m < 2^(32N) - 2^(32N-31)
+       for both moduli (Fr: m < 0.46 * 2^256, Fp: m < 0.11 * 2^384), so
+       its chains can drop their last carry; carries out of the even
+       accumulator (weight 2^(32N)) go into the odd one's top word. The
+       final T < 2m fits N words and needs one conditional subtraction. */
+    static CZD_INLINE void pairs_mul(uint32_t acc[N], const uint32_t *a, uint32_t bi)
     {
-        uint32_t t[N + 2];
 #pragma unroll
-        for (int i = 0; i < N + 2; i++)
-            t[i] = 0;
+        for (int j = 0; j < N; j += 2)
+            asm("mul.lo.u32 %0, %2, %3;\n\tmul.hi.u32 %1, %2, %3;"
+                : "=r"(acc[j]), "=r"(acc[j + 1])
+                : "r"(a[j]), "r"(bi));
+    }
+    /* acc += sum_k a[2k] bi 2^(64k); fresh chain; leaves the carry out in CC */
+    static CZD_INLINE void pairs_mad(uint32_t acc[N], const uint32_t *a, uint32_t bi)
+    {
+        asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(acc[0]), "+r"(acc[1])
+                     : "r"(a[0]), "r"(bi));
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            const uint32_t bi = b.v[i];
-            /* t += a * bi: low halves into t[0..N-1], carry into t[N] */
-            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
+        for (int j = 2; j < N; j += 2)
+            asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                         : "+r"(acc[j]), "+r"(acc[j + 1])
+                         : "r"(a[j]), "r"(bi));
+    }
+    /* acc += sum_k a[2k] bi 2^(64k) with a fresh chain whose last carry is
+       known to be zero (the odd accumulator's reduction) */
+    static CZD_INLINE void pairs_mad_nc(uint32_t acc[N], const uint32_t *a, uint32_t bi)
+    {
+        asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(acc[0]), "+r"(acc[1])
+                     : "r"(a[0]), "r"(bi));
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N]));
-            /* high halves into t[1..N], carry into t[N+1] (stays 0) */
-            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
+        for (int j = 2; j < N - 2; j += 2)
+            asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                         : "+r"(acc[j]), "+r"(acc[j + 1])
+                         : "r"(a[j]), "r"(bi));
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.u32 %1, %2, %3, %1;"
+                     : "+r"(acc[N - 2]), "+r"(acc[N - 1])
+                     : "r"(a[N - 2]), "r"(bi));
+    }
+    /* acc[j] = acc[j + 2] + (sum_k a[2k] bi 2^(64k))[j], taking the carry
+       in from CC and dropping the last carry (bounded, see above) */
+    static CZD_INLINE void pairs_mad_shift(uint32_t acc[N], const uint32_t *a, uint32_t bi)
+    {
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
-            asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[N + 1]));
-            /* t += q * m, q = t[0] * n0 mod 2^32, so t[0] becomes 0 */
-            const uint32_t q = t[0] * P::N0;
-            asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(q), "r"(P::p(0)));
+        for (int j = 0; j < N - 2; j += 2)
+            asm volatile("madc.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.cc.u32 %1, %2, %3, %5;"
+                         : "=r"(acc[j]), "=r"(acc[j + 1])
+                         : "r"(a[j]), "r"(bi), "r"(acc[j + 2]), "r"(acc[j + 3]));
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, 0;\n\tmadc.hi.u32 %1, %2, %3, 0;"
+                     : "=r"(acc[N - 2]), "=r"(acc[N - 1])
+                     : "r"(a[N - 2]), "r"(bi));
+    }
+    /* the reduction half of a row: E (aligned) gets E[0] = 0 */
+    static CZD_INLINE void row_reduce(uint32_t e[N], uint32_t o[N])
+    {
+        uint32_t m[N];
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(q), "r"(P::p(j)));
-            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(q), "r"(P::p(0)));
+        for (int j = 0; j < N; j++)
+            m[j] = P::p(j);
+        const uint32_t q = e[0] * P::N0;
+        pairs_mad_nc(o, m + 1, q);
+        pairs_mad(e, m, q);
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(o[N - 1]));
+    }
+    /* a row after the first: on entry T = o + e[1] + (e >> 64) 2^32; on
+       exit the sum plus a * bi + q m is held with o aligned (o[0] = 0)
+       and e one word up */
+    static CZD_INLINE void row(uint32_t e[N], uint32_t o[N], const uint32_t a[N], uint32_t bi)
+    {
+        asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(o[0]) : "r"(e[1]));
+        pairs_mad_shift(e, a + 1, bi);
+        pairs_mad(o, a, bi);
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N - 1]));
+        row_reduce(o, e);
+    }
+    static CZD_INLINE czd_mont mul(const czd_mont &x, const czd_mont &y)
+    {
+        static_assert(N % 2 == 0, "even/odd product needs an even limb count");
+        uint32_t e[N], o[N];
+        const uint32_t *a = x.v;
+        pairs_mul(e, a, y.v[0]);
+        pairs_mul(o, a + 1, y.v[0]);
+        row_reduce(e, o);
 #pragma unroll
-            for (int j = 1; j < N; j++)
-                asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(q), "r"(P::p(j)));
-            asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-            /* shift down one word */
-#pragma unroll
-            for (int j = 0; j <= N; j++)
-                t[j] = t[j + 1];
-            t[N + 1] = 0;
+        for (int i = 1; i < N; i += 2) {
+            row(e, o, a, y.v[i]);     /* now o aligned, e one up */
+            if (i + 1 < N)
+                row(o, e, a, y.v[i + 1]); /* and back */
         }
+        /* N even: the last row left o aligned (o[0] = 0), e one word up:
+           T / 2^32 = e + o >> 32 */
+        uint32_t t[N];
+        asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(e[0]), "r"(o[1]));
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[j]) : "r"(e[j]), "r"(o[j + 1]));
+        asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[N - 1]) : "r"(e[N - 1]));
         czd_mont r;
         reduce_once(r.v, t);
         return r;
@@ -202,7 +271,7 @@ struct czd_mont {
     {
         czd_mont one_plain = zero();
         one_plain.v[0] = 1;
-        return mul(*this, one_plain);
+        return mul(one_plain, *this); /* a small first factor: any N-limb *this is fine */
     }
 
     /* a^e for a small public exponent (variable time) */

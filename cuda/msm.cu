@@ -12,7 +12,10 @@
  * together. Accumulation splits the sorted pairs into equal segments, one
  * thread each, so any distribution of digits costs the same: a run that
  * lies inside one segment is written straight to its bucket, runs that
- * cross segment boundaries leave partial sums that a fix-up kernel adds.
+ * cross segment boundaries leave partial sums that a fix-up adds: a
+ * segmented scan over the segments (log2 of their count in depth), so a
+ * bucket holding millions of points (small witness values, a narrow top
+ * window) costs no serial chain.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums and adds
@@ -157,8 +160,17 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
         size_t rs = bstart[k], re = bend[k];
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
-        for (size_t j = i; j < je; j++)
-            acc = czd_xyzz<F>::add_affine(acc, czd_load_point<F>(pts, vals[j]));
+        for (size_t j = i; j < je; j++) {
+            czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
+            if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
+                continue;
+            /* G1 inlined (190 registers, no stack traffic); G2's inlined
+               form spills 800 bytes, so it keeps the call */
+            if constexpr (sizeof(F) == sizeof(czd_fp))
+                acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
+            else
+                acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
+        }
         if (rs >= i0 && re <= i1)
             buckets[k] = acc;
         else if (rs < i0)
@@ -167,10 +179,34 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
             last_part[t] = acc;
         i = je;
     }
+    if (i0 < total && (keys[i0] == sentinel || bstart[keys[i0]] == i0))
+        first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
 
+/* One step of a backward segmented scan over the segments' first_part:
+   out[t] = in[t] + in[t + s] when segments t and t + s start inside the
+   same bucket (keys sorted: then every segment between does too). After
+   log2(nseg) steps in[t] holds the sum of first_part over t and all later
+   segments of its bucket, so a bucket spread over many segments is fixed
+   up in logarithmic depth instead of one serial chain. */
 template <class F>
-__global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *first_part,
+__global__ void k_fix_scan(czd_xyzz<F> *out, const czd_xyzz<F> *in, const uint32_t *keys,
+                           size_t nseg, size_t seg, size_t s, uint32_t sentinel)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg)
+        return;
+    uint32_t k = keys[t * seg];
+    if (t + s < nseg && k != sentinel && keys[(t + s) * seg] == k)
+        out[t] = czd_xyzz<F>::add(in[t], in[t + s]);
+    else
+        out[t] = in[t];
+}
+
+/* bucket k spanning segments t0 < t1: its sum is the part of segment t0
+   plus the scanned first parts from t0 + 1 on */
+template <class F>
+__global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *scanned,
                         const czd_xyzz<F> *last_part, const uint32_t *bstart, const uint32_t *bend,
                         size_t nb, size_t seg)
 {
@@ -185,10 +221,7 @@ __global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *first_part,
     size_t t0 = rs / seg, t1 = (re - 1) / seg;
     if (t0 == t1)
         return;
-    czd_xyzz<F> acc = last_part[t0];
-    for (size_t t = t0 + 1; t <= t1; t++)
-        acc = czd_xyzz<F>::add(acc, first_part[t]);
-    buckets[k] = acc;
+    buckets[k] = czd_xyzz<F>::add(last_part[t0], scanned[t0 + 1]);
 }
 
 /* thread (w, s): with B_j = bucket w, s M + j (j < M), S = sum_j B_j and
@@ -265,10 +298,17 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
     if (n >= ((size_t)1 << 31))
         return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
     if (c == 0) {
+        /* measured on the H200 (docs/PERF.md): for G1 from 2^20 to 2^26
+           points c = 16 is fastest (16 windows, the last one 15 bits
+           wide); wider windows add a window of carries only or more
+           buckets than they save, narrower ones add windows. G2's buckets
+           cost 2.5x more to sum, so below 2^21 points it keeps narrower
+           windows (c = 16 cost 87.7 ms at 2^20 against 80.8 for c = 11). */
         unsigned lg = czd_log2_ceil(n);
-        c = lg > 10 ? lg - 9 : 1;
-        if (c < 4)
-            c = 4;
+        if (sizeof(F) == sizeof(czd_fp))
+            c = lg > 7 ? lg - 3 : 4;
+        else
+            c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
         if (c > 16)
             c = 16;
     }
@@ -286,16 +326,20 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
     CZD_TAKE(ctx, sc, X, red0, (size_t)nwin * P);
     CZD_TAKE(ctx, sc, X, red1, (size_t)nwin * ((P + 7) / 8));
 
+    char what[64];
+    snprintf(what, sizeof what, "msm g%d n=%zu c=%u", (int)(sizeof(F) / sizeof(czd_fp)), n, c);
+    czd_prof prof(ctx, what);
     k_scalars_canon<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, (const czd_fr *)dev_scalars,
                                                                  n, plain);
     CZD_LAUNCHED(ctx, "k_scalars_canon");
+    prof.mark("canon");
 
     /* windows per batch: pairs (16 bytes each, double-buffered keys and
        values), bounds (8 bytes per bucket), segment partials, CUB's temp */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
     size_t seg_target = (size_t)sms * 512;
-    size_t reserve = 2 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
+    size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     unsigned wc = nwin;
     while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
         wc--;
@@ -313,6 +357,7 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         seg = 32;
     size_t nseg_max = (cap + seg - 1) / seg;
     CZD_TAKE(ctx, sc, X, first_part, nseg_max);
+    CZD_TAKE(ctx, sc, X, first_scan, nseg_max);
     CZD_TAKE(ctx, sc, X, last_part, nseg_max);
 
     size_t temp_bytes = 0;
@@ -332,28 +377,43 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, n, c, w0, wcb,
                                                               sentinel);
         CZD_LAUNCHED(ctx, "k_digits");
+        prof.mark("digits");
         cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
         size_t tb = temp_bytes;
         CZD_TRY(ctx, cub::DeviceRadixSort::SortPairs(temp, tb, dk, dv, (int)total, 0, (int)end_bit,
                                                      ctx->stream));
+        prof.mark("sort");
         const uint32_t *sk = dk.Current(), *sv = dv.Current();
         size_t nbb = (size_t)wcb * nbw;
         CZD_TRY(ctx, cudaMemsetAsync(bstart, 0, nbb * sizeof(uint32_t), ctx->stream));
         CZD_TRY(ctx, cudaMemsetAsync(bend, 0, nbb * sizeof(uint32_t), ctx->stream));
         k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, sk, total, sentinel);
         CZD_LAUNCHED(ctx, "k_bounds");
+        prof.mark("bounds");
         size_t nseg = (total + seg - 1) / seg;
         X *bk = buckets + (size_t)w0 * nbw;
         k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
             bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
-        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, first_part, last_part, bstart,
+        prof.mark("accumulate");
+        X *scan_in = first_part, *scan_out = first_scan;
+        for (size_t s = 1; s < nseg; s *= 2) {
+            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, sk, nseg,
+                                                                          seg, s, sentinel);
+            CZD_LAUNCHED(ctx, "k_fix_scan");
+            X *tmp = scan_in;
+            scan_in = scan_out;
+            scan_out = tmp;
+        }
+        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, bstart,
                                                                   bend, nbb, seg);
         CZD_LAUNCHED(ctx, "k_fixup");
+        prof.mark("fixup");
     }
     k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(red0, buckets, nwin,
                                                                                   nbw, M);
     CZD_LAUNCHED(ctx, "k_bucket_segments");
+    prof.mark("bucket_sums");
     /* sum each window's P items in chunks of 8 until at most
        CZD_MSM_MAX_PARTS remain; the host adds those and combines windows */
     X *cur = red0, *nxt = red1;
@@ -370,7 +430,9 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
     }
     CZD_TRY(ctx, cudaMemcpyAsync(parts, cur, (size_t)nwin * cnt * sizeof(X), cudaMemcpyDeviceToHost,
                                  ctx->stream));
+    prof.mark("chunks_copy");
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    prof.report();
     *nwin_out = nwin;
     *cnt_out = cnt;
     *c_out = c;

@@ -20,6 +20,7 @@
  * the smaller index), fused with the inverse's 1/n and the inverse coset's
  * g^-j. The forward coset's g^j is one pass before the transform.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "common.cuh"
@@ -157,6 +158,9 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     czd_fr *a = (czd_fr *)dev_a;
     size_t n = (size_t)1 << log_n;
     czd_scratch sc(ctx);
+    char what[48];
+    snprintf(what, sizeof what, "ntt 2^%u", log_n);
+    czd_prof prof(ctx, what);
     czd_fr w;
     memcpy(&w, w_host, sizeof w);
     cz_status st;
@@ -169,6 +173,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
             return st;
         k_scale_powers<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(a, n, gt);
         CZD_LAUNCHED(ctx, "k_scale_powers");
+        prof.mark("pre_scale");
     }
 
     if (log_n > 0) {
@@ -180,6 +185,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
         CZD_TAKE(ctx, sc, czd_fr, roots, nroots);
         k_pow_table<<<czd_blocks(nroots, 128), 128, 0, ctx->stream>>>(roots, w, nroots, log_n - kr);
         CZD_LAUNCHED(ctx, "k_pow_table");
+        prof.mark("tables");
 
         unsigned npass = (log_n + CZD_NTT_KMAX - 1) / CZD_NTT_KMAX;
         unsigned s0 = 0;
@@ -197,6 +203,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
             k_dif_pass<<<(unsigned)blocks, threads, elems * sizeof(czd_fr), ctx->stream>>>(
                 a, log_n, s0, k, lc, roots, kr, tw);
             CZD_LAUNCHED(ctx, "k_dif_pass");
+            prof.mark(p == 0 ? "pass0" : p == 1 ? "pass1" : p == 2 ? "pass2" : "pass3+");
             s0 += k;
         }
     }
@@ -219,6 +226,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
         }
         k_bitrev_scale<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(a, log_n, c, ht, flags);
         CZD_LAUNCHED(ctx, "k_bitrev_scale");
+        prof.mark("bitrev_post");
     } else if (!bitrev_out && (post_c || post_h)) {
         /* n = 1: a[0] *= c */
         if (post_c) {
@@ -231,5 +239,6 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
         }
     }
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    prof.report();
     return CZ_OK;
 }

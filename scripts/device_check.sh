@@ -2,9 +2,11 @@
 # device_check.sh: build cuzk with the CUDA backend on a GPU machine, run the
 # gpu-labelled tests and the GPU benchmarks, and write logs under $OUT.
 #
-#   scripts/device_check.sh [all|test|bench|full] [bench-gpu options...]
+#   scripts/device_check.sh [all|test|bench|full|profile] [bench-gpu options...]
 #
-# all = gpu tests + benchmarks; full = all + the whole unit suite (ctest
+# all = gpu tests + benchmarks; profile = all + the SASS instruction mix
+# of the hot kernels (sass.txt; run with CUZK_GPU_PROFILE=1 for phase
+# times of every MSM and NTT in bench.txt); full = all + the whole unit suite (ctest
 # -LE 'oracle|slow', where the "auto" backend picks the GPU) and a dump of
 # register use and of the SASS of the Fr product kernel.
 #
@@ -37,11 +39,22 @@ nvcc --version | tail -2
 JOBS=$(nproc)
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON ${CUZK_CMAKE_ARGS:-} \
     > "$OUT/build.log" 2>&1 || { echo "configure failed:"; tail -30 "$OUT/build.log"; exit 1; }
-TARGETS="test_gpu_field test_gpu_ntt test_gpu_msm bench-gpu"
+TARGETS="test_gpu_field test_gpu_ntt test_gpu_msm test_gpu_api test_gpu_prove cuzk-cli cuzk-synth bench-gpu"
 t0=$(date +%s)
 cmake --build "$BUILD" -j "$JOBS" --target $TARGETS >> "$OUT/build.log" 2>&1 ||
     { echo "build failed:"; grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
+if [ "$MODE" = profile ]; then
+    # SASS instruction mix of the hot kernels, for tuning
+    for k in 'k_field_opI8czd_montI13czd_fr' 'k_field_opI8czd_montI13czd_fp' 'k_dif_pass' \
+        'k_accumulateI8czd_montI13czd_fp' 'k_eval_abc'; do
+        cuobjdump -sass "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
+            awk -v k="$k" '/Function : /{f = index($0, k) > 0; if (f) print} f' > "$OUT/sass.tmp"
+        echo "== $k: $(grep -cE '^\s+/\*[0-9a-f]{4}\*/' "$OUT/sass.tmp") instructions"
+        grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9_.]+' "$OUT/sass.tmp" | awk '{print $2}' | sort | uniq -c | sort -rn | head -12
+    done > "$OUT/sass.txt" 2>&1
+    rm -f "$OUT/sass.tmp"
+fi
 if [ "$MODE" = full ]; then
     # everything else too; keep going past other people's broken targets
     cmake --build "$BUILD" -j "$JOBS" -- -k >> "$OUT/build.log" 2>&1 || echo "full build: some targets failed"
@@ -63,7 +76,7 @@ fi
 
 rc=0
 # ---- tests -----------------------------------------------------------------
-if [ "$MODE" = all ] || [ "$MODE" = test ] || [ "$MODE" = full ]; then
+if [ "$MODE" = all ] || [ "$MODE" = test ] || [ "$MODE" = full ] || [ "$MODE" = profile ]; then
     (cd "$BUILD" && timeout "${TEST_TIMEOUT:-600}" ctest -R '^test_gpu_' --output-on-failure -V) > "$OUT/test.log" 2>&1
     trc=$?
     grep -E "tests passed|Test +#|SKIPPED|FAILED|\[  FAILED|\[       OK|differs|failed|CZ_TEST_SEED" "$OUT/test.log" | head -80
@@ -75,7 +88,7 @@ if [ "$MODE" = full ]; then
     (cd "$BUILD" && timeout "${SUITE_TIMEOUT:-240}" ctest -LE 'oracle|slow|gpu' -j 8 --output-on-failure) > "$OUT/suite.log" 2>&1
     tail -25 "$OUT/suite.log"
 fi
-if [ "$MODE" = all ] || [ "$MODE" = bench ] || [ "$MODE" = full ]; then
+if [ "$MODE" = all ] || [ "$MODE" = bench ] || [ "$MODE" = full ] || [ "$MODE" = profile ]; then
     CZ_COMMIT=${CZ_COMMIT:-unknown} timeout "${BENCH_TIMEOUT:-600}" "$BUILD/bin/bench-gpu" "$@" \
         > "$OUT/bench.jsonl" 2> "$OUT/bench.txt"
     brc=$?

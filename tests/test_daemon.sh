@@ -3,7 +3,8 @@
 # cuzkd end to end on the CPU backend: unix socket and loopback TCP, batch
 # proofs (every one verified), priorities, cancel (queued and running),
 # overload (429, nothing lost), malformed requests answered 4xx while other
-# jobs carry on, status/metrics/timeline, SIGTERM during work, kill -9.
+# jobs carry on, status/metrics/timeline, the host witness buffer pool
+# (reused, bounded), SIGTERM during work, kill -9.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cz_init
@@ -143,6 +144,33 @@ cz_check "status has workers, devices, keys, memory, queues" \
 m=$(api GET /metrics)
 cz_check "metrics count finished proofs" grep -qE '^cuzk_jobs_finished_total\{status="done"\} [1-9]' <<<"$m"
 cz_check "metrics have a stage histogram" grep -q 'cuzk_stage_duration_seconds_bucket{stage="gpu",le="+Inf"}' <<<"$m"
+
+# ---- the host buffer pool: witnesses decode into reused (pinned) buffers ------------------
+cz_check "status has the host pool (buffers, bytes, pinned_bytes, in_use, ...)" \
+    test "$(jq '.host_pool | [.buffers, .bytes, .pinned_bytes, .in_use, .in_use_bytes, .idle, .max_idle,
+        .allocations] | all(type == "number")' <<<"$s")" = true
+cz_check "the pool holds the finished jobs' buffers, none lent, pinned only on a GPU" \
+    test "$(jq '.host_pool.buffers >= 1 and .host_pool.in_use == 0 and .host_pool.bytes >= .host_pool.pinned_bytes
+        and (if all(.devices[]; .backend == "cpu") then .host_pool.pinned_bytes == 0 else true end)
+        and .memory.pool >= 0' <<<"$s")" = true
+for g in cuzk_host_pool_buffers cuzk_host_pool_buffers_in_use cuzk_host_pool_bytes cuzk_host_pool_pinned_bytes \
+    cuzk_host_pool_allocations_total; do
+    cz_check "metrics have $g" grep -qE "^$g [0-9]+\$" <<<"$m"
+done
+cz_check "metrics count the pool in the host memory" grep -qE '^cuzk_host_memory_bytes\{use="pool"\} [0-9]+$' <<<"$m"
+cz_check "the pool's bytes in metrics are positive" grep -qE '^cuzk_host_pool_bytes [1-9]' <<<"$m"
+p1=$(api GET /v1/status | jq -c .host_pool)
+cz_expect 0 "24 more proofs by path, 4 in flight" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 24 -j 4
+cz_expect 0 "24 more with uploaded witnesses, 4 in flight" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 24 -j 4 --upload
+p2=$(api GET /v1/status | jq -c .host_pool)
+# At most 4 jobs hold a buffer at once, so 48 jobs reuse buffers: at most 4
+# new ones, and what the pool keeps is its free cap plus the retired ones
+# that the next get frees (no more than were in flight).
+cz_check "48 jobs later the pool has not grown per job ($p1 -> $p2)" \
+    test "$(jq -n --argjson a "$p1" --argjson b "$p2" '$b.in_use == 0 and
+        $b.allocations - $a.allocations <= 4 and $b.buffers <= $b.max_idle + 4')" = true
 cz_expect 0 "timeline SVG" "$BENCH" --addr "unix:$SOCK" timeline --svg "$TMP/t.svg"
 cz_check "the SVG is an SVG with spans" grep -q '<rect' "$TMP/t.svg"
 
@@ -191,7 +219,7 @@ over=0
 while kill -0 $BPID 2>/dev/null; do
     # one job's reservation (~8.2 MiB) fits, two do not: never more than one
     # job past the queue, although 4 witness and 2 prove workers are idle
-    api GET /v1/status | jq -e '(.memory.jobs + .memory.keys <= .memory.budget) and
+    api GET /v1/status | jq -e '(.memory.jobs + .memory.keys + .memory.pool <= .memory.budget) and
         ([.jobs[] | select(.state != "queued")] | length) <= 1' >/dev/null || over=1
     sleep 0.02
 done

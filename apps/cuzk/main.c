@@ -421,6 +421,12 @@ static int cmd_prove(const cli *c)
         cz_backend_destroy(be);
         return fail(st == CZ_ERR_VERIFY ? CZ_ERR_INTERNAL : st, err);
     }
+    if (!c->quiet)
+        fprintf(stderr, "cuzk: key tier %s\n", tm.tier);
+    if (g_timings)
+        json_object_set_new(g_timings, "tier", json_string(tm.tier));
+    if (tm.upload_ms > 0)
+        stage_done(c, "key_upload", tm.upload_ms);
     stage_done(c, "eval_abc", tm.eval_abc_ms);
     stage_done(c, "ntt_h", tm.ntt_ms);
     stage_done(c, "msm_a", tm.msm_a_ms);

@@ -10,7 +10,8 @@
  * "code": "..."} with a 4xx status (5xx only for the daemon's own faults).
  *
  *   GET    /v1/health                     liveness
- *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory
+ *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory,
+ *                                         host witness buffer pool
  *   GET    /v1/timeline                   per-stage spans of recent jobs
  *   GET    /metrics                       Prometheus text
  *   GET    /v1/keys                       resident keys

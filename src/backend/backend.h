@@ -42,6 +42,22 @@ void cz_csr_free(cz_csr *m);
 
 typedef struct cz_backend cz_backend;
 
+struct cz_zkey;
+
+/* The five MSM sums of a Groth16 proof (before blinding). */
+typedef struct {
+    cz_g1_jac a, b1, c, h;
+    cz_g2_jac b2;
+} cz_msm_sums;
+
+/* What the whole-proof hook reports. */
+typedef struct {
+    double eval_abc_ms, ntt_ms, msm_ms, upload_ms;
+    double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
+    char tier[16];
+    char error[256]; /* on failure: what went wrong on the device */
+} cz_core_timings;
+
 /* What a backend runs on, for status pages and logs. */
 typedef struct {
     char device[128];   /* "cpu, 16 threads" or the GPU's name */
@@ -66,6 +82,17 @@ struct cz_backend {
     void (*destroy)(cz_backend *be);
     /* Describe the device; may be NULL (then only `name` is known). */
     void (*info)(cz_backend *be, cz_backend_info *out);
+    /* Optional (may be NULL): steps 1-3 of the proof at once (a/b/c, H,
+       the five MSMs), for a backend that keeps a key's arrays on its
+       device between proofs. CZ_ERR_UNSUPPORTED: the key does not fit;
+       the prover then runs the steps one by one. */
+    cz_status (*prove_core)(cz_backend *be, const struct cz_zkey *key, const cz_fr *w,
+                            cz_msm_sums *out, cz_core_timings *tm);
+    /* Optional (may be NULL): page-lock host memory that the device will
+       read (witness buffers kept in a pool), so copies run at full bus
+       speed; unpin before freeing it. */
+    cz_status (*host_pin)(cz_backend *be, void *p, size_t len);
+    void (*host_unpin)(cz_backend *be, void *p);
 };
 
 /* The CPU backend on `threads` threads (0: all cores). */

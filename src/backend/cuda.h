@@ -30,6 +30,9 @@ typedef struct cz_cuda_ctx cz_cuda_ctx;
 
 /* true when this library was built with the CUDA backend */
 bool cz_cuda_built(void);
+/* Bytes the "cuda" backends made after this call leave free on their GPU
+   (the daemon's gpu_safety_margin; 0: the default, 512 MiB). */
+void cz_cuda_set_margin(size_t bytes);
 /* usable CUDA devices (0 without CUDA build, driver or device) */
 int cz_cuda_device_count(void);
 

@@ -19,10 +19,14 @@
 #ifdef CUZK_HAVE_CUDA
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 
 #include "../../cuda/czd.h"
 #include "backend/backend.h"
+#include "groth16/groth16.h"
 #include "poly/ntt.h"
+#include "util/log.h"
 
 struct cz_cuda_ctx {
     czd_ctx *d;
@@ -30,6 +34,9 @@ struct cz_cuda_ctx {
 };
 
 bool cz_cuda_built(void) { return true; }
+
+static _Atomic size_t g_margin;
+void cz_cuda_set_margin(size_t bytes) { g_margin = bytes; }
 int cz_cuda_device_count(void) { return czd_device_count(); }
 
 static cz_status fail(cz_cuda_ctx *ctx, cz_status st, const char *msg)
@@ -407,22 +414,127 @@ cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *ad
 
 
 /* ---- the cz_backend of backend.h on the GPU ----
- * compute_h and the MSMs run on the device; eval_abc (sparse products over
- * the witness, host data) stays on the CPU backend. One mutex serialises
- * the device work of concurrent callers (a context is single-threaded). A
- * call that does not fit the arena falls back to the CPU backend. */
+ * Two tiers. "resident": the first proof with a key copies its points and
+ * constraint matrices into the arena, where they stay for later proofs
+ * (prove_core): a proof then uploads only the witness, evaluates a/b/c,
+ * H and the five MSMs on the device and brings back five points. Keys are
+ * stacked in the arena in load order (its buffers are LIFO); a key that
+ * does not fit beside the scratch a proof needs evicts keys from the top
+ * of the stack, and if it still does not fit, prove_core says so and the
+ * prover runs step by step ("streamed"): a/b/c on the CPU, H on the GPU,
+ * each MSM copying its points per call, in halves (recursively) when the
+ * whole array does not fit. One mutex serialises the device work of
+ * concurrent callers (a context is single-threaded). CUZK_GPU_RESIDENT=0
+ * turns the resident tier off (tests use it to force the streamed one). */
+
+#define GPU_KEYS 8
+
+typedef struct {
+    uint64_t uid;
+    size_t bytes;
+    uint32_t n_vars, n_public, log_n, rows;
+    cz_cuda_buf pts[5]; /* a, b1, b2, c, h */
+    cz_cuda_buf ra, ca, va, rb, cb, vb;
+} gpu_key;
 
 typedef struct {
     cz_cuda_ctx *cu;
     cz_backend *cpu;
     pthread_mutex_t lock;
     cz_ntt_domain *dom[CZ_NTT_MAX_LOG + 1];
+    gpu_key keys[GPU_KEYS]; /* a stack: keys[nkeys - 1] was loaded last */
+    int nkeys;
+    bool resident;
+    int gpu;        /* device index */
+    size_t cap;     /* arena cap (0: all but the margin) */
+    int inject;     /* CUZK_GPU_INJECT_FAULT=1: the next proof traps (tests) */
+    bool dead;      /* the device did not come back after a reset */
 } gpu_be;
+
+/* ---- faults ----
+ * A device error fails the call that met it (CZ_ERR_DEVICE with the CUDA
+ * message). If the fault is sticky (an illegal address, a trap: every
+ * later call on the context would fail too), the device is reset and a
+ * fresh context made, so the next proof runs again; resident keys are
+ * dropped and reloaded on demand. Each entry point takes the lock and
+ * binds the device (a context is used from several threads) through
+ * gpu_enter, and leaves through gpu_leave. */
+
+/* After a reset the context may not come back (seen on the H200 machine:
+   "device busy or unavailable" until the process exits). The backend then
+   runs everything on its CPU backend, so jobs still complete, and says so
+   in its log and in info(); restarting the process brings the GPU back. */
+static void gpu_reopen(gpu_be *g)
+{
+    char err[256] = "";
+    /* the driver may take a moment to tear the old context down
+       ("device busy or unavailable" meanwhile): retry for about 2 s */
+    for (int attempt = 0; attempt < 20; attempt++) {
+        if (cz_cuda_ctx_create(&g->cu, g->gpu, g->cap, g_margin, err, sizeof err) == CZ_OK) {
+            cz_log(CZ_LOG_INFO, "cuda", "GPU %d ready again after a reset (attempt %d)", g->gpu,
+                   attempt + 1);
+            return;
+        }
+        g->cu = NULL;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        czd_device_reset(g->gpu);
+    }
+    g->dead = true;
+    cz_log(CZ_LOG_ERROR, "cuda", "GPU %d unusable after a reset (%s): proving on the CPU until restart",
+           g->gpu, err);
+}
+
+static void gpu_reset(gpu_be *g)
+{
+    cz_log(CZ_LOG_WARN, "cuda", "GPU %d: sticky device fault (%s); resetting the device, %d resident key(s) dropped",
+           g->gpu, cz_cuda_ctx_error(g->cu), g->nkeys);
+    memset(g->keys, 0, sizeof g->keys); /* their memory goes with the context */
+    g->nkeys = 0;
+    cz_cuda_ctx_destroy(g->cu);
+    g->cu = NULL;
+    czd_device_reset(g->gpu);
+    gpu_reopen(g);
+}
+
+static cz_status gpu_enter(gpu_be *g)
+{
+    pthread_mutex_lock(&g->lock);
+    if (!g->cu && !g->dead)
+        gpu_reopen(g);
+    if (!g->cu) {
+        pthread_mutex_unlock(&g->lock);
+        return CZ_ERR_DEVICE;
+    }
+    cz_status st = pass(g->cu, czd_bind(g->cu->d));
+    if (st != CZ_OK)
+        pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+static cz_status gpu_leave(gpu_be *g, cz_status st)
+{
+    if (st == CZ_ERR_DEVICE && g->cu && !czd_healthy(g->cu->d))
+        gpu_reset(g);
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
+
+static double gpu_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static void gpu_info(cz_backend *be, cz_backend_info *out)
 {
     gpu_be *g = be->ctx;
     memset(out, 0, sizeof *out);
+    if (!g->cu) {
+        snprintf(out->device, sizeof out->device, "GPU %d (unusable after a fault)", g->gpu);
+        return;
+    }
     snprintf(out->device, sizeof out->device, "%s", cz_cuda_device_name(g->cu));
     out->mem_total = cz_cuda_arena_bytes(g->cu);
     out->mem_free = cz_cuda_arena_free(g->cu);
@@ -476,11 +588,47 @@ static cz_status gpu_compute_h(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_
                                unsigned log_n)
 {
     gpu_be *g = be->ctx;
-    pthread_mutex_lock(&g->lock);
-    cz_status st = gpu_h_locked(g, h, a, b, c, log_n);
-    pthread_mutex_unlock(&g->lock);
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK) /* the GPU is gone: degrade to the CPU */
+        return g->cpu->compute_h(g->cpu, h, a, b, c, log_n);
+    st = gpu_leave(g, gpu_h_locked(g, h, a, b, c, log_n));
     if (st == CZ_ERR_NOMEM) /* inputs are untouched until the download */
         return g->cpu->compute_h(g->cpu, h, a, b, c, log_n);
+    return st;
+}
+
+/* An MSM with the points copied for this call; when they and the MSM's
+   scratch do not fit, the two halves are done one after the other and
+   added (down to 2^12 points; below that the CPU takes over). */
+static cz_status msm_g1_streamed(gpu_be *g, cz_g1_jac *out, const cz_g1_affine *bases,
+                                 const cz_fr *scalars, size_t n)
+{
+    cz_status st = cz_cuda_g1_msm(g->cu, out, bases, scalars, n, 0);
+    if (st != CZ_ERR_NOMEM)
+        return st;
+    if (n <= 4096)
+        return g->cpu->msm_g1(g->cpu, out, bases, scalars, n);
+    cz_g1_jac hi;
+    size_t h = n / 2;
+    if ((st = msm_g1_streamed(g, out, bases, scalars, h)) == CZ_OK &&
+        (st = msm_g1_streamed(g, &hi, bases + h, scalars + h, n - h)) == CZ_OK)
+        cz_g1_jac_add(out, out, &hi);
+    return st;
+}
+
+static cz_status msm_g2_streamed(gpu_be *g, cz_g2_jac *out, const cz_g2_affine *bases,
+                                 const cz_fr *scalars, size_t n)
+{
+    cz_status st = cz_cuda_g2_msm(g->cu, out, bases, scalars, n, 0);
+    if (st != CZ_ERR_NOMEM)
+        return st;
+    if (n <= 4096)
+        return g->cpu->msm_g2(g->cpu, out, bases, scalars, n);
+    cz_g2_jac hi;
+    size_t h = n / 2;
+    if ((st = msm_g2_streamed(g, out, bases, scalars, h)) == CZ_OK &&
+        (st = msm_g2_streamed(g, &hi, bases + h, scalars + h, n - h)) == CZ_OK)
+        cz_g2_jac_add(out, out, &hi);
     return st;
 }
 
@@ -488,29 +636,245 @@ static cz_status gpu_msm_g1(cz_backend *be, cz_g1_jac *out, const cz_g1_affine *
                             const cz_fr *scalars, size_t n)
 {
     gpu_be *g = be->ctx;
-    pthread_mutex_lock(&g->lock);
-    cz_status st = cz_cuda_g1_msm(g->cu, out, bases, scalars, n, 0);
-    pthread_mutex_unlock(&g->lock);
-    if (st == CZ_ERR_NOMEM)
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK)
         return g->cpu->msm_g1(g->cpu, out, bases, scalars, n);
-    return st;
+    return gpu_leave(g, msm_g1_streamed(g, out, bases, scalars, n));
 }
 
 static cz_status gpu_msm_g2(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *bases,
                             const cz_fr *scalars, size_t n)
 {
     gpu_be *g = be->ctx;
-    pthread_mutex_lock(&g->lock);
-    cz_status st = cz_cuda_g2_msm(g->cu, out, bases, scalars, n, 0);
-    pthread_mutex_unlock(&g->lock);
-    if (st == CZ_ERR_NOMEM)
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK)
         return g->cpu->msm_g2(g->cpu, out, bases, scalars, n);
+    return gpu_leave(g, msm_g2_streamed(g, out, bases, scalars, n));
+}
+
+/* ---- resident keys ---- */
+
+static void key_free(gpu_be *g, gpu_key *k)
+{
+    cz_cuda_buf *order[] = {&k->vb, &k->cb, &k->rb, &k->va, &k->ca, &k->ra,
+                            &k->pts[4], &k->pts[3], &k->pts[2], &k->pts[1], &k->pts[0]};
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+        cz_cuda_buf_free(g->cu, order[i]);
+    memset(k, 0, sizeof *k);
+}
+
+/* Device memory a proof of this key needs besides the key: witness, a, b,
+   c and room for the MSM's digit pairs and buckets (generous; an MSM
+   batches its windows when it has less). */
+static size_t proof_scratch(const cz_zkey *key)
+{
+    size_t m = key->n_vars > key->domain_size ? key->n_vars : key->domain_size;
+    return m * (size_t)(4 * 32 + 32 + 16 * 8) + ((size_t)512 << 20);
+}
+
+static size_t key_bytes(const cz_zkey *key)
+{
+    size_t nv = key->n_vars, np = key->n_public, n = key->domain_size;
+    size_t b = (3 * nv - np - 1 + n) * sizeof(cz_g1_affine) + nv * sizeof(cz_g2_affine);
+    b += 2 * ((size_t)key->qa.n_rows + 1) * 8;
+    b += (size_t)(key->qa.nnz + key->qb.nnz) * (4 + sizeof(cz_fr));
+    return b + 11 * 256;
+}
+
+static cz_status upload_array(gpu_be *g, cz_cuda_buf *b, const void *src, size_t bytes)
+{
+    cz_status st = cz_cuda_buf_alloc(g->cu, b, bytes ? bytes : 1);
+    if (st == CZ_OK && bytes)
+        st = cz_cuda_upload(g->cu, b, 0, src, bytes);
     return st;
+}
+
+/* The key's entry, loading it (and evicting keys loaded after the oldest
+   that must go) when absent. NULL with CZ_ERR_UNSUPPORTED when it cannot
+   be resident. */
+static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *upload_ms)
+{
+    *out = NULL;
+    for (int i = 0; i < g->nkeys; i++)
+        if (g->keys[i].uid == key->uid) {
+            *out = &g->keys[i];
+            return CZ_OK;
+        }
+    if (!g->resident || key->qa.n_rows != key->domain_size || key->qb.n_rows != key->domain_size)
+        return CZ_ERR_UNSUPPORTED;
+    size_t need = key_bytes(key) + proof_scratch(key);
+    if (need > cz_cuda_arena_bytes(g->cu))
+        return CZ_ERR_UNSUPPORTED;
+    while (g->nkeys > 0 && (g->nkeys == GPU_KEYS || cz_cuda_arena_free(g->cu) < need)) {
+        gpu_key *top = &g->keys[--g->nkeys];
+        cz_log(CZ_LOG_INFO, "cuda", "evicting key #%llu (%.1f MiB) from %s",
+               (unsigned long long)top->uid, top->bytes / 1048576.0, cz_cuda_device_name(g->cu));
+        key_free(g, top);
+    }
+    if (cz_cuda_arena_free(g->cu) < need)
+        return CZ_ERR_UNSUPPORTED;
+    double t = gpu_now_ms();
+    gpu_key *k = &g->keys[g->nkeys];
+    memset(k, 0, sizeof *k);
+    size_t nv = key->n_vars, np = key->n_public, n = key->domain_size;
+    const void *src[5] = {key->a, key->b1, key->b2, key->c, key->h};
+    size_t bytes[5] = {nv * sizeof(cz_g1_affine), nv * sizeof(cz_g1_affine),
+                       nv * sizeof(cz_g2_affine), (nv - np - 1) * sizeof(cz_g1_affine),
+                       n * sizeof(cz_g1_affine)};
+    cz_status st = CZ_OK;
+    for (int i = 0; i < 5 && st == CZ_OK; i++)
+        st = upload_array(g, &k->pts[i], src[i], bytes[i]);
+    const cz_csr *q[2] = {&key->qa, &key->qb};
+    cz_cuda_buf *dst[2][3] = {{&k->ra, &k->ca, &k->va}, {&k->rb, &k->cb, &k->vb}};
+    for (int m = 0; m < 2 && st == CZ_OK; m++) {
+        st = upload_array(g, dst[m][0], q[m]->row_ptr, ((size_t)q[m]->n_rows + 1) * 8);
+        if (st == CZ_OK)
+            st = upload_array(g, dst[m][1], q[m]->col, (size_t)q[m]->nnz * 4);
+        if (st == CZ_OK)
+            st = upload_array(g, dst[m][2], q[m]->val, (size_t)q[m]->nnz * sizeof(cz_fr));
+    }
+    if (st != CZ_OK) {
+        key_free(g, k); /* frees what was allocated, in reverse order */
+        return st == CZ_ERR_NOMEM ? CZ_ERR_UNSUPPORTED : st;
+    }
+    k->uid = key->uid;
+    k->bytes = key_bytes(key);
+    k->n_vars = key->n_vars;
+    k->n_public = key->n_public;
+    k->log_n = key->log_n;
+    k->rows = key->qa.n_rows;
+    g->nkeys++;
+    *upload_ms = gpu_now_ms() - t;
+    cz_log(CZ_LOG_INFO, "cuda", "key #%llu resident on %s: %.1f MiB in %.0f ms (%.1f GiB free)",
+           (unsigned long long)key->uid, cz_cuda_device_name(g->cu), k->bytes / 1048576.0,
+           *upload_ms, cz_cuda_arena_free(g->cu) / 1073741824.0);
+    *out = k;
+    return CZ_OK;
+}
+
+static cz_status ensure_domain(gpu_be *g, unsigned log_n)
+{
+    if (log_n > CZ_NTT_MAX_LOG)
+        return CZ_ERR_UNSUPPORTED;
+    if (!g->dom[log_n])
+        return cz_ntt_domain_create(&g->dom[log_n], log_n, CZ_NTT_ROOT_5);
+    return CZ_OK;
+}
+
+static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_msm_sums *out,
+                             cz_core_timings *tm)
+{
+    gpu_key *k = NULL;
+    cz_status st = ensure_domain(g, key->log_n);
+    if (st == CZ_OK)
+        st = key_get(g, key, &k, &tm->upload_ms);
+    if (st != CZ_OK)
+        return st;
+    snprintf(tm->tier, sizeof tm->tier, "resident");
+    const cz_ntt_domain *d = g->dom[key->log_n];
+    size_t n = key->domain_size, nv = key->n_vars, np = key->n_public;
+    size_t bytes[4] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr)};
+    cz_cuda_buf buf[4]; /* w, a, b, c */
+    if ((st = tmp_bufs(g->cu, buf, bytes, 4)) != CZ_OK)
+        return st;
+    double t = gpu_now_ms();
+    st = cz_cuda_upload(g->cu, &buf[0], 0, w, bytes[0]);
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_eval_abc(g->cu->d, buf[1].dev, buf[2].dev, buf[3].dev, k->ra.dev,
+                                      k->ca.dev, k->va.dev, k->rb.dev, k->cb.dev, k->vb.dev,
+                                      buf[0].dev, k->rows));
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_sync(g->cu->d));
+    tm->eval_abc_ms = gpu_now_ms() - t;
+    t = gpu_now_ms();
+    for (int i = 1; i <= 3 && st == CZ_OK; i++) {
+        st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, key->log_n, &d->omega_inv, NULL, 0,
+                                 &d->n_inv, &d->omega_2n));
+        if (st == CZ_OK)
+            st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, key->log_n, &d->omega, NULL, 0, NULL, NULL));
+    }
+    if (st == CZ_OK) /* h = a * b - c, into a */
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, buf[1].dev, buf[1].dev, buf[2].dev, n));
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 1, buf[1].dev, buf[1].dev, buf[3].dev, n));
+    tm->ntt_ms = gpu_now_ms() - t;
+    double t_msm = gpu_now_ms();
+    cz_cuda_buf wc = {(char *)buf[0].dev + (np + 1) * sizeof(cz_fr), (nv - np - 1) * sizeof(cz_fr)};
+    if (st == CZ_OK) {
+        t = gpu_now_ms();
+        st = cz_cuda_g1_msm_dev(g->cu, &out->a, &k->pts[0], NULL, &buf[0], nv, 0, 0);
+        tm->msm_a_ms = gpu_now_ms() - t;
+    }
+    if (st == CZ_OK) {
+        t = gpu_now_ms();
+        st = cz_cuda_g1_msm_dev(g->cu, &out->b1, &k->pts[1], NULL, &buf[0], nv, 0, 0);
+        tm->msm_b1_ms = gpu_now_ms() - t;
+    }
+    if (st == CZ_OK) {
+        t = gpu_now_ms();
+        st = cz_cuda_g2_msm_dev(g->cu, &out->b2, &k->pts[2], NULL, &buf[0], nv, 0, 0);
+        tm->msm_b2_ms = gpu_now_ms() - t;
+    }
+    if (st == CZ_OK) {
+        t = gpu_now_ms();
+        st = cz_cuda_g1_msm_dev(g->cu, &out->c, &k->pts[3], NULL, &wc, nv - np - 1, 0, 0);
+        tm->msm_c_ms = gpu_now_ms() - t;
+    }
+    if (st == CZ_OK) {
+        t = gpu_now_ms();
+        st = cz_cuda_g1_msm_dev(g->cu, &out->h, &k->pts[4], NULL, &buf[1], n, 0, 0);
+        tm->msm_h_ms = gpu_now_ms() - t;
+    }
+    tm->msm_ms = gpu_now_ms() - t_msm;
+    tmp_free(g->cu, buf, 4);
+    return st;
+}
+
+static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const cz_fr *w,
+                                cz_msm_sums *out, cz_core_timings *tm)
+{
+    gpu_be *g = be->ctx;
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK) { /* degraded: the prover's steps run on the CPU */
+        snprintf(tm->tier, sizeof tm->tier, "host");
+        return CZ_ERR_UNSUPPORTED;
+    }
+    if (g->inject) {
+        g->inject = 0;
+        st = pass(g->cu, czd_inject_fault(g->cu->d));
+    } else {
+        st = core_locked(g, key, w, out, tm);
+    }
+    if (st == CZ_ERR_UNSUPPORTED)
+        snprintf(tm->tier, sizeof tm->tier, "streamed");
+    else if (st != CZ_OK)
+        snprintf(tm->error, sizeof tm->error, "%s", cz_cuda_ctx_error(g->cu));
+    return gpu_leave(g, st);
+}
+
+static cz_status gpu_host_pin(cz_backend *be, void *p, size_t len)
+{
+    gpu_be *g = be->ctx; /* no lock: pinning must not wait for a running proof */
+    char err[256];
+    cz_status st = czd_host_pin(g->gpu, p, len, err, sizeof err);
+    if (st != CZ_OK)
+        cz_log(CZ_LOG_DEBUG, "cuda", "GPU %d: %s", g->gpu, err);
+    return st;
+}
+
+static void gpu_host_unpin(cz_backend *be, void *p)
+{
+    (void)be;
+    czd_host_unpin(p);
 }
 
 static void gpu_destroy(cz_backend *be)
 {
     gpu_be *g = be->ctx;
+    if (g->cu)
+        czd_bind(g->cu->d);
+    while (g->nkeys > 0)
+        key_free(g, &g->keys[--g->nkeys]);
     for (int i = 0; i <= CZ_NTT_MAX_LOG; i++)
         cz_ntt_domain_destroy(g->dom[i]);
     cz_cuda_ctx_destroy(g->cu);
@@ -535,7 +899,7 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, ch
     const char *env = getenv("CUZK_GPU_ARENA_MB");
     if (env && *env)
         cap = (size_t)strtoull(env, NULL, 10) << 20;
-    cz_status st = cz_cuda_ctx_create(&g->cu, gpu, cap, 0, err, err_len);
+    cz_status st = cz_cuda_ctx_create(&g->cu, gpu, cap, g_margin, err, err_len);
     if (st == CZ_OK)
         st = cz_backend_cpu_create(&g->cpu, threads);
     if (st != CZ_OK) {
@@ -545,6 +909,14 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, ch
         return st;
     }
     pthread_mutex_init(&g->lock, NULL);
+    const char *res = getenv("CUZK_GPU_RESIDENT"), *inj = getenv("CUZK_GPU_INJECT_FAULT");
+    g->resident = !(res && !strcmp(res, "0"));
+    g->inject = inj && !strcmp(inj, "1");
+    g->gpu = gpu;
+    g->cap = cap;
+    be->prove_core = gpu_prove_core;
+    be->host_pin = gpu_host_pin;
+    be->host_unpin = gpu_host_unpin;
     be->info = gpu_info;
     be->name = "cuda";
     be->ctx = g;
@@ -566,6 +938,7 @@ struct cz_cuda_ctx {
 #define NO_CUDA CZ_ERR_UNSUPPORTED
 
 bool cz_cuda_built(void) { return false; }
+void cz_cuda_set_margin(size_t bytes) { (void)bytes; }
 int cz_cuda_device_count(void) { return 0; }
 
 cz_status cz_cuda_ctx_create(cz_cuda_ctx **out, int device, size_t max_bytes, size_t margin,

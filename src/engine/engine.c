@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/cuda.h"
+#include "engine/hostpool.h"
 #include "groth16/groth16.h"
 #include "io/json.h"
 #include "util/log.h"
@@ -121,7 +123,8 @@ typedef struct job {
     int waiters;                 /* threads in await: not freed meanwhile */
     size_t wtns_len;             /* uploaded witness bytes (parsed at submit) */
     char *wtns_path;
-    cz_fr *w;                    /* parsed witness (secret) */
+    cz_hostbuf *wbuf;            /* pool buffer holding the parsed witness */
+    cz_fr *w;                    /* parsed witness (secret): wbuf->data */
     uint32_t nw;
     uint64_t mem;                /* host memory reserved */
     int worker;                  /* prove worker, -1 none */
@@ -190,6 +193,7 @@ struct cz_engine {
     prio_queue pending, prove;
 
     uint64_t mem_budget, mem_jobs, mem_keys;
+    cz_hostpool *pool;           /* witness buffers, pinned on the devices */
 
     pthread_t *witness_th;
     int n_witness, witness_started;
@@ -345,8 +349,9 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
     j->t[ST_TOTAL][1] = j->finished_at;
     hist_add(&e->hist[ST_TOTAL], (j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0]) / 1e3);
     e->finished[st == CZ_JOB_DONE ? 0 : st == CZ_JOB_FAILED ? 1 : 2]++;
-    if (j->w) {
-        cz_wtns_free(j->w, j->nw); /* wipes: the witness is secret */
+    if (j->wbuf) {
+        cz_hostpool_put(e->pool, j->wbuf); /* wipes: the witness is secret */
+        j->wbuf = NULL;
         j->w = NULL;
     }
     if (j->mem) {
@@ -360,8 +365,10 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
         j->key = NULL;
     }
     if (st == CZ_JOB_DONE)
-        cz_log(CZ_LOG_DEBUG, "engine", "%s done in %.1f ms (queue %.1f, witness %.1f, gpu %.1f, verify %.1f)",
-               j->id, j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0], j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0],
+        cz_log(CZ_LOG_INFO, "engine",
+               "%s done in %.1f ms, key tier %s (queue %.1f, witness %.1f, gpu %.1f, verify %.1f)",
+               j->id, j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0], j->pt.tier[0] ? j->pt.tier : "-",
+               j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0],
                j->t[ST_WITNESS][1] - j->t[ST_WITNESS][0], j->t[ST_PROVE][1] - j->t[ST_PROVE][0],
                j->t[ST_VERIFY][1] - j->t[ST_VERIFY][0]);
     else
@@ -436,11 +443,26 @@ static void *witness_main(void *arg)
             j = q_peek(&e->pending);
             if (j) {
                 uint64_t need = job_mem_estimate(j->key, j->wtns_len);
+                /* Pooled witness buffers count too, less the one this job
+                   will reuse (its estimate has the witness already). */
+                size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
+                uint64_t use = e->mem_jobs + e->mem_keys + cz_hostpool_charge(e->pool, reuse);
+                if (use + need > e->mem_budget) {
+                    /* Idle pooled buffers give way: free them rather than
+                       let the head wait for memory that they hold. */
+                    cz_hostbuf *drop = cz_hostpool_trim(e->pool, use + need - e->mem_budget);
+                    if (drop) {
+                        pthread_mutex_unlock(&e->mu);
+                        cz_hostpool_release(e->pool, drop);
+                        pthread_mutex_lock(&e->mu);
+                        continue; /* look again: the queue may have changed */
+                    }
+                }
                 /* Strict priority: the head waits for memory rather than
                    letting later jobs pass it. A job that alone exceeds
                    the budget still runs once nothing else holds memory,
                    so nothing starves. */
-                if (e->mem_jobs == 0 || e->mem_jobs + e->mem_keys + need <= e->mem_budget) {
+                if (e->mem_jobs == 0 || use + need <= e->mem_budget) {
                     q_remove(&e->pending, j);
                     j->mem = need;
                     e->mem_jobs += need;
@@ -469,10 +491,20 @@ static void *witness_main(void *arg)
             if (!data)
                 st = CZ_ERR_IO;
         }
-        cz_fr *w = NULL;
+        cz_hostbuf *wb = NULL;
         uint32_t nw = 0;
-        if (!st && path)
-            st = cz_wtns_parse(&w, &nw, data, len, path, n_vars, err, sizeof err);
+        if (!st && path) {
+            /* Decode into a pooled (pinned) buffer; the parser checks the
+               count against the key before it writes a value. */
+            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr)))) {
+                set_err(err, sizeof err, "%s: out of memory", path);
+                st = CZ_ERR_NOMEM;
+            } else if ((st = cz_wtns_parse_into(wb->data, n_vars, &nw, data, len, path, n_vars,
+                                                err, sizeof err))) {
+                cz_hostpool_put(e->pool, wb);
+                wb = NULL;
+            }
+        }
         if (data) {
             cz_wipe(data, len);
             free(data);
@@ -484,12 +516,12 @@ static void *witness_main(void *arg)
         if (st) {
             fail_locked(e, j, err);
         } else if (j->cancel) {
-            if (w)
-                cz_wtns_free(w, nw);
+            cz_hostpool_put(e->pool, wb); /* wipes */
             finish_locked(e, j, CZ_JOB_CANCELLED);
         } else {
-            if (w) {
-                j->w = w;
+            if (wb) {
+                j->wbuf = wb;
+                j->w = wb->data;
                 j->nw = nw;
             }
             j->state = CZ_JOB_PROVE_QUEUED;
@@ -650,6 +682,7 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         cz_engine_destroy(e, 0);
         return CZ_ERR_NOMEM;
     }
+    cz_cuda_set_margin((size_t)c->gpu_margin);
     for (int d = 0; d < e->n_devs; d++) {
         device *dv = &e->devs[d];
         dv->index = d;
@@ -667,6 +700,19 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
             snprintf(dv->info.device, sizeof dv->info.device, "%s", dv->be->name);
         cz_log(CZ_LOG_INFO, "engine", "device %d: backend %s on %s%s", d, dv->be->name,
                dv->info.device, dv->info.mem_total ? " (memory arena taken)" : "");
+    }
+    /* Witness buffers: enough stay free for every witness worker and prove
+       worker to hold one and as many to wait in the prove queue, plus two. */
+    cz_backend **bes = calloc((size_t)e->n_devs, sizeof *bes);
+    for (int d = 0; bes && d < e->n_devs; d++)
+        bes[d] = e->devs[d].be;
+    if (bes)
+        e->pool = cz_hostpool_create(bes, e->n_devs,
+                                     (size_t)c->witness_workers + 2 * (size_t)e->n_workers + 2);
+    free(bes);
+    if (!e->pool) {
+        cz_engine_destroy(e, 0);
+        return CZ_ERR_NOMEM;
     }
     for (int i = 0; i < e->n_workers; i++) {
         worker *wk = &e->workers[i];
@@ -742,6 +788,7 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
     for (int i = 0; i < e->n_workers; i++)
         if (e->workers[i].th)
             pthread_join(e->workers[i].th, NULL);
+    cz_hostpool_detach(e->pool); /* unpin while the backends exist */
     for (int d = 0; d < e->n_devs; d++) {
         cz_backend_destroy(e->devs[d].be);
         e->devs[d].be = NULL;
@@ -773,6 +820,7 @@ void cz_engine_destroy(cz_engine *e, int grace_ms)
         job_free_locked(e, j);
     }
     pthread_mutex_unlock(&e->mu);
+    cz_hostpool_destroy(e->pool);
     for (key *k = e->keys, *nx; k; k = nx) {
         nx = k->next;
         cz_vk_free(k->vk);
@@ -853,9 +901,16 @@ cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, cha
         set_err(err, err_len, "key '%s' is already loaded from %s; evict it first", id, old->path);
         return CZ_ERR_BUSY;
     }
-    /* Make room: evict idle keys, least recently used first. */
+    /* Make room: free idle pooled witness buffers, then evict idle keys,
+       least recently used first. */
     uint64_t need = (uint64_t)st.st_size;
-    while (e->mem_keys + e->mem_jobs + need > e->mem_budget) {
+    uint64_t pool = cz_hostpool_charge(e->pool, 0);
+    cz_hostbuf *drop = NULL;
+    if (e->mem_keys + e->mem_jobs + pool + need > e->mem_budget) {
+        drop = cz_hostpool_trim(e->pool, e->mem_keys + e->mem_jobs + pool + need - e->mem_budget);
+        pool = cz_hostpool_charge(e->pool, 0);
+    }
+    while (e->mem_keys + e->mem_jobs + pool + need > e->mem_budget) {
         key *lru = NULL;
         for (key *k = e->keys; k; k = k->next)
             if (k->users == 0 && (!lru || k->last_use < lru->last_use))
@@ -867,13 +922,15 @@ cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, cha
         cz_zkey_free(lru->zkey);
         free(lru);
     }
-    int fits = e->mem_keys + e->mem_jobs + need <= e->mem_budget;
+    uint64_t in_use = e->mem_keys + e->mem_jobs + pool;
+    int fits = in_use + need <= e->mem_budget;
     pthread_mutex_unlock(&e->mu);
+    cz_hostpool_release(e->pool, drop);
     if (!fits) {
         set_err(err, err_len, "%s: %llu bytes do not fit the host memory budget (%llu bytes, "
                 "%llu in use by keys that are busy and running jobs)", path,
                 (unsigned long long)need, (unsigned long long)e->mem_budget,
-                (unsigned long long)(e->mem_keys + e->mem_jobs));
+                (unsigned long long)in_use);
         return CZ_ERR_NOMEM;
     }
 
@@ -982,12 +1039,22 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         /* Uploaded bytes are checked now, so a malformed witness or one of
            the wrong length is answered at once (4xx) rather than as a
            failed job; the witness stage then has nothing left to do. */
-        cz_status ws = cz_wtns_parse(&j->w, &j->nw, req->witness, req->witness_len,
-                                     "uploaded witness", 0, err, err_len);
+        uint32_t n = 0;
+        cz_status ws = cz_wtns_parse_into(NULL, 0, &n, req->witness, req->witness_len,
+                                          "uploaded witness", 0, err, err_len);
+        if (!ws && !(j->wbuf = cz_hostpool_get(e->pool, (size_t)n * sizeof(cz_fr)))) {
+            set_err(err, err_len, "uploaded witness: out of memory");
+            ws = CZ_ERR_NOMEM;
+        }
+        if (!ws)
+            ws = cz_wtns_parse_into(j->wbuf->data, n, &j->nw, req->witness, req->witness_len,
+                                    "uploaded witness", 0, err, err_len);
         if (ws) {
+            cz_hostpool_put(e->pool, j->wbuf); /* wipes */
             free(j);
             return ws;
         }
+        j->w = j->wbuf->data;
         j->wtns_len = req->witness_len;
     } else if (!(j->wtns_path = strdup(req->witness_path))) {
         free(j);
@@ -1049,8 +1116,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
     }
     pthread_mutex_unlock(&e->mu);
     if (j) {
-        if (j->w)
-            cz_wtns_free(j->w, j->nw);
+        cz_hostpool_put(e->pool, j->wbuf); /* wipes */
         free(j->wtns_path);
         free(j);
     }
@@ -1065,10 +1131,12 @@ static json_t *timings_json(const job *j)
     double g = j->t[ST_PROVE][1] > 0 ? j->t[ST_PROVE][1] - j->t[ST_PROVE][0] : 0;
     double v = j->t[ST_VERIFY][1] > 0 ? j->t[ST_VERIFY][1] - j->t[ST_VERIFY][0] : 0;
     double tot = j->t[ST_TOTAL][1] > 0 ? j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0] : 0;
-    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:f, s:f, s:f, s:f}}", "queue_wait",
-                     q, "key_load", 0.0, "witness", w, "gpu_queue", gq, "gpu", g, "verify", v,
-                     "total", tot, "prove_detail", "eval_abc", j->pt.eval_abc_ms, "ntt",
-                     j->pt.ntt_ms, "msm", j->pt.msm_ms, "assemble", j->pt.assemble_ms);
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:s, s:f, s:f, s:f, s:f, s:f}}",
+                     "queue_wait", q, "key_load", 0.0, "witness", w, "gpu_queue", gq, "gpu", g,
+                     "verify", v, "total", tot, "prove_detail", "tier",
+                     j->pt.tier[0] ? j->pt.tier : "-", "upload", j->pt.upload_ms, "eval_abc",
+                     j->pt.eval_abc_ms, "ntt", j->pt.ntt_ms, "msm", j->pt.msm_ms, "assemble",
+                     j->pt.assemble_ms);
 }
 
 static json_t *job_json_locked(cz_engine *e, const job *j)
@@ -1180,14 +1248,26 @@ json_t *cz_engine_status_json(cz_engine *e)
     json_t *keys = json_array();
     for (key *k = e->keys; k; k = k->next)
         json_array_append_new(keys, key_json_locked(e, k));
+    cz_hostpool_stats ps;
+    cz_hostpool_stats_get(e->pool, &ps);
     json_t *o = json_pack(
-        "{s:f, s:b, s:{s:I, s:I}, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I, s:I}}",
+        "{s:f, s:b, s:{s:I, s:I}, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I},"
+        " s:{s:I, s:I, s:I, s:I, s:I}}",
         "uptime_s", t / 1e3, "draining", e->draining, "queues", "pending", (json_int_t)e->pending.n,
         "prove", (json_int_t)e->prove.n, "jobs", jobs, "workers", workers, "devices", devices,
         "keys", keys, "memory", "budget", (json_int_t)e->mem_budget, "keys", (json_int_t)e->mem_keys,
-        "jobs", (json_int_t)e->mem_jobs, "counts", "submitted", (json_int_t)e->submitted,
-        "done", (json_int_t)e->finished[0], "failed", (json_int_t)e->finished[1], "cancelled",
-        (json_int_t)e->finished[2], "rejected", (json_int_t)e->rejected);
+        "jobs", (json_int_t)e->mem_jobs, "pool", (json_int_t)ps.charge, "counts", "submitted",
+        (json_int_t)e->submitted, "done", (json_int_t)e->finished[0], "failed",
+        (json_int_t)e->finished[1], "cancelled", (json_int_t)e->finished[2], "rejected",
+        (json_int_t)e->rejected);
+    json_object_set_new(o, "host_pool",
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "buffers",
+                                  (json_int_t)ps.buffers, "bytes", (json_int_t)ps.bytes,
+                                  "pinned_bytes", (json_int_t)ps.pinned_bytes, "in_use",
+                                  (json_int_t)ps.in_use, "in_use_bytes",
+                                  (json_int_t)ps.in_use_bytes, "idle", (json_int_t)ps.idle,
+                                  "max_idle", (json_int_t)ps.max_idle, "allocations",
+                                  (json_int_t)ps.allocations));
     pthread_mutex_unlock(&e->mu);
     return o;
 }
@@ -1260,13 +1340,30 @@ char *cz_engine_metrics_text(cz_engine *e)
               e->pending.n, e->prove.n);
     sb_printf(&b, "# HELP cuzk_jobs_active Jobs queued or running.\n# TYPE cuzk_jobs_active gauge\n"
                   "cuzk_jobs_active %zu\n", e->n_active);
+    cz_hostpool_stats ps;
+    cz_hostpool_stats_get(e->pool, &ps);
     sb_printf(&b, "# HELP cuzk_host_memory_bytes Host memory budget and reservations.\n"
                   "# TYPE cuzk_host_memory_bytes gauge\n"
                   "cuzk_host_memory_bytes{use=\"budget\"} %llu\n"
                   "cuzk_host_memory_bytes{use=\"keys\"} %llu\n"
-                  "cuzk_host_memory_bytes{use=\"jobs\"} %llu\n",
+                  "cuzk_host_memory_bytes{use=\"jobs\"} %llu\n"
+                  "cuzk_host_memory_bytes{use=\"pool\"} %llu\n",
               (unsigned long long)e->mem_budget, (unsigned long long)e->mem_keys,
-              (unsigned long long)e->mem_jobs);
+              (unsigned long long)e->mem_jobs, (unsigned long long)ps.charge);
+    sb_printf(&b, "# HELP cuzk_host_pool_buffers Witness buffers in the host pool, free and lent.\n"
+                  "# TYPE cuzk_host_pool_buffers gauge\ncuzk_host_pool_buffers %llu\n"
+                  "# HELP cuzk_host_pool_buffers_in_use Host pool buffers lent to jobs.\n"
+                  "# TYPE cuzk_host_pool_buffers_in_use gauge\ncuzk_host_pool_buffers_in_use %llu\n"
+                  "# HELP cuzk_host_pool_bytes Bytes of the host pool's buffers.\n"
+                  "# TYPE cuzk_host_pool_bytes gauge\ncuzk_host_pool_bytes %llu\n"
+                  "# HELP cuzk_host_pool_pinned_bytes Host pool bytes page-locked for a device.\n"
+                  "# TYPE cuzk_host_pool_pinned_bytes gauge\ncuzk_host_pool_pinned_bytes %llu\n"
+                  "# HELP cuzk_host_pool_allocations_total Host pool buffers allocated in all.\n"
+                  "# TYPE cuzk_host_pool_allocations_total counter\n"
+                  "cuzk_host_pool_allocations_total %llu\n",
+              (unsigned long long)ps.buffers, (unsigned long long)ps.in_use,
+              (unsigned long long)ps.bytes, (unsigned long long)ps.pinned_bytes,
+              (unsigned long long)ps.allocations);
     size_t nk = 0;
     for (key *k = e->keys; k; k = k->next)
         nk++;

@@ -17,7 +17,10 @@
  * in use, loading a key that does not fit evicts idle keys least recently
  * used first. Each device has one lock that its workers share, so two
  * workers never stage into the same card at once (the seeds' lesson); the
- * next worker's witness is parsed while the current one proves.
+ * next worker's witness is parsed while the current one proves. Decoded
+ * witnesses live in a pool of host buffers pinned on the devices
+ * (hostpool.h), reused across jobs; its free buffers count against the
+ * memory budget and are freed first when a reservation would not fit.
  *
  * Every stage records a span (job, partition, stage, worker, start, end)
  * in a bounded in-memory timeline, and updates counters and per-stage

@@ -41,6 +41,7 @@ typedef struct cz_zkey {
     const cz_g1_affine *h;   /* domain_size */
     cz_csr qa, qb;           /* the A and B matrices, domain_size rows */
     /* storage */
+    uint64_t uid;            /* unique per loaded key (process-wide): device caches key on it */
     cz_blob blob;
     void *copies[6];         /* aligned copies of unaligned sections */
     bool copy_all;           /* loading from caller bytes to copy: copy every section */
@@ -72,6 +73,13 @@ cz_status cz_zkey_read_info(cz_zkey_info *info, const uint8_t *data, size_t len,
    cz_wtns_free (which wipes it: the witness is secret). */
 cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_t len,
                         const char *name, uint32_t expected_n, char *err, size_t err_len);
+/* The same checks and messages, into a caller's buffer of `cap` values
+   (e.g. a pinned pool buffer); *n_out gets the count. On an error the
+   buffer is wiped. out == NULL: check the header only and report the
+   count in *n_out, to size a buffer (values unchecked). */
+cz_status cz_wtns_parse_into(cz_fr *out, size_t cap, uint32_t *n_out, const uint8_t *data,
+                             size_t len, const char *name, uint32_t expected_n, char *err,
+                             size_t err_len);
 void cz_wtns_free(cz_fr *w, uint32_t n);
 /* Write a .wtns (tests and tools). */
 cz_status cz_wtns_write(const char *path, const cz_fr *w, uint32_t n, char *err, size_t err_len);
@@ -121,6 +129,9 @@ cz_status cz_vk_from_zkey(cz_vk **out, const cz_zkey *key);
 typedef struct {
     double eval_abc_ms, ntt_ms, msm_ms, assemble_ms, total_ms;
     double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
+    double upload_ms;  /* key upload to the device inside this proof (0: resident or CPU) */
+    char tier[16];     /* where the key's points were read from: "host" (CPU backend),
+                          "resident" (kept on the GPU), "streamed" (copied per proof) */
 } cz_prove_timings;
 
 /* Prove: w has key->n_vars values (Montgomery, w[0] = 1). The blinding r,

@@ -15,7 +15,10 @@
  *      pi_b = beta2 + sum w_i B2_i + s delta2,  b1 = beta1 + sum w_i B1_i + s delta1
  *      pi_c = sum_{i>nPublic} w_i C_i + sum h_j H_j + s pi_a + r b1 - r s delta1
  *   The products by r and s are constant time; r, s, r*s are wiped.
+ * A backend with a prove_core hook (the GPU, key resident) runs steps 1-3
+ * in one call from its own copy of the key; the assembly stays here.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -63,8 +66,40 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     const size_t npub = key->n_public;
     double t0 = now_ms(), t;
     cz_status st = CZ_OK;
-    cz_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+    cz_fr *a = NULL, *b = NULL, *c = NULL;
     cz_fr r, s, rsn;
+    cz_g1_jac pa, pb1, pc, ph;
+    cz_g2_jac pb2;
+    snprintf(tm->tier, sizeof tm->tier, "%s", strcmp(be->name, "cpu") ? "streamed" : "host");
+    if (be->prove_core) {
+        cz_msm_sums sums;
+        cz_core_timings ct;
+        memset(&ct, 0, sizeof ct);
+        st = be->prove_core(be, key, w, &sums, &ct);
+        if (st == CZ_OK) {
+            pa = sums.a, pb1 = sums.b1, pb2 = sums.b2, pc = sums.c, ph = sums.h;
+            tm->eval_abc_ms = ct.eval_abc_ms;
+            tm->ntt_ms = ct.ntt_ms;
+            tm->msm_ms = ct.msm_ms;
+            tm->upload_ms = ct.upload_ms;
+            tm->msm_a_ms = ct.msm_a_ms;
+            tm->msm_b1_ms = ct.msm_b1_ms;
+            tm->msm_b2_ms = ct.msm_b2_ms;
+            tm->msm_c_ms = ct.msm_c_ms;
+            tm->msm_h_ms = ct.msm_h_ms;
+            snprintf(tm->tier, sizeof tm->tier, "%s", ct.tier);
+            goto assemble;
+        }
+        if (st != CZ_ERR_UNSUPPORTED) {
+            cz_io_fail(st, err, err_len, "prove", "proof steps failed on %s: %s", be->name,
+                       ct.error[0] ? ct.error : cz_strerror(st));
+            goto out;
+        }
+        if (ct.tier[0]) /* "streamed", or "host" when the device is gone */
+            snprintf(tm->tier, sizeof tm->tier, "%s", ct.tier);
+        st = CZ_OK; /* the key does not fit on the device: step by step */
+    }
+    a = malloc(n * sizeof *a), b = malloc(n * sizeof *b), c = malloc(n * sizeof *c);
     if (!a || !b || !c) {
         st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors", n);
         goto out;
@@ -85,8 +120,6 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     free(c);
     b = c = NULL;
 
-    cz_g1_jac pa, pb1, pc, ph;
-    cz_g2_jac pb2;
     double tmsm = now_ms();
     t = now_ms();
     if ((st = be->msm_g1(be, &pa, key->a, w, key->n_vars)))
@@ -110,6 +143,7 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     tm->msm_h_ms = now_ms() - t;
     tm->msm_ms = now_ms() - tmsm;
 
+assemble:
     t = now_ms();
     if (rs) {
         r = rs[0];

@@ -25,10 +25,14 @@ void cz_wtns_free(cz_fr *w, uint32_t n)
     free(w);
 }
 
-cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_t len,
-                        const char *name, uint32_t expected_n, char *err, size_t err_len)
+/* Every check of a .wtns, in one place. out == NULL: the header only
+   (section layout, field, prime, count), to learn the count; else the
+   values are decoded into out[0..count) (cap values), checked < r and
+   w[0] = 1, and wiped again on an error. */
+cz_status cz_wtns_parse_into(cz_fr *out, size_t cap, uint32_t *n_out, const uint8_t *data,
+                             size_t len, const char *name, uint32_t expected_n, char *err,
+                             size_t err_len)
 {
-    *out = NULL;
     *n_out = 0;
     if (!name)
         name = "(witness bytes)";
@@ -75,9 +79,13 @@ cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_
         st = cz_io_fail(CZ_ERR_WITNESS, err, err_len, name, "witness is empty");
         goto out;
     }
-    cz_fr *w = malloc((size_t)count * sizeof *w);
-    if (!w) {
-        st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
+    if (!out) { /* header only: the caller sizes its buffer from the count */
+        *n_out = count;
+        goto out;
+    }
+    if (count > cap) {
+        st = cz_io_fail(CZ_ERR_RANGE, err, err_len, name,
+                        "witness has %u values, more than the %zu the buffer holds", count, cap);
         goto out;
     }
     const uint8_t *v = data + s2->offset;
@@ -85,24 +93,45 @@ cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_
         uint64_t limbs[4];
         for (int l = 0; l < 4; l++)
             limbs[l] = cz_le64(v + 32 * (size_t)i + 8 * l);
-        if (!cz_fr_from_limbs(&w[i], limbs)) {
+        if (!cz_fr_from_limbs(&out[i], limbs)) {
             cz_wipe(limbs, sizeof limbs);
-            cz_wtns_free(w, count);
+            cz_wipe(out, (size_t)count * sizeof *out);
             st = cz_io_fail(CZ_ERR_RANGE, err, err_len, name, "value %u is not below r", i);
             goto out;
         }
         cz_wipe(limbs, sizeof limbs);
     }
-    if (!cz_fr_is_one(&w[0])) {
-        cz_wtns_free(w, count);
+    if (!cz_fr_is_one(&out[0])) {
+        cz_wipe(out, (size_t)count * sizeof *out);
         st = cz_io_fail(CZ_ERR_WITNESS, err, err_len, name, "w[0] is not 1");
         goto out;
     }
-    *out = w;
     *n_out = count;
 out:
     cz_binfile_free(&f);
     return st;
+}
+
+cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_t len,
+                        const char *name, uint32_t expected_n, char *err, size_t err_len)
+{
+    *out = NULL;
+    *n_out = 0;
+    uint32_t count;
+    cz_status st = cz_wtns_parse_into(NULL, 0, &count, data, len, name, expected_n, err, err_len);
+    if (st)
+        return st;
+    cz_fr *w = malloc((size_t)count * sizeof *w);
+    if (!w)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name ? name : "(witness bytes)",
+                          "out of memory");
+    if ((st = cz_wtns_parse_into(w, count, &count, data, len, name, expected_n, err, err_len))) {
+        free(w); /* wiped by the parser */
+        return st;
+    }
+    *out = w;
+    *n_out = count;
+    return CZ_OK;
 }
 
 cz_status cz_wtns_write(const char *path, const cz_fr *w, uint32_t n, char *err, size_t err_len)

@@ -407,6 +407,14 @@ out:
     return st;
 }
 
+/* Keys get a process-wide unique id: device-side caches are keyed on it,
+   never on an address that a later key may reuse. */
+static uint64_t next_uid(void)
+{
+    static _Atomic uint64_t counter;
+    return ++counter;
+}
+
 cz_status cz_zkey_load_bytes(cz_zkey **out, const void *data, size_t len, bool copy,
                              const char *name, unsigned threads, char *err, size_t err_len)
 {
@@ -416,6 +424,8 @@ cz_status cz_zkey_load_bytes(cz_zkey **out, const void *data, size_t len, bool c
     if (!data && len)
         return cz_io_fail(CZ_ERR_ARG, err, err_len, name, "NULL data");
     cz_zkey *key = calloc(1, sizeof *key);
+    if (key)
+        key->uid = next_uid();
     if (!key)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
     /* copy: every point section is copied to aligned memory during the
@@ -440,6 +450,8 @@ cz_status cz_zkey_load(cz_zkey **out, const char *path, unsigned threads,
 {
     *out = NULL;
     cz_zkey *key = calloc(1, sizeof *key);
+    if (key)
+        key->uid = next_uid();
     if (!key)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory");
     cz_status st = cz_blob_map(&key->blob, path, err, err_len);

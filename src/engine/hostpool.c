@@ -1,0 +1,328 @@
+/*
+ * hostpool.c: the pinned host buffer pool (see hostpool.h for the design).
+ */
+#include "engine/hostpool.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "util/log.h"
+#include "util/rng.h"
+
+#define HP_PAGE ((size_t)4096)
+#define HP_MAX_BES 64
+
+enum { L_NONE, L_USE, L_IDLE, L_RETIRED };
+
+typedef struct {
+    cz_hostbuf *head, *tail;
+    uint64_t n, bytes;
+} hp_list;
+
+struct cz_hostpool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;              /* busy dropped */
+    cz_backend *bes[HP_MAX_BES];
+    int n_bes, n_pin;               /* backends; of which with host_pin */
+    int detached, busy, pin_fail_logged;
+    size_t max_idle;
+    hp_list lists[4];               /* indexed by L_* */
+    uint64_t used_bytes;            /* sum of `used` over lent buffers */
+    uint64_t pinned_bytes, allocations;
+};
+
+/* ---- lists (pool mutex held) ---- */
+
+static void l_push(cz_hostpool *p, int which, cz_hostbuf *b)
+{
+    hp_list *l = &p->lists[which];
+    b->list = which;
+    b->next = NULL;
+    b->prev = l->tail;
+    if (l->tail)
+        l->tail->next = b;
+    else
+        l->head = b;
+    l->tail = b;
+    l->n++;
+    l->bytes += b->cap;
+}
+
+static void l_unlink(cz_hostpool *p, cz_hostbuf *b)
+{
+    hp_list *l = &p->lists[b->list];
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        l->head = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    else
+        l->tail = b->prev;
+    l->n--;
+    l->bytes -= b->cap;
+    b->next = b->prev = NULL;
+    b->list = L_NONE;
+}
+
+static size_t round_page(size_t bytes)
+{
+    return bytes ? (bytes + HP_PAGE - 1) / HP_PAGE * HP_PAGE : HP_PAGE;
+}
+
+/* The free buffer get() lends for `need` (page-rounded) bytes: the
+   smallest that fits, at most twice the size. */
+static cz_hostbuf *best_fit_locked(cz_hostpool *p, size_t need)
+{
+    cz_hostbuf *best = NULL;
+    for (cz_hostbuf *b = p->lists[L_IDLE].head; b; b = b->next)
+        if (b->cap >= need && b->cap / 2 <= need && (!best || b->cap < best->cap))
+            best = b;
+    return best;
+}
+
+/* Take b out of the pool onto *out (a singly linked list for release). */
+static void drop_locked(cz_hostpool *p, cz_hostbuf *b, cz_hostbuf **out)
+{
+    l_unlink(p, b);
+    if (b->pinned)
+        p->pinned_bytes -= b->cap;
+    b->next = *out;
+    *out = b;
+}
+
+/* Detach every retired buffer and, while fewer than `bytes` bytes are
+   detached and `idle` is set, the oldest free ones. A non-empty list
+   counts as busy until released. */
+static cz_hostbuf *detach_locked(cz_hostpool *p, uint64_t bytes, int idle)
+{
+    cz_hostbuf *out = NULL;
+    uint64_t got = 0;
+    while (p->lists[L_RETIRED].head) {
+        got += p->lists[L_RETIRED].head->cap;
+        drop_locked(p, p->lists[L_RETIRED].head, &out);
+    }
+    while (idle && got < bytes && p->lists[L_IDLE].head) {
+        got += p->lists[L_IDLE].head->cap;
+        drop_locked(p, p->lists[L_IDLE].head, &out);
+    }
+    if (out)
+        p->busy++;
+    return out;
+}
+
+static void unpin(cz_hostpool *p, cz_hostbuf *b)
+{
+    for (int d = 0; d < p->n_bes && b->pinned; d++)
+        if (b->pinned & (1ull << d)) {
+            p->bes[d]->host_unpin(p->bes[d], b->data);
+            b->pinned &= ~(1ull << d);
+        }
+}
+
+static void buf_free(cz_hostbuf *b)
+{
+    free(b->data);
+    free(b);
+}
+
+/* ---- public ---- */
+
+cz_hostpool *cz_hostpool_create(cz_backend *const *bes, int n_bes, size_t max_idle)
+{
+    cz_hostpool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    p->max_idle = max_idle;
+    for (int d = 0; d < n_bes && p->n_bes < HP_MAX_BES; d++) {
+        p->bes[p->n_bes++] = bes[d];
+        if (bes[d] && bes[d]->host_pin && bes[d]->host_unpin)
+            p->n_pin++;
+    }
+    return p;
+}
+
+cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes)
+{
+    if (bytes > SIZE_MAX - HP_PAGE)
+        return NULL;
+    size_t need = round_page(bytes);
+
+    pthread_mutex_lock(&p->mu);
+    cz_hostbuf *dead = detach_locked(p, 0, 0); /* retired buffers: free them now */
+    cz_hostbuf *best = best_fit_locked(p, need);
+    if (best) {
+        l_unlink(p, best);
+        l_push(p, L_USE, best);
+        best->used = bytes;
+        p->used_bytes += bytes;
+        pthread_mutex_unlock(&p->mu);
+        cz_hostpool_release(p, dead);
+        return best;
+    }
+    int pin = !p->detached && p->n_pin > 0;
+    if (pin)
+        p->busy++; /* the backends stay until this pin is recorded */
+    pthread_mutex_unlock(&p->mu);
+    cz_hostpool_release(p, dead);
+
+    cz_hostbuf *b = calloc(1, sizeof *b);
+    void *data = b ? aligned_alloc(HP_PAGE, need) : NULL;
+    cz_status fail = CZ_OK;
+    int fail_dev = -1;
+    if (data && pin) {
+        for (int d = 0; d < p->n_bes; d++) {
+            cz_backend *be = p->bes[d];
+            if (!be || !be->host_pin || !be->host_unpin)
+                continue;
+            cz_status st = be->host_pin(be, data, need);
+            if (st == CZ_OK) {
+                b->pinned |= 1ull << d;
+            } else if (!fail) {
+                fail = st;
+                fail_dev = d;
+            }
+        }
+    }
+    pthread_mutex_lock(&p->mu);
+    int log_fail = fail && !p->pin_fail_logged;
+    if (log_fail)
+        p->pin_fail_logged = 1;
+    if (data) {
+        b->data = data;
+        b->cap = need;
+        b->used = bytes;
+        l_push(p, L_USE, b);
+        p->used_bytes += bytes;
+        p->allocations++;
+        if (b->pinned)
+            p->pinned_bytes += need;
+    }
+    if (pin && --p->busy == 0)
+        pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    if (log_fail)
+        cz_log(CZ_LOG_DEBUG, "hostpool",
+               "pinning a %zu-byte witness buffer on device %d failed (%s): that device "
+               "reads it unpinned (logged once)", need, fail_dev, cz_strerror(fail));
+    if (!data) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void cz_hostpool_put(cz_hostpool *p, cz_hostbuf *b)
+{
+    if (!b)
+        return;
+    cz_wipe(b->data, b->used); /* the witness is secret */
+    pthread_mutex_lock(&p->mu);
+    l_unlink(p, b);
+    p->used_bytes -= b->used;
+    b->used = 0;
+    l_push(p, L_IDLE, b);
+    while (p->lists[L_IDLE].n > p->max_idle) { /* retire the oldest: freed later */
+        cz_hostbuf *old = p->lists[L_IDLE].head;
+        l_unlink(p, old);
+        l_push(p, L_RETIRED, old);
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+uint64_t cz_hostpool_charge(cz_hostpool *p, size_t reuse)
+{
+    pthread_mutex_lock(&p->mu);
+    uint64_t c = p->lists[L_IDLE].bytes + p->lists[L_RETIRED].bytes +
+                 (p->lists[L_USE].bytes - p->used_bytes);
+    if (reuse && reuse <= SIZE_MAX - HP_PAGE) {
+        const cz_hostbuf *b = best_fit_locked(p, round_page(reuse));
+        if (b)
+            c -= reuse < b->cap ? reuse : b->cap; /* its slack stays counted */
+    }
+    pthread_mutex_unlock(&p->mu);
+    return c;
+}
+
+cz_hostbuf *cz_hostpool_trim(cz_hostpool *p, uint64_t bytes)
+{
+    pthread_mutex_lock(&p->mu);
+    cz_hostbuf *out = detach_locked(p, bytes, 1);
+    pthread_mutex_unlock(&p->mu);
+    return out;
+}
+
+void cz_hostpool_release(cz_hostpool *p, cz_hostbuf *list)
+{
+    if (!list)
+        return;
+    while (list) {
+        cz_hostbuf *nx = list->next;
+        unpin(p, list); /* the backends are alive: detach() waits for busy */
+        buf_free(list);
+        list = nx;
+    }
+    pthread_mutex_lock(&p->mu);
+    if (--p->busy == 0)
+        pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void cz_hostpool_stats_get(cz_hostpool *p, cz_hostpool_stats *o)
+{
+    pthread_mutex_lock(&p->mu);
+    const hp_list *u = &p->lists[L_USE], *i = &p->lists[L_IDLE], *r = &p->lists[L_RETIRED];
+    o->buffers = u->n + i->n + r->n;
+    o->bytes = u->bytes + i->bytes + r->bytes;
+    o->pinned_bytes = p->pinned_bytes;
+    o->in_use = u->n;
+    o->in_use_bytes = u->bytes;
+    o->idle = i->n + r->n;
+    o->idle_bytes = i->bytes + r->bytes;
+    o->charge = i->bytes + r->bytes + (u->bytes - p->used_bytes);
+    o->allocations = p->allocations;
+    o->max_idle = p->max_idle;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void cz_hostpool_detach(cz_hostpool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    if (p->detached) {
+        pthread_mutex_unlock(&p->mu);
+        return;
+    }
+    p->detached = 1;
+    while (p->busy > 0)
+        pthread_cond_wait(&p->cv, &p->mu);
+    /* At shutdown only (no proof runs): unpinning under the pool mutex
+       keeps a concurrent put or get from seeing a half-unpinned buffer. */
+    for (int l = L_USE; l <= L_RETIRED; l++)
+        for (cz_hostbuf *b = p->lists[l].head; b; b = b->next)
+            unpin(p, b);
+    p->pinned_bytes = 0;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void cz_hostpool_destroy(cz_hostpool *p)
+{
+    if (!p)
+        return;
+    cz_hostpool_detach(p);
+    for (int l = L_USE; l <= L_RETIRED; l++) {
+        cz_hostbuf *b = p->lists[l].head;
+        while (b) {
+            cz_hostbuf *nx = b->next;
+            cz_wipe(b->data, b->used); /* a buffer still lent: wipe it too */
+            buf_free(b);
+            b = nx;
+        }
+    }
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
