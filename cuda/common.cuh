@@ -102,12 +102,19 @@ static inline cz_status czd_fail(czd_ctx *ctx, cz_status st, const char *fmt, ..
     return st;
 }
 
-#define CZD_TRY(ctx, call)                                                             \
-    do {                                                                               \
-        cudaError_t e_ = (call);                                                       \
-        if (e_ != cudaSuccess)                                                         \
-            return czd_fail((ctx), CZ_ERR_DEVICE, "%s:%d: %s: %s", __FILE__, __LINE__, \
-                            #call, cudaGetErrorString(e_));                            \
+/* Out of device memory (an allocation, or a launch that could not get its
+   local memory because other processes hold the card) is CZ_ERR_NOMEM,
+   which callers answer by streaming or by the CPU; anything else is
+   CZ_ERR_DEVICE. The error is read off (cleared) so that a non-sticky one
+   does not show up again at the next launch check. */
+#define CZD_TRY(ctx, call)                                                                 \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess) {                                                           \
+            cudaGetLastError();                                                            \
+            return czd_fail((ctx), e_ == cudaErrorMemoryAllocation ? CZ_ERR_NOMEM : CZ_ERR_DEVICE, \
+                            "%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+        }                                                                                  \
     } while (0)
 
 #define CZD_LAUNCHED(ctx, name) CZD_TRY(ctx, cudaPeekAtLastError())

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/cuda.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/prover.h"
 #include "groth16/groth16.h"
@@ -364,17 +365,29 @@ static int cmd_prove(const cli *c)
     cz_status st;
     double t0 = now_ms(), t;
 
+    progress(c, "load key");
+    t = now_ms();
+    cz_zkey *key;
+    st = cz_zkey_load(&key, zkey_path, c->threads, err, sizeof err);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "load_key", now_ms() - t);
+
     cz_backend *be;
     char dev[32];
     snprintf(dev, sizeof dev, "%s:%d", c->device, c->gpu);
+    /* a one-shot prover takes the GPU memory its key needs, not the card */
+    cz_cuda_set_arena_cap(cz_cuda_arena_for_key(key));
     st = cz_backend_create(&be, dev, c->threads, err, sizeof err);
     if (st && !strcmp(c->device, "cuda")) {
         if (!c->quiet)
             fprintf(stderr, "cuzk: device cuda is not available (%s); proving on the cpu\n", err);
         st = cz_backend_cpu_create(&be, c->threads);
     }
-    if (st)
+    if (st) {
+        cz_zkey_free(key);
         return fail(st, "cannot start the prover backend");
+    }
     if (!c->quiet) {
         if (!strcmp(be->name, "cpu"))
             fprintf(stderr, "cuzk: device cpu, %d threads%s\n",
@@ -383,16 +396,6 @@ static int cmd_prove(const cli *c)
         else
             fprintf(stderr, "cuzk: device %s %d\n", be->name, c->gpu);
     }
-
-    progress(c, "load key");
-    t = now_ms();
-    cz_zkey *key;
-    st = cz_zkey_load(&key, zkey_path, c->threads, err, sizeof err);
-    if (st) {
-        cz_backend_destroy(be);
-        return fail(st, err);
-    }
-    stage_done(c, "load_key", now_ms() - t);
 
     progress(c, "read witness");
     t = now_ms();

@@ -33,6 +33,13 @@ bool cz_cuda_built(void);
 /* Bytes the "cuda" backends made after this call leave free on their GPU
    (the daemon's gpu_safety_margin; 0: the default, 512 MiB). */
 void cz_cuda_set_margin(size_t bytes);
+/* Arena size of the "cuda" backends made after this call (0: all the free
+   memory less the margin, the daemon's choice; CUZK_GPU_ARENA_MB
+   overrides). One-shot users (the CLI, the prover API) size it to their
+   key with cz_cuda_arena_for_key, so several processes share a card. */
+void cz_cuda_set_arena_cap(size_t bytes);
+struct cz_zkey;
+size_t cz_cuda_arena_for_key(const struct cz_zkey *key);
 /* usable CUDA devices (0 without CUDA build, driver or device) */
 int cz_cuda_device_count(void);
 

@@ -35,8 +35,9 @@ struct cz_cuda_ctx {
 
 bool cz_cuda_built(void) { return true; }
 
-static _Atomic size_t g_margin;
+static _Atomic size_t g_margin, g_arena_cap;
 void cz_cuda_set_margin(size_t bytes) { g_margin = bytes; }
+void cz_cuda_set_arena_cap(size_t bytes) { g_arena_cap = bytes; }
 int cz_cuda_device_count(void) { return czd_device_count(); }
 
 static cz_status fail(cz_cuda_ctx *ctx, cz_status st, const char *msg)
@@ -664,12 +665,13 @@ static void key_free(gpu_be *g, gpu_key *k)
 }
 
 /* Device memory a proof of this key needs besides the key: witness, a, b,
-   c and room for the MSM's digit pairs and buckets (generous; an MSM
-   batches its windows when it has less). */
+   c, the MSM's canonical scalars and its digit pairs for 16 windows at
+   once (16 bytes each), plus buckets and CUB's scratch (an MSM batches
+   its windows when it has less). */
 static size_t proof_scratch(const cz_zkey *key)
 {
     size_t m = key->n_vars > key->domain_size ? key->n_vars : key->domain_size;
-    return m * (size_t)(4 * 32 + 32 + 16 * 8) + ((size_t)512 << 20);
+    return m * (size_t)(4 * 32 + 32 + 16 * 16) + ((size_t)512 << 20);
 }
 
 static size_t key_bytes(const cz_zkey *key)
@@ -679,6 +681,11 @@ static size_t key_bytes(const cz_zkey *key)
     b += 2 * ((size_t)key->qa.n_rows + 1) * 8;
     b += (size_t)(key->qa.nnz + key->qb.nnz) * (4 + sizeof(cz_fr));
     return b + 11 * 256;
+}
+
+size_t cz_cuda_arena_for_key(const cz_zkey *key)
+{
+    return key_bytes(key) + proof_scratch(key) + ((size_t)256 << 20);
 }
 
 static cz_status upload_array(gpu_be *g, cz_cuda_buf *b, const void *src, size_t bytes)
@@ -845,6 +852,11 @@ static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const
     } else {
         st = core_locked(g, key, w, out, tm);
     }
+    if (st == CZ_ERR_NOMEM) { /* the card is short (other processes): step by step */
+        cz_log(CZ_LOG_INFO, "cuda", "GPU %d out of memory in a proof (%s): streaming instead",
+               g->gpu, cz_cuda_ctx_error(g->cu));
+        st = CZ_ERR_UNSUPPORTED;
+    }
     if (st == CZ_ERR_UNSUPPORTED)
         snprintf(tm->tier, sizeof tm->tier, "streamed");
     else if (st != CZ_OK)
@@ -895,7 +907,7 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, ch
         free(g);
         return CZ_ERR_NOMEM;
     }
-    size_t cap = 0;
+    size_t cap = g_arena_cap;
     const char *env = getenv("CUZK_GPU_ARENA_MB");
     if (env && *env)
         cap = (size_t)strtoull(env, NULL, 10) << 20;
@@ -939,6 +951,8 @@ struct cz_cuda_ctx {
 
 bool cz_cuda_built(void) { return false; }
 void cz_cuda_set_margin(size_t bytes) { (void)bytes; }
+void cz_cuda_set_arena_cap(size_t bytes) { (void)bytes; }
+size_t cz_cuda_arena_for_key(const struct cz_zkey *key) { (void)key; return 0; }
 int cz_cuda_device_count(void) { return 0; }
 
 cz_status cz_cuda_ctx_create(cz_cuda_ctx **out, int device, size_t max_bytes, size_t margin,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cuzk/prover.h"
+#include "backend/cuda.h"
 #include "groth16/groth16.h"
 #include "io/binfile.h"
 #include "io/json.h"
@@ -30,6 +31,7 @@ static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
 {
     static const char *names[] = {"auto", "cpu", "cuda"};
     const char *dev = (unsigned)p->opts.device <= 2 ? names[p->opts.device] : "?";
+    cz_cuda_set_arena_cap(cz_cuda_arena_for_key(p->key)); /* share the card */
     cz_status st = cz_backend_create(&p->be, dev, p->opts.threads, err, err_len);
     if (st)
         return st;
