@@ -601,37 +601,24 @@ static cz_status gpu_compute_h(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_
 /* An MSM with the points copied for this call; when they and the MSM's
    scratch do not fit, the two halves are done one after the other and
    added (down to 2^12 points; below that the CPU takes over). */
-static cz_status msm_g1_streamed(gpu_be *g, cz_g1_jac *out, const cz_g1_affine *bases,
-                                 const cz_fr *scalars, size_t n)
-{
-    cz_status st = cz_cuda_g1_msm(g->cu, out, bases, scalars, n, 0);
-    if (st != CZ_ERR_NOMEM)
-        return st;
-    if (n <= 4096)
-        return g->cpu->msm_g1(g->cpu, out, bases, scalars, n);
-    cz_g1_jac hi;
-    size_t h = n / 2;
-    if ((st = msm_g1_streamed(g, out, bases, scalars, h)) == CZ_OK &&
-        (st = msm_g1_streamed(g, &hi, bases + h, scalars + h, n - h)) == CZ_OK)
-        cz_g1_jac_add(out, out, &hi);
-    return st;
-}
-
-static cz_status msm_g2_streamed(gpu_be *g, cz_g2_jac *out, const cz_g2_affine *bases,
-                                 const cz_fr *scalars, size_t n)
-{
-    cz_status st = cz_cuda_g2_msm(g->cu, out, bases, scalars, n, 0);
-    if (st != CZ_ERR_NOMEM)
-        return st;
-    if (n <= 4096)
-        return g->cpu->msm_g2(g->cpu, out, bases, scalars, n);
-    cz_g2_jac hi;
-    size_t h = n / 2;
-    if ((st = msm_g2_streamed(g, out, bases, scalars, h)) == CZ_OK &&
-        (st = msm_g2_streamed(g, &hi, bases + h, scalars + h, n - h)) == CZ_OK)
-        cz_g2_jac_add(out, out, &hi);
-    return st;
-}
+#define MSM_STREAMED(G)                                                                       \
+    static cz_status msm_##G##_streamed(gpu_be *g, cz_##G##_jac *out, const cz_##G##_affine *bases, \
+                                        const cz_fr *scalars, size_t n)                      \
+    {                                                                                         \
+        cz_status st = cz_cuda_##G##_msm(g->cu, out, bases, scalars, n, 0);                   \
+        if (st != CZ_ERR_NOMEM)                                                               \
+            return st;                                                                        \
+        if (n <= 4096)                                                                        \
+            return g->cpu->msm_##G(g->cpu, out, bases, scalars, n);                           \
+        cz_##G##_jac hi;                                                                      \
+        size_t h = n / 2;                                                                     \
+        if ((st = msm_##G##_streamed(g, out, bases, scalars, h)) == CZ_OK &&                  \
+            (st = msm_##G##_streamed(g, &hi, bases + h, scalars + h, n - h)) == CZ_OK)        \
+            cz_##G##_jac_add(out, out, &hi);                                                  \
+        return st;                                                                            \
+    }
+MSM_STREAMED(g1)
+MSM_STREAMED(g2)
 
 static cz_status gpu_msm_g1(cz_backend *be, cz_g1_jac *out, const cz_g1_affine *bases,
                             const cz_fr *scalars, size_t n)

@@ -132,33 +132,24 @@ typedef struct {
     uint8_t *kind;
     cz_fp_v8 *vden, *vpref, *vd0, *vd1;
 } G_(x8job_);
-#endif
 
-#if !IS_G2 && CZ_FP_HAVE_X8
-/* G1 with eight-lane Fp products (field/fp_x8.h): pair k belongs to lane
-   k % 8, each lane its own prefix-product chain (pass 1) unwound backwards
-   (pass 2); the eight chain products are inverted together. Every product
-   of an addition (prefix, the two of the unwinding, lambda, lambda^2, y3)
-   runs eight at a time, chained in the lanes' form (the prefixes and
-   inverses as [x]' = x 2^416 mod p, the rest as cz_fp values, see
-   fp_x8.h); the additions and subtractions stay scalar. Lanes padding the
-   last group, and pairs P == -B, multiply by one and are skipped. Same
-   results as the scalar flush below. */
-static void G_(add_x8_)(const G_(x8job_) *j)
+/* Pass 1a of both eight-lane flushes: den[k] = x(P) - x(A) and its kind
+   (0 an addition, 1 a doubling with den = 2y, 2 a cancellation with den =
+   1, 3 a padding lane up to 8 ng with den = 1). */
+static void G_(x8_denominators_)(const G_(x8job_) *j, size_t ng)
 {
-    size_t n = j->n, ng = (n + 7) / 8;
-    cz_fp one;
-    cz_fp_one(&one);
-    /* pass 1a: denominators */
+    size_t n = j->n;
+    FE one;
+    FE_(one)(&one);
     for (size_t k = 0; k < n; k++) {
         if (k + 8 < n) { /* buckets and points are scattered over MiBs: fetch ahead */
             const char *pf = (const char *)j->A[k + 8];
-            __builtin_prefetch(pf);
-            __builtin_prefetch(pf + 64);
+            for (size_t o = 0; o < sizeof(AFF); o += 64)
+                __builtin_prefetch(pf + o);
             __builtin_prefetch(pf + sizeof(AFF) - 1);
             pf = (const char *)j->P[k + 8];
-            __builtin_prefetch(pf);
-            __builtin_prefetch(pf + 64);
+            for (size_t o = 0; o < sizeof(AFF); o += 64)
+                __builtin_prefetch(pf + o);
             __builtin_prefetch(pf + sizeof(AFF) - 1);
         }
         const AFF *b = j->A[k];
@@ -186,6 +177,23 @@ static void G_(add_x8_)(const G_(x8job_) *j)
         j->den[k] = one;
         j->kind[k] = 3; /* padding */
     }
+}
+#endif
+
+#if !IS_G2 && CZ_FP_HAVE_X8
+/* G1 with eight-lane Fp products (field/fp_x8.h): pair k belongs to lane
+   k % 8, each lane its own prefix-product chain (pass 1) unwound backwards
+   (pass 2); the eight chain products are inverted together. Every product
+   of an addition (prefix, the two of the unwinding, lambda, lambda^2, y3)
+   runs eight at a time, chained in the lanes' form (the prefixes and
+   inverses as [x]' = x 2^416 mod p, the rest as cz_fp values, see
+   fp_x8.h); the additions and subtractions stay scalar. Lanes padding the
+   last group, and pairs P == -B, multiply by one and are skipped. Same
+   results as the scalar flush below. */
+static void G_(add_x8_)(const G_(x8job_) *j)
+{
+    size_t n = j->n, ng = (n + 7) / 8;
+    G_(x8_denominators_)(j, ng); /* pass 1a */
     /* pass 1b: prefix products, lane by lane, in the lanes' radix-2^52
        form (fp_x8.h): the prefixes in the [x]' = x 2^416 form, the
        denominators as [den] 2^32; mont of the two stays in [.]' */
@@ -304,44 +312,7 @@ static void G_(add_x8_)(const G_(x8job_) *j)
 static void G_(add_x8_)(const G_(x8job_) *j)
 {
     size_t n = j->n, ng = (n + 7) / 8;
-    FE one2;
-    FE_(one)(&one2);
-    for (size_t k = 0; k < n; k++) {
-        if (k + 8 < n) { /* buckets and points are scattered over MiBs: fetch ahead */
-            const char *pf = (const char *)j->A[k + 8];
-            for (size_t o = 0; o < sizeof(AFF); o += 64)
-                __builtin_prefetch(pf + o);
-            __builtin_prefetch(pf + sizeof(AFF) - 1);
-            pf = (const char *)j->P[k + 8];
-            for (size_t o = 0; o < sizeof(AFF); o += 64)
-                __builtin_prefetch(pf + o);
-            __builtin_prefetch(pf + sizeof(AFF) - 1);
-        }
-        const AFF *b = j->A[k];
-        const AFF *p = j->P[k];
-        FE *den = &j->den[k];
-        FE_(sub)(den, &p->x, &b->x);
-        uint8_t kd = 0;
-        if (FE_IS_ZERO(den)) {
-            FE y;
-            if (j->neg && j->neg[k])
-                FE_(neg)(&y, &p->y);
-            else
-                y = p->y;
-            if (FE_(eq)(&y, &b->y)) {
-                kd = 1;
-                FE_(dbl)(den, &b->y);
-            } else {
-                kd = 2;
-                *den = one2;
-            }
-        }
-        j->kind[k] = kd;
-    }
-    for (size_t k = n; k < 8 * ng; k++) {
-        j->den[k] = one2;
-        j->kind[k] = 3; /* padding */
-    }
+    G_(x8_denominators_)(j, ng); /* pass 1a */
     /* pass 1b: norms N = d0^2 + d1^2 and their prefix products in the
        lanes (fp_x8.h forms: prefixes [.]', norms [N] 2^32), conj(den) kept */
     cz_fp c8[8], c8b[8], inv[8], q[8];
