@@ -424,9 +424,13 @@ cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *ad
  * of the stack, and if it still does not fit, prove_core says so and the
  * prover runs step by step ("streamed"): a/b/c on the CPU, H on the GPU,
  * each MSM copying its points per call, in halves (recursively) when the
- * whole array does not fit. One mutex serialises the device work of
- * concurrent callers (a context is single-threaded). CUZK_GPU_RESIDENT=0
- * turns the resident tier off (tests use it to force the streamed one). */
+ * whole array does not fit. A proof that runs out of device memory midway
+ * (other processes on the card) is streamed as well, and streamed steps
+ * that still do not fit run on the CPU backend. One mutex serialises the
+ * device work of concurrent callers (a context is single-threaded).
+ * CUZK_GPU_RESIDENT=0 turns the resident tier off (tests use it to force
+ * the streamed one). Not done yet: double-buffered copies in the streamed
+ * tier (its chunks are copied, then computed, one after the other). */
 
 #define GPU_KEYS 8
 
