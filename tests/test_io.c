@@ -445,6 +445,66 @@ static void test_wtns(void **state)
     free(w);
 }
 
+/* Decoding into a caller's buffer (the daemon's pinned pool): the same
+   values as cz_wtns_parse, the header-only count, a buffer too small, and
+   a bad witness leaving the buffer wiped. */
+static void test_wtns_parse_into(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *w = fixture("small.wtns", &n);
+    char err[256];
+    cz_fr *v;
+    uint32_t cnt = 0, cnt2 = 0;
+    assert_int_equal(cz_wtns_parse(&v, &cnt, w, n, "s.wtns", 0, err, sizeof err), CZ_OK);
+    /* header only */
+    assert_int_equal(cz_wtns_parse_into(NULL, 0, &cnt2, w, n, "s.wtns", 0, err, sizeof err), CZ_OK);
+    assert_int_equal(cnt2, cnt);
+    /* exact fit, one more slot than needed */
+    cz_fr *buf = malloc((cnt + 1) * sizeof *buf);
+    for (size_t cap = cnt; cap <= (size_t)cnt + 1; cap++) {
+        memset(buf, 0xa5, (cnt + 1) * sizeof *buf);
+        cnt2 = 0;
+        assert_int_equal(cz_wtns_parse_into(buf, cap, &cnt2, w, n, "s.wtns", cnt, err, sizeof err),
+                         CZ_OK);
+        assert_int_equal(cnt2, cnt);
+        assert_memory_equal(buf, v, cnt * sizeof *buf);
+    }
+    /* too small: an error naming the count, nothing decoded */
+    assert_int_not_equal(cz_wtns_parse_into(buf, cnt - 1, &cnt2, w, n, "s.wtns", 0, err, sizeof err),
+                         CZ_OK);
+    printf("# cap %u for %u values: %s\n", cnt - 1, cnt, err);
+    /* the wrong length for the key, as cz_wtns_parse says it */
+    assert_int_equal(cz_wtns_parse_into(buf, cnt + 1, &cnt2, w, n, "s.wtns", cnt + 1, err, sizeof err),
+                     CZ_ERR_WITNESS);
+    /* a value >= r: an error, and the buffer holds no part of the witness */
+    cz_binfile f;
+    assert_int_equal(cz_binfile_parse(&f, w, n, "w", "wtns", 2, err, sizeof err), CZ_OK);
+    const cz_bin_section *s2;
+    cz_binfile_section(&s2, &f, 2, "", err, sizeof err);
+    uint8_t *c = malloc(n);
+    memcpy(c, w, n);
+    memset(c + s2->offset + 32 * (cnt - 1), 0xff, 32);
+    assert_int_equal(cz_wtns_parse_into(buf, cnt, &cnt2, c, n, "s.wtns", 0, err, sizeof err),
+                     CZ_ERR_RANGE);
+    static const cz_fr zero;
+    for (uint32_t i = 0; i < cnt; i++)
+        assert_memory_equal(&buf[i], &zero, sizeof zero);
+    /* truncated files fail the same way through both entry points */
+    for (size_t cut = 0; cut < n; cut += 97) {
+        cz_fr *v2 = NULL;
+        uint32_t c1, c2;
+        cz_status a = cz_wtns_parse(&v2, &c1, w, cut, "s.wtns", 0, err, sizeof err);
+        cz_status b = cz_wtns_parse_into(buf, cnt, &c2, w, cut, "s.wtns", 0, err, sizeof err);
+        assert_int_not_equal(a, CZ_OK);
+        assert_int_equal(a, b);
+    }
+    free(c);
+    free(buf);
+    cz_wtns_free(v, cnt);
+    free(w);
+}
+
 static void test_wtns_roundtrip(void **state)
 {
     (void)state;
@@ -660,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_zkey_bn254),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_wtns),
+        cmocka_unit_test(test_wtns_parse_into),
         cmocka_unit_test(test_wtns_roundtrip),
         cmocka_unit_test(test_r1cs),
         cmocka_unit_test(test_json_vk),
