@@ -499,6 +499,7 @@ static void test_wtns_parse_into(void **state)
         assert_int_not_equal(a, CZ_OK);
         assert_int_equal(a, b);
     }
+    cz_binfile_free(&f);
     free(c);
     free(buf);
     cz_wtns_free(v, cnt);
