@@ -554,35 +554,51 @@ static cz_status gpu_eval_abc(cz_backend *be, cz_fr *a, cz_fr *b, cz_fr *c, cons
 
 /* snarkjs odd points on the device: inverse NTT fused with 1/n and the
    scale by w_2n^j, then the forward NTT (as cz_ntt_snarkjs_odd_points) */
-static cz_status gpu_h_locked(gpu_be *g, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c, unsigned log_n)
+static cz_status ensure_domain(gpu_be *g, unsigned log_n)
 {
     if (log_n > CZ_NTT_MAX_LOG)
         return CZ_ERR_UNSUPPORTED;
-    if (!g->dom[log_n]) {
-        cz_status st = cz_ntt_domain_create(&g->dom[log_n], log_n, CZ_NTT_ROOT_5);
-        if (st != CZ_OK)
-            return st;
-    }
+    if (!g->dom[log_n])
+        return cz_ntt_domain_create(&g->dom[log_n], log_n, CZ_NTT_ROOT_5);
+    return CZ_OK;
+}
+
+/* h = A(x_j) B(x_j) - C(x_j) on snarkjs's odd points, in place in abc[0],
+   from a, b, c already on the device: per vector an inverse NTT fused with
+   1/n and the scale by w_2n^j, then the forward NTT (as
+   cz_ntt_snarkjs_odd_points); then a * b - c. */
+static cz_status h_on_device(gpu_be *g, cz_cuda_buf abc[3], unsigned log_n)
+{
+    cz_status st = ensure_domain(g, log_n);
     const cz_ntt_domain *d = g->dom[log_n];
-    size_t bytes = sizeof(cz_fr) << log_n, nb[3] = {bytes, bytes, bytes};
-    cz_cuda_buf buf[3];
-    cz_status st = tmp_bufs(g->cu, buf, nb, 3);
-    if (st != CZ_OK)
-        return st;
-    cz_fr *in[3] = {a, b, c};
     for (int i = 0; i < 3 && st == CZ_OK; i++) {
-        st = cz_cuda_upload(g->cu, &buf[i], 0, in[i], bytes);
+        st = pass(g->cu, czd_ntt(g->cu->d, abc[i].dev, log_n, &d->omega_inv, NULL, 0, &d->n_inv,
+                                 &d->omega_2n));
         if (st == CZ_OK)
-            st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, log_n, &d->omega_inv, NULL, 0, &d->n_inv,
-                                     &d->omega_2n));
-        if (st == CZ_OK)
-            st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, log_n, &d->omega, NULL, 0, NULL, NULL));
+            st = pass(g->cu, czd_ntt(g->cu->d, abc[i].dev, log_n, &d->omega, NULL, 0, NULL, NULL));
     }
     size_t n = (size_t)1 << log_n;
-    if (st == CZ_OK) /* a = a * b; a = a - c */
-        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, buf[0].dev, buf[0].dev, buf[1].dev, n));
     if (st == CZ_OK)
-        st = pass(g->cu, czd_field_op(g->cu->d, 0, 1, buf[0].dev, buf[0].dev, buf[2].dev, n));
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, abc[0].dev, abc[0].dev, abc[1].dev, n));
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 1, abc[0].dev, abc[0].dev, abc[2].dev, n));
+    return st;
+}
+
+static cz_status gpu_h_locked(gpu_be *g, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c, unsigned log_n)
+{
+    cz_status st = ensure_domain(g, log_n);
+    if (st != CZ_OK)
+        return st;
+    size_t bytes = sizeof(cz_fr) << log_n, nb[3] = {bytes, bytes, bytes};
+    cz_cuda_buf buf[3];
+    if ((st = tmp_bufs(g->cu, buf, nb, 3)) != CZ_OK)
+        return st;
+    cz_fr *in[3] = {a, b, c};
+    for (int i = 0; i < 3 && st == CZ_OK; i++)
+        st = cz_cuda_upload(g->cu, &buf[i], 0, in[i], bytes);
+    if (st == CZ_OK)
+        st = h_on_device(g, buf, log_n);
     if (st == CZ_OK)
         st = cz_cuda_download(g->cu, h, &buf[0], 0, bytes);
     tmp_free(g->cu, buf, 3);
@@ -750,15 +766,6 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
     return CZ_OK;
 }
 
-static cz_status ensure_domain(gpu_be *g, unsigned log_n)
-{
-    if (log_n > CZ_NTT_MAX_LOG)
-        return CZ_ERR_UNSUPPORTED;
-    if (!g->dom[log_n])
-        return cz_ntt_domain_create(&g->dom[log_n], log_n, CZ_NTT_ROOT_5);
-    return CZ_OK;
-}
-
 static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_msm_sums *out,
                              cz_core_timings *tm)
 {
@@ -769,7 +776,6 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_m
     if (st != CZ_OK)
         return st;
     snprintf(tm->tier, sizeof tm->tier, "resident");
-    const cz_ntt_domain *d = g->dom[key->log_n];
     size_t n = key->domain_size, nv = key->n_vars, np = key->n_public;
     size_t bytes[4] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr)};
     cz_cuda_buf buf[4]; /* w, a, b, c */
@@ -785,43 +791,29 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_m
         st = pass(g->cu, czd_sync(g->cu->d));
     tm->eval_abc_ms = gpu_now_ms() - t;
     t = gpu_now_ms();
-    for (int i = 1; i <= 3 && st == CZ_OK; i++) {
-        st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, key->log_n, &d->omega_inv, NULL, 0,
-                                 &d->n_inv, &d->omega_2n));
-        if (st == CZ_OK)
-            st = pass(g->cu, czd_ntt(g->cu->d, buf[i].dev, key->log_n, &d->omega, NULL, 0, NULL, NULL));
-    }
-    if (st == CZ_OK) /* h = a * b - c, into a */
-        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, buf[1].dev, buf[1].dev, buf[2].dev, n));
-    if (st == CZ_OK)
-        st = pass(g->cu, czd_field_op(g->cu->d, 0, 1, buf[1].dev, buf[1].dev, buf[3].dev, n));
+    if (st == CZ_OK) /* h into a */
+        st = h_on_device(g, &buf[1], key->log_n);
     tm->ntt_ms = gpu_now_ms() - t;
     double t_msm = gpu_now_ms();
     cz_cuda_buf wc = {(char *)buf[0].dev + (np + 1) * sizeof(cz_fr), (nv - np - 1) * sizeof(cz_fr)};
-    if (st == CZ_OK) {
+    struct {
+        cz_g1_jac *out;
+        const cz_cuda_buf *pts, *scalars;
+        size_t count;
+        double *ms;
+    } g1[4] = {{&out->a, &k->pts[0], &buf[0], nv, &tm->msm_a_ms},
+               {&out->b1, &k->pts[1], &buf[0], nv, &tm->msm_b1_ms},
+               {&out->c, &k->pts[3], &wc, nv - np - 1, &tm->msm_c_ms},
+               {&out->h, &k->pts[4], &buf[1], n, &tm->msm_h_ms}};
+    for (int i = 0; i < 4 && st == CZ_OK; i++) {
         t = gpu_now_ms();
-        st = cz_cuda_g1_msm_dev(g->cu, &out->a, &k->pts[0], NULL, &buf[0], nv, 0, 0);
-        tm->msm_a_ms = gpu_now_ms() - t;
-    }
-    if (st == CZ_OK) {
-        t = gpu_now_ms();
-        st = cz_cuda_g1_msm_dev(g->cu, &out->b1, &k->pts[1], NULL, &buf[0], nv, 0, 0);
-        tm->msm_b1_ms = gpu_now_ms() - t;
+        st = cz_cuda_g1_msm_dev(g->cu, g1[i].out, g1[i].pts, NULL, g1[i].scalars, g1[i].count, 0, 0);
+        *g1[i].ms = gpu_now_ms() - t;
     }
     if (st == CZ_OK) {
         t = gpu_now_ms();
         st = cz_cuda_g2_msm_dev(g->cu, &out->b2, &k->pts[2], NULL, &buf[0], nv, 0, 0);
         tm->msm_b2_ms = gpu_now_ms() - t;
-    }
-    if (st == CZ_OK) {
-        t = gpu_now_ms();
-        st = cz_cuda_g1_msm_dev(g->cu, &out->c, &k->pts[3], NULL, &wc, nv - np - 1, 0, 0);
-        tm->msm_c_ms = gpu_now_ms() - t;
-    }
-    if (st == CZ_OK) {
-        t = gpu_now_ms();
-        st = cz_cuda_g1_msm_dev(g->cu, &out->h, &k->pts[4], NULL, &buf[1], n, 0, 0);
-        tm->msm_h_ms = gpu_now_ms() - t;
     }
     tm->msm_ms = gpu_now_ms() - t_msm;
     tmp_free(g->cu, buf, 4);

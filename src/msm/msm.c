@@ -114,33 +114,34 @@ void cz_msm_prep_free_(cz_msm_prep_ *p)
 static const uint64_t glv_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
 static const uint64_t glv_mu[3] = {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 0x1ULL};
 
+/* out (na + nb words) = a * b, schoolbook */
+static void mul_words(uint64_t *out, const uint64_t *a, int na, const uint64_t *b, int nb)
+{
+    typedef unsigned __int128 u128;
+    for (int i = 0; i < na + nb; i++)
+        out[i] = 0;
+    for (int i = 0; i < na; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < nb; j++) {
+            u128 x = (u128)a[i] * b[j] + out[i + j] + c;
+            out[i + j] = (uint64_t)x;
+            c = (uint64_t)(x >> 64);
+        }
+        out[i + nb] = c;
+    }
+}
+
 void cz_msm_glv_split_(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
 {
     typedef unsigned __int128 u128;
     uint64_t t[3] = {(k[1] >> 62) | (k[2] << 2), (k[2] >> 62) | (k[3] << 2), k[3] >> 62};
-    uint64_t pr[6] = {0};
-    for (int i = 0; i < 3; i++) {
-        uint64_t c = 0;
-        for (int j = 0; j < 3; j++) {
-            u128 x = (u128)t[i] * glv_mu[j] + pr[i + j] + c;
-            pr[i + j] = (uint64_t)x;
-            c = (uint64_t)(x >> 64);
-        }
-        pr[i + 3] = c;
-    }
+    uint64_t pr[6];
+    mul_words(pr, t, 3, glv_mu, 3);
     /* q = pr >> 130 <= k / z^2 < 2^128 for k < r (the callers' scalars) */
     uint64_t q[2] = {(pr[2] >> 2) | (pr[3] << 62), (pr[3] >> 2) | (pr[4] << 62)};
     /* rem = k - q z^2 */
-    uint64_t qz[4] = {0};
-    for (int i = 0; i < 2; i++) {
-        uint64_t c = 0;
-        for (int j = 0; j < 2; j++) {
-            u128 x = (u128)q[i] * glv_z2[j] + qz[i + j] + c;
-            qz[i + j] = (uint64_t)x;
-            c = (uint64_t)(x >> 64);
-        }
-        qz[i + 2] = c;
-    }
+    uint64_t qz[4];
+    mul_words(qz, q, 2, glv_z2, 2);
     uint64_t rem[4], borrow = 0;
     for (int i = 0; i < 4; i++) {
         u128 x = (u128)k[i] - qz[i] - borrow;

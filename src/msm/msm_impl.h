@@ -133,6 +133,40 @@ typedef struct {
     cz_fp_v8 *vden, *vpref, *vd0, *vd1;
 } G_(x8job_);
 
+/* acc = [1]' in every lane: 2^416 mod p, whose cz_fp form is 2^32. */
+static void G_(x8_prefix_start_)(cz_fp_v8 *acc)
+{
+    cz_fp one_p, c8[8];
+    const uint64_t l32[6] = {(uint64_t)1 << 32, 0, 0, 0, 0, 0};
+    cz_fp_from_limbs(&one_p, l32);
+    for (int e = 0; e < 8; e++)
+        c8[e] = one_p;
+    cz_fp_v8_load(acc, c8, 0);
+}
+
+/* The eight lanes' chain products A_e, inverted with one inversion: lane
+   e of acc holds [A_e]', which as a cz_fp is A_e 2^32; its inverse as a
+   cz_fp, times the cz_fp of 2^64, is [1/A_e]', loaded into vinv. */
+static void G_(x8_invert_lanes_)(cz_fp_v8 *vinv, const cz_fp_v8 *acc)
+{
+    cz_fp c8[8], inv[8], q[8], iv, k64;
+    cz_fp_v8_store(c8, acc);
+    q[0] = c8[0];
+    for (int e = 1; e < 8; e++)
+        cz_fp_mul(&q[e], &q[e - 1], &c8[e]);
+    const uint64_t l64[6] = {0, 1, 0, 0, 0, 0};
+    cz_fp_from_limbs(&k64, l64);
+    cz_fp_inv_var(&iv, &q[7]);
+    for (int e = 7; e > 0; e--) {
+        cz_fp_mul(&inv[e], &iv, &q[e - 1]);
+        cz_fp_mul(&iv, &iv, &c8[e]);
+    }
+    inv[0] = iv;
+    for (int e = 0; e < 8; e++)
+        cz_fp_mul(&inv[e], &inv[e], &k64);
+    cz_fp_v8_load(vinv, inv, 0);
+}
+
 /* Pass 1a of both eight-lane flushes: den[k] = x(P) - x(A) and its kind
    (0 an addition, 1 a doubling with den = 2y, 2 a cancellation with den =
    1, 3 a padding lane up to 8 ng with den = 1). */
@@ -197,43 +231,15 @@ static void G_(add_x8_)(const G_(x8job_) *j)
     /* pass 1b: prefix products, lane by lane, in the lanes' radix-2^52
        form (fp_x8.h): the prefixes in the [x]' = x 2^416 form, the
        denominators as [den] 2^32; mont of the two stays in [.]' */
-    cz_fp c8[8], inv[8], q[8];
     cz_fp_v8 acc, v, w;
-    {
-        cz_fp one_p; /* [1]' = 2^416 mod p = the cz_fp form of 2^32 */
-        const uint64_t l32[6] = {(uint64_t)1 << 32, 0, 0, 0, 0, 0};
-        cz_fp_from_limbs(&one_p, l32);
-        for (int e = 0; e < 8; e++)
-            c8[e] = one_p;
-        cz_fp_v8_load(&acc, c8, 0);
-    }
+    G_(x8_prefix_start_)(&acc);
     for (size_t g = 0; g < ng; g++) {
         j->vpref[g] = acc;
         cz_fp_v8_load(&j->vden[g], &j->den[8 * g], 1);
         cz_fp_v8_mont(&acc, &acc, &j->vden[g]);
     }
-    /* the eight chain products A_e, inverted with one inversion: lane e
-       holds [A_e]', which as a cz_fp is A_e 2^32; its inverse as a cz_fp,
-       times the cz_fp of 2^64, is [1/A_e]' */
-    cz_fp_v8_store(c8, &acc);
-    q[0] = c8[0];
-    for (int e = 1; e < 8; e++)
-        cz_fp_mul(&q[e], &q[e - 1], &c8[e]);
-    cz_fp iv, k64;
-    {
-        const uint64_t l64[6] = {0, 1, 0, 0, 0, 0};
-        cz_fp_from_limbs(&k64, l64);
-    }
-    cz_fp_inv_var(&iv, &q[7]);
-    for (int e = 7; e > 0; e--) {
-        cz_fp_mul(&inv[e], &iv, &q[e - 1]);
-        cz_fp_mul(&iv, &iv, &c8[e]);
-    }
-    inv[0] = iv;
-    for (int e = 0; e < 8; e++)
-        cz_fp_mul(&inv[e], &inv[e], &k64);
     cz_fp_v8 vinv, t, lam;
-    cz_fp_v8_load(&vinv, inv, 0);
+    G_(x8_invert_lanes_)(&vinv, &acc);
     /* pass 2, backwards group by group (lambda as in the scalar flush) */
     cz_fp num[8], l2[8], d[8];
     bool flip[8];
@@ -315,16 +321,9 @@ static void G_(add_x8_)(const G_(x8job_) *j)
     G_(x8_denominators_)(j, ng); /* pass 1a */
     /* pass 1b: norms N = d0^2 + d1^2 and their prefix products in the
        lanes (fp_x8.h forms: prefixes [.]', norms [N] 2^32), conj(den) kept */
-    cz_fp c8[8], c8b[8], inv[8], q[8];
+    cz_fp c8[8], c8b[8];
     cz_fp_v8 acc, v, w, x;
-    {
-        cz_fp one_p; /* [1]' = 2^416 mod p = the cz_fp form of 2^32 */
-        const uint64_t l32[6] = {(uint64_t)1 << 32, 0, 0, 0, 0, 0};
-        cz_fp_from_limbs(&one_p, l32);
-        for (int e = 0; e < 8; e++)
-            c8[e] = one_p;
-        cz_fp_v8_load(&acc, c8, 0);
-    }
+    G_(x8_prefix_start_)(&acc);
     cz_fp_v8 zero8;
     memset(&zero8, 0, sizeof zero8);
     for (size_t g = 0; g < ng; g++) {
@@ -344,26 +343,8 @@ static void G_(add_x8_)(const G_(x8job_) *j)
         j->vpref[g] = acc;
         cz_fp_v8_mont(&acc, &acc, &j->vden[g]);
     }
-    /* the eight chain products, inverted at once (as in the G1 flush) */
-    cz_fp_v8_store(c8, &acc);
-    q[0] = c8[0];
-    for (int e = 1; e < 8; e++)
-        cz_fp_mul(&q[e], &q[e - 1], &c8[e]);
-    cz_fp iv, k64;
-    {
-        const uint64_t l64[6] = {0, 1, 0, 0, 0, 0};
-        cz_fp_from_limbs(&k64, l64);
-    }
-    cz_fp_inv_var(&iv, &q[7]);
-    for (int e = 7; e > 0; e--) {
-        cz_fp_mul(&inv[e], &iv, &q[e - 1]);
-        cz_fp_mul(&iv, &iv, &c8[e]);
-    }
-    inv[0] = iv;
-    for (int e = 0; e < 8; e++)
-        cz_fp_mul(&inv[e], &inv[e], &k64);
     cz_fp_v8 vinv, t0, t1, l0, l1, n0, n1, v0, v1;
-    cz_fp_v8_load(&vinv, inv, 0);
+    G_(x8_invert_lanes_)(&vinv, &acc); /* as in the G1 flush */
     bool flip[8];
     /* pass 2, backwards; Fp2 products by Karatsuba in the lanes:
        (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u,
