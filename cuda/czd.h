@@ -98,6 +98,12 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
                   const void *dev_points, const void *dev_scalars, size_t n, int plain,
                   unsigned window_bits);
 
+#ifdef CUZK_GPU_MODEL
+/* the host model of the device only (src/backend/gpu_model.c) */
+cz_status czd_model_fail_after(unsigned long k, cz_status st, int sticky);
+unsigned long czd_model_calls(void);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,7 +22,7 @@ cz_check "config: the message names the file and the setting" grep -q "bad.ini.*
 printf '[engine]\nwitness_workers = many\n' >"$TMP/bad2.ini"
 cz_expect 2 "config: a bad value is refused" "$CUZKD" --config "$TMP/bad2.ini"
 cz_check "config: the message gives the line" grep -q "line 2" "$TMP/.err"
-cz_expect 2 "flag: out-of-range value" "$CUZKD" --set engine.devices=0
+cz_expect 2 "flag: out-of-range value" "$CUZKD" --set engine.devices=65
 cz_expect 0 "cuzkd --help" "$CUZKD" --help
 cz_expect 0 "cuzkd --help-config" "$CUZKD" --help-config
 

@@ -210,6 +210,10 @@ static void test_g1_windows(void **state)
 static void test_g1_batched(void **state)
 {
     (void)state;
+    if (!cz_test_full()) {
+        printf("# 2^20 in a small arena left out of a quick run\n");
+        return;
+    }
     cz_rng rng;
     cz_test_rng(&rng);
     size_t n = (size_t)1 << 20;
@@ -242,6 +246,10 @@ static void test_g1_batched(void **state)
 static void test_g1_large(void **state)
 {
     (void)state;
+    if (!cz_test_full()) {
+        printf("# 2^22 left out of a quick run\n");
+        return;
+    }
     cz_rng rng;
     cz_test_rng(&rng);
     size_t n = (size_t)1 << 22;

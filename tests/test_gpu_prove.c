@@ -9,6 +9,13 @@
  * cached copy), "streamed" (CUZK_GPU_RESIDENT=0), and a key that does not
  * fit a small arena (CUZK_GPU_ARENA_MB), which must fall back to the
  * streamed tier and still prove right. Skips (77) without a GPU.
+ *
+ * Over the host model of the device (-DCUZK_CUDA=MODEL) two more tests
+ * run: a failure injected at each device call of a proof in turn (out of
+ * memory: the proof must still come out right, by the streamed tier or
+ * the CPU; an error or a sticky fault: that proof fails cleanly and the
+ * next ones are right), and a device that does not come back after a
+ * reset (the backend proves on the CPU).
  */
 #include "test_util.h"
 
@@ -140,6 +147,8 @@ static void test_synthetic(void **state)
     const unsigned long sizes[] = {1000, 4000, 30000, 65000};
     char zk[1024], wt[1024];
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        if (sizes[i] == 30000 && !cz_test_full())
+            continue; /* a quick run */
         make_key(dir, sizes[i], zk, wt, sizeof zk);
         circuit c;
         load(&c, zk, wt);
@@ -150,6 +159,11 @@ static void test_synthetic(void **state)
             /* an arena too small for the key and a proof's scratch: the
                backend must say so and the prover stream the points */
             cz_backend *small = gpu(NULL, "400");
+            check(&c, small, g_cpu, "streamed", &g_rng);
+            cz_backend_destroy(small);
+            /* smaller still: a whole MSM's points and scratch do not fit,
+               its halves (or quarters...) do */
+            small = gpu(NULL, "124");
             check(&c, small, g_cpu, "streamed", &g_rng);
             cz_backend_destroy(small);
         }
@@ -195,6 +209,109 @@ static void test_fault_recovery(void **state)
     unload(&c);
 }
 
+/* Model only: a failure at device call k of a proof, for every k. */
+static void sweep(const circuit *c, const char *resident, cz_status kind, bool sticky,
+                  const char *name)
+{
+    char err[512];
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &g_rng);
+    cz_fr_random(&rs[1], &g_rng);
+    cz_proof ref, p;
+    assert_int_equal(cz_groth16_prove(&ref, c->key, c->w, g_cpu, rs, NULL, err, sizeof err), CZ_OK);
+    /* the calls a first proof makes (key upload included) */
+    cz_backend *be = gpu(resident, NULL);
+    unsigned long c0 = cz_cuda_model_calls();
+    assert_int_equal(cz_groth16_prove(&p, c->key, c->w, be, rs, NULL, err, sizeof err), CZ_OK);
+    unsigned long calls = cz_cuda_model_calls() - c0;
+    cz_backend_destroy(be);
+    int failed = 0;
+    for (unsigned long k = 1; k <= calls; k++) {
+        be = gpu(resident, NULL);
+        cz_prove_timings tm;
+        assert_int_equal(cz_cuda_model_fail_after(k, kind, sticky), CZ_OK);
+        cz_status st = cz_groth16_prove(&p, c->key, c->w, be, rs, &tm, err, sizeof err);
+        cz_cuda_model_fail_after(0, CZ_OK, false);
+        if (st == CZ_OK) {
+            if (memcmp(&p, &ref, sizeof p) != 0)
+                fail_msg("%s at call %lu: the proof (tier %s) differs from the CPU's", name, k, tm.tier);
+        } else {
+            failed++;
+            if (kind == CZ_ERR_NOMEM)
+                fail_msg("%s at call %lu: the proof failed: %s", name, k, err);
+            if (st != CZ_ERR_DEVICE || !strstr(err, "cuda model"))
+                fail_msg("%s at call %lu: %s (%s)", name, k, cz_strerror(st), err);
+        }
+        /* the backend carries on: the next two proofs are right */
+        for (int i = 0; i < 2; i++) {
+            st = cz_groth16_prove(&p, c->key, c->w, be, rs, &tm, err, sizeof err);
+            if (st != CZ_OK || memcmp(&p, &ref, sizeof p) != 0)
+                fail_msg("%s at call %lu: proof %d after it: %s (%s)", name, k, i + 1,
+                         cz_strerror(st), err);
+        }
+        cz_backend_destroy(be);
+    }
+    printf("# %s at each of the %lu device calls of a %s proof: %d proofs failed cleanly, the "
+           "rest were right; every later proof was right\n",
+           name, calls, resident ? "streamed" : "resident", failed);
+    if (kind != CZ_ERR_NOMEM && failed == 0)
+        fail_msg("%s: no injected failure reached a proof", name);
+}
+
+static void test_model_failures(void **state)
+{
+    (void)state;
+    if (!cz_cuda_is_model()) {
+        printf("# (the host model of the device only)\n");
+        return;
+    }
+    circuit c;
+    char zk[1024], wt[1024];
+    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
+    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    load(&c, zk, wt);
+    for (int streamed = 0; streamed < 2; streamed++) {
+        const char *res = streamed ? "0" : NULL;
+        sweep(&c, res, CZ_ERR_NOMEM, false, "out of memory");
+        sweep(&c, res, CZ_ERR_DEVICE, false, "a device error");
+        sweep(&c, res, CZ_ERR_DEVICE, true, "a sticky fault");
+    }
+    unload(&c);
+}
+
+/* Model only: after a sticky fault the device does not come back (as on
+   the H200 machine): the backend says so and proves on the CPU. Last,
+   since the reset it makes lasts for the process. */
+static void test_model_device_lost(void **state)
+{
+    (void)state;
+    if (!cz_cuda_is_model()) {
+        printf("# (the host model of the device only)\n");
+        return;
+    }
+    circuit c;
+    char zk[1024], wt[1024], err[512];
+    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
+    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    load(&c, zk, wt);
+    cz_backend *be = gpu(NULL, NULL);
+    check(&c, be, g_cpu, "resident", &g_rng);
+    setenv("CUZK_GPU_MODEL_RESET", "fail", 1);
+    cz_cuda_model_fail_after(1, CZ_ERR_DEVICE, true);
+    cz_proof p;
+    cz_status st = cz_groth16_prove(&p, c.key, c.w, be, NULL, NULL, err, sizeof err);
+    assert_int_equal(st, CZ_ERR_DEVICE);
+    check(&c, be, g_cpu, "host", &g_rng);
+    check(&c, be, g_cpu, "host", &g_rng);
+    cz_backend_info bi;
+    be->info(be, &bi);
+    printf("# after the device was lost: %s\n", bi.device);
+    assert_non_null(strstr(bi.device, "unusable"));
+    cz_backend_destroy(be);
+    unsetenv("CUZK_GPU_MODEL_RESET");
+    unload(&c);
+}
+
 int main(void)
 {
     if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
@@ -212,6 +329,8 @@ int main(void)
         cmocka_unit_test(test_fixture),
         cmocka_unit_test(test_synthetic),
         cmocka_unit_test(test_fault_recovery),
+        cmocka_unit_test(test_model_failures),
+        cmocka_unit_test(test_model_device_lost),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cz_backend_destroy(g_cpu);

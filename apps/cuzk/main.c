@@ -29,6 +29,7 @@
 #include "io/binfile.h"
 #include "io/json.h"
 #include "pairing/pairing.h"
+#include "util/log.h"
 #include "util/threadpool.h"
 
 #define EXIT_INVALID 1
@@ -761,6 +762,12 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("cuzk %s\n", CUZK_VERSION);
+        if (!cz_cuda_built())
+            printf("CUDA backend: not built\n");
+        else
+            printf("CUDA backend: %s, %d device(s)\n",
+                   cz_cuda_is_model() ? "over the host model of the device (tests)" : "built",
+                   cz_cuda_device_count());
         return 0;
     }
     int (*fn)(const cli *) = NULL;
@@ -787,6 +794,8 @@ int main(int argc, char **argv)
         return 0;
     }
     g_progress = !c.quiet && !c.json && isatty(2);
+    if (c.quiet) /* the backends' information lines too (warnings stay) */
+        cz_log_setup(CZ_LOG_WARN, 0);
     if (c.json)
         g_timings = json_object();
     rc = fn(&c);

@@ -42,7 +42,8 @@ static const setting settings[] = {
      "log lines as text or JSON lines"},
     {"engine", "device", T_ENUM, OFF(device), "auto", 0, 0, "|auto|cpu|cuda|",
      "backend: cuda where built and a GPU exists (auto), or forced"},
-    {"engine", "devices", T_INT, OFF(devices), "1", 1, 64, NULL, "GPUs to use"},
+    {"engine", "devices", T_INT, OFF(devices), "0", 0, 64, NULL,
+     "GPUs to use (0: every GPU found)"},
     {"engine", "gpu_workers_per_device", T_INT, OFF(workers_per_device), "2", 1, 16, NULL,
      "prove workers sharing each device's lock"},
     {"engine", "witness_workers", T_INT, OFF(witness_workers), "2", 1, 256, NULL,
@@ -53,6 +54,8 @@ static const setting settings[] = {
      "bytes of host memory for keys and jobs (0: 3/4 of RAM)"},
     {"engine", "gpu_safety_margin", T_SIZE, OFF(gpu_margin), "512M", 0, 1LL << 40, NULL,
      "bytes left free on each GPU"},
+    {"engine", "gpu_memory_limit", T_SIZE, OFF(gpu_memory_limit), "0", 0, 1LL << 50, NULL,
+     "most bytes of each GPU the daemon takes (0: all free memory but the margin)"},
     {"engine", "verify", T_BOOL, OFF(verify), "true", 0, 0, NULL,
      "check every proof before returning it"},
 };
@@ -269,6 +272,7 @@ void cz_daemon_config_to_engine(const cz_daemon_config *c, cz_engine_config *e)
     e->max_pending = c->max_pending;
     e->host_mem_budget = c->host_mem_budget;
     e->gpu_margin = c->gpu_margin;
+    e->gpu_memory_limit = c->gpu_memory_limit;
     e->verify = c->verify;
 }
 

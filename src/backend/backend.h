@@ -93,6 +93,9 @@ struct cz_backend {
        speed; unpin before freeing it. */
     cz_status (*host_pin)(cz_backend *be, void *p, size_t len);
     void (*host_unpin)(cz_backend *be, void *p);
+    /* Optional (may be NULL): what went wrong in the calling thread's last
+       failed step (eval_abc, compute_h, msm_*), "" if nothing is known. */
+    const char *(*step_error)(cz_backend *be);
 };
 
 /* The CPU backend on `threads` threads (0: all cores). */

@@ -30,6 +30,16 @@ typedef struct cz_cuda_ctx cz_cuda_ctx;
 
 /* true when this library was built with the CUDA backend */
 bool cz_cuda_built(void);
+/* true when that backend runs over the host model of the device
+   (-DCUZK_CUDA=MODEL, backend/gpu_model.c) instead of a GPU */
+bool cz_cuda_is_model(void);
+/* Model builds only (else CZ_ERR_UNSUPPORTED): the k-th device call from
+   now (k >= 1, counted over the process) fails with st, CZ_ERR_NOMEM (the
+   card ran short) or CZ_ERR_DEVICE; sticky: the fault stays until a
+   device reset (a trap). k = 0 disarms. */
+cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky);
+/* Model builds: device calls made so far by the process (else 0). */
+unsigned long cz_cuda_model_calls(void);
 /* Bytes the "cuda" backends made after this call leave free on their GPU
    (the daemon's gpu_safety_margin; 0: the default, 512 MiB). */
 void cz_cuda_set_margin(size_t bytes);

@@ -34,6 +34,22 @@ struct cz_cuda_ctx {
 };
 
 bool cz_cuda_built(void) { return true; }
+#ifdef CUZK_GPU_MODEL
+bool cz_cuda_is_model(void) { return true; }
+cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
+{
+    return czd_model_fail_after(k, st, sticky);
+}
+unsigned long cz_cuda_model_calls(void) { return czd_model_calls(); }
+#else
+bool cz_cuda_is_model(void) { return false; }
+cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
+{
+    (void)k, (void)st, (void)sticky;
+    return CZ_ERR_UNSUPPORTED;
+}
+unsigned long cz_cuda_model_calls(void) { return 0; }
+#endif
 
 static _Atomic size_t g_margin, g_arena_cap;
 void cz_cuda_set_margin(size_t bytes) { g_margin = bytes; }
@@ -517,8 +533,13 @@ static cz_status gpu_enter(gpu_be *g)
     return st;
 }
 
+/* the calling thread's last device error, for step_error */
+static _Thread_local char t_step_err[256];
+
 static cz_status gpu_leave(gpu_be *g, cz_status st)
 {
+    if (st != CZ_OK && g->cu)
+        snprintf(t_step_err, sizeof t_step_err, "%s", cz_cuda_ctx_error(g->cu));
     if (st == CZ_ERR_DEVICE && g->cu && !czd_healthy(g->cu->d))
         gpu_reset(g);
     pthread_mutex_unlock(&g->lock);
@@ -857,6 +878,12 @@ static cz_status gpu_host_pin(cz_backend *be, void *p, size_t len)
     return st;
 }
 
+static const char *gpu_step_error(cz_backend *be)
+{
+    (void)be;
+    return t_step_err;
+}
+
 static void gpu_host_unpin(cz_backend *be, void *p)
 {
     (void)be;
@@ -912,6 +939,7 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, ch
     be->prove_core = gpu_prove_core;
     be->host_pin = gpu_host_pin;
     be->host_unpin = gpu_host_unpin;
+    be->step_error = gpu_step_error;
     be->info = gpu_info;
     be->name = "cuda";
     be->ctx = g;
@@ -933,6 +961,13 @@ struct cz_cuda_ctx {
 #define NO_CUDA CZ_ERR_UNSUPPORTED
 
 bool cz_cuda_built(void) { return false; }
+bool cz_cuda_is_model(void) { return false; }
+cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
+{
+    (void)k, (void)st, (void)sticky;
+    return NO_CUDA;
+}
+unsigned long cz_cuda_model_calls(void) { return 0; }
 void cz_cuda_set_margin(size_t bytes) { (void)bytes; }
 void cz_cuda_set_arena_cap(size_t bytes) { (void)bytes; }
 size_t cz_cuda_arena_for_key(const struct cz_zkey *key) { (void)key; return 0; }

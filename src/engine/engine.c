@@ -103,6 +103,7 @@ typedef struct key {
     uint64_t bytes;
     int users;
     double last_use, loaded_at, load_ms;
+    char tier[16]; /* where its last proof ran: "host", "resident", "streamed" */
 } key;
 
 /* Stages that make spans and histograms. */
@@ -572,6 +573,8 @@ static void *prove_main(void *arg)
         span_add(e, j, ST_PROVE, wk->index);
         hist_add(&e->hist[ST_PROVE], (t1 - t0) / 1e3);
         j->pt = pt;
+        if (!st && pt.tier[0])
+            snprintf(j->key->tier, sizeof j->key->tier, "%s", pt.tier);
         int cancel = j->cancel;
         if (!st && !cancel) {
             j->state = CZ_JOB_VERIFYING;
@@ -628,7 +631,7 @@ void cz_engine_config_default(cz_engine_config *c)
 {
     memset(c, 0, sizeof *c);
     c->device = "auto";
-    c->devices = 1;
+    c->devices = 0;
     c->workers_per_device = 2;
     c->witness_workers = 2;
     c->prove_threads = 0;
@@ -658,9 +661,9 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
     else
         cz_engine_config_default(&e->cfg);
     cz_engine_config *c = &e->cfg;
-    if (c->workers_per_device < 1 || c->witness_workers < 1 || c->devices < 1 ||
+    if (c->workers_per_device < 1 || c->witness_workers < 1 || c->devices < 0 ||
         c->max_pending < 1) {
-        set_err(err, err_len, "workers, witness workers, devices and max pending must be >= 1");
+        set_err(err, err_len, "workers, witness workers and max pending must be >= 1, devices >= 0");
         free(e);
         return CZ_ERR_ARG;
     }
@@ -674,6 +677,8 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         e->spans = calloc(c->timeline_cap, sizeof *e->spans);
 
     e->n_devs = c->devices;
+    if (e->n_devs == 0) /* every GPU; one device (the CPU) without */
+        e->n_devs = strcmp(c->device, "cpu") && cz_cuda_device_count() > 0 ? cz_cuda_device_count() : 1;
     e->devs = calloc((size_t)e->n_devs, sizeof *e->devs);
     e->n_workers = e->n_devs * c->workers_per_device;
     e->workers = calloc((size_t)e->n_workers, sizeof *e->workers);
@@ -683,6 +688,7 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         return CZ_ERR_NOMEM;
     }
     cz_cuda_set_margin((size_t)c->gpu_margin);
+    cz_cuda_set_arena_cap((size_t)c->gpu_memory_limit);
     for (int d = 0; d < e->n_devs; d++) {
         device *dv = &e->devs[d];
         dv->index = d;
@@ -939,6 +945,7 @@ cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, cha
         return CZ_ERR_NOMEM;
     snprintf(k->id, sizeof k->id, "%s", id);
     snprintf(k->path, sizeof k->path, "%s", path);
+    snprintf(k->tier, sizeof k->tier, "host");
     double t0 = now_ms();
     cz_status s = cz_zkey_load(&k->zkey, path, (unsigned)e->cfg.prove_threads, err, err_len);
     if (!s && (s = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
@@ -993,7 +1000,7 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
 static json_t *key_json_locked(cz_engine *e, const key *k)
 {
     return json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:f, s:I, s:I, s:I, s:f}", "id", k->id,
-                     "path", k->path, "tier", "host", "bytes", (json_int_t)k->bytes, "users",
+                     "path", k->path, "tier", k->tier, "bytes", (json_int_t)k->bytes, "users",
                      k->users, "last_use_s_ago", (now_ms() - k->last_use) / 1e3, "load_ms",
                      k->load_ms, "n_vars", (json_int_t)k->zkey->n_vars, "n_public",
                      (json_int_t)k->zkey->n_public, "domain_size",
@@ -1153,6 +1160,8 @@ static json_t *job_json_locked(cz_engine *e, const job *j)
     }
     if (j->err[0])
         json_object_set_new(o, "error", json_string(j->err));
+    if (j->t[ST_PROVE][0] > 0) /* the device that proved it */
+        json_object_set_new(o, "device", json_integer(j->worker / e->cfg.workers_per_device));
     if (j->state == CZ_JOB_QUEUED)
         json_object_set_new(o, "position", json_integer((json_int_t)q_position(&e->pending, (job *)j)));
     return o;

@@ -53,13 +53,14 @@ typedef enum {
 
 typedef struct {
     const char *device;        /* "cpu", "cuda" or "auto" */
-    int devices;               /* devices to use (cuda); CPU counts as one */
+    int devices;               /* devices to use (cuda), 0: every GPU found; CPU counts as one */
     int workers_per_device;    /* prove workers sharing each device lock */
     int witness_workers;       /* witness-stage threads */
     int prove_threads;         /* CPU threads per prove worker, 0: all */
     int max_pending;           /* jobs queued or running; more: CZ_ERR_BUSY */
     uint64_t host_mem_budget;  /* bytes for keys + jobs; 0: 3/4 of RAM */
     uint64_t gpu_margin;       /* bytes left free on each GPU */
+    uint64_t gpu_memory_limit; /* most bytes of each GPU taken; 0: all free but the margin */
     int verify;                /* self-check every proof (default 1) */
     size_t timeline_cap;       /* spans kept (ring) */
     size_t retain_jobs;        /* finished jobs kept for await */

@@ -36,6 +36,17 @@ static double now_ms(void)
 
 /* A uniform nonzero scalar from the OS CSPRNG by rejection: 255 random
    bits are below r with probability r / 2^255 ~ 0.9. */
+/* ": <the backend's reason>" for a failed step, or "" */
+static const char *step_error(cz_backend *be)
+{
+    static _Thread_local char buf[300];
+    const char *e = be->step_error ? be->step_error(be) : NULL;
+    if (!e || !*e)
+        return "";
+    snprintf(buf, sizeof buf, ": %s", e);
+    return buf;
+}
+
 static cz_status random_scalar(cz_fr *out)
 {
     for (int tries = 0; tries < 1000; tries++) {
@@ -106,13 +117,15 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     }
     t = now_ms();
     if ((st = be->eval_abc(be, a, b, c, &key->qa, &key->qb, w, key->n_vars))) {
-        cz_io_fail(st, err, err_len, "prove", "a/b/c evaluation failed on %s", be->name);
+        cz_io_fail(st, err, err_len, "prove", "a/b/c evaluation failed on %s%s", be->name,
+                   step_error(be));
         goto out;
     }
     tm->eval_abc_ms = now_ms() - t;
     t = now_ms();
     if ((st = be->compute_h(be, a, a, b, c, key->log_n))) {
-        cz_io_fail(st, err, err_len, "prove", "H transforms failed on %s", be->name);
+        cz_io_fail(st, err, err_len, "prove", "H transforms failed on %s%s", be->name,
+                   step_error(be));
         goto out;
     }
     tm->ntt_ms = now_ms() - t;
@@ -191,7 +204,7 @@ assemble:
     goto out;
 
 msm_fail:
-    cz_io_fail(st, err, err_len, "prove", "MSM failed on %s", be->name);
+    cz_io_fail(st, err, err_len, "prove", "MSM failed on %s%s", be->name, step_error(be));
 out:
     cz_wipe(&r, sizeof r);
     cz_wipe(&s, sizeof s);

@@ -79,6 +79,12 @@ long cz_test_unhex(uint8_t *out, size_t cap, const char *hex)
     return (long)(n / 2);
 }
 
+int cz_test_full(void)
+{
+    const char *s = getenv("CZ_TEST_SCALE");
+    return !s || atof(s) >= 1.0;
+}
+
 int cz_test_iters(int base)
 {
     const char *s = getenv("CZ_TEST_SCALE");

@@ -27,5 +27,8 @@ uint8_t *cz_test_read_file(const char *path, size_t *len);
 long cz_test_unhex(uint8_t *out, size_t cap, const char *hex);
 /* Iteration count scaled by CZ_TEST_SCALE (default 1). */
 int cz_test_iters(int base);
+/* 0 in a quick run (CZ_TEST_SCALE < 1, as under the sanitizers): tests
+   then leave out their largest sizes. */
+int cz_test_full(void);
 
 #endif

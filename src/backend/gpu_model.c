@@ -1,0 +1,738 @@
+/*
+ * gpu_model.c: a model of the CUDA device on the host CPU, for tests.
+ *
+ * DESIGN. Built only with -DCUZK_CUDA=MODEL (which defines CUZK_GPU_MODEL
+ * and CUZK_HAVE_CUDA). It implements the kernels' internal interface
+ * (cuda/czd.h) with the host field, curve and MSM code, so that the whole
+ * CUDA backend above it (backend/cuda_glue.c: arena, resident keys, the
+ * streamed tier, out-of-memory and fault handling, several devices) runs
+ * and is tested, under the sanitizers too, on machines without a GPU. It
+ * models what the glue can observe of a device and nothing of its speed:
+ *   - each device has CUZK_GPU_MODEL_MB of memory (default 65536), shared
+ *     by the contexts of the process; an arena is one lazily committed
+ *     mapping, with buffers stacked as in cuda/ctx.cu;
+ *   - every device pointer a call receives must lie inside one allocated
+ *     buffer (a copy or kernel outside them fails as an illegal address
+ *     would, which a real GPU does not always report);
+ *   - an MSM needs about the scratch cuda/msm.cu takes and fails with
+ *     CZ_ERR_NOMEM when the arena lacks it; its result comes back as two
+ *     128-bit windows of two parts each, which the glue combines;
+ *   - faults: czd_inject_fault leaves the context sticky-failed until
+ *     czd_device_reset, which invalidates every context of the device.
+ * Knobs (environment): CUZK_GPU_MODEL_DEVICES (default 1),
+ * CUZK_GPU_MODEL_MB, CUZK_GPU_MODEL_FAIL=k:nomem|error|sticky (the k-th
+ * device call of the process fails: out of memory, as when another
+ * process takes the card; an ordinary error; a trap that needs a reset),
+ * CUZK_GPU_MODEL_RESET=fail (contexts cannot be made again after a reset,
+ * as seen on the H200 machine). Tests arm the same failures with
+ * czd_model_fail_after.
+ */
+#ifdef CUZK_GPU_MODEL
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "../../cuda/czd.h"
+#include "curve/curve.h"
+#include "field/field.h"
+#include "msm/msm.h"
+#include "util/threadpool.h"
+
+#define MODEL_MAX_DEVICES 16
+#define MODEL_MAX_BUFS 64 /* as CZD_MAX_BUFS */
+#define MODEL_SMS 132     /* the H200's multiprocessors, for scratch sizes */
+
+struct czd_ctx {
+    int device;
+    unsigned gen;         /* the device's reset generation at creation */
+    int sticky;           /* a trap happened: every call fails until a reset */
+    char *arena;
+    size_t arena_bytes;
+    size_t used;          /* persistent buffers: [0, used) */
+    size_t buf_off[MODEL_MAX_BUFS];
+    int nbufs;
+    char name[64];
+    char err[512];
+};
+
+static struct {
+    pthread_mutex_t lock;
+    size_t taken[MODEL_MAX_DEVICES]; /* arena bytes held per device */
+    unsigned gen[MODEL_MAX_DEVICES]; /* bumped by each reset */
+    int was_reset[MODEL_MAX_DEVICES];
+    unsigned long calls;             /* device calls so far */
+    int armed_env;                   /* CUZK_GPU_MODEL_FAIL was read */
+    unsigned long fail_at;           /* 0: none */
+    cz_status fail_st;
+    int fail_sticky;
+} g_model = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static long env_long(const char *name, long dflt)
+{
+    const char *s = getenv(name);
+    return s && *s ? strtol(s, NULL, 10) : dflt;
+}
+
+static size_t device_bytes(void) { return (size_t)env_long("CUZK_GPU_MODEL_MB", 65536) << 20; }
+
+static cz_status fail(czd_ctx *ctx, cz_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Every device call starts here: a context that trapped or outlived a
+   reset fails, and so does the call an armed failure names. */
+static cz_status launch(czd_ctx *ctx, const char *what)
+{
+    pthread_mutex_lock(&g_model.lock);
+    if (!g_model.armed_env) {
+        g_model.armed_env = 1;
+        const char *f = getenv("CUZK_GPU_MODEL_FAIL");
+        char kind[16] = "";
+        unsigned long k;
+        if (f && sscanf(f, "%lu:%15s", &k, kind) == 2) {
+            g_model.fail_at = k;
+            g_model.fail_st = strcmp(kind, "nomem") ? CZ_ERR_DEVICE : CZ_ERR_NOMEM;
+            g_model.fail_sticky = !strcmp(kind, "sticky");
+        }
+    }
+    unsigned gen = g_model.gen[ctx->device];
+    unsigned long call = ++g_model.calls;
+    int inject = call == g_model.fail_at, sticky = g_model.fail_sticky;
+    cz_status fst = g_model.fail_st;
+    if (inject)
+        g_model.fail_at = 0;
+    pthread_mutex_unlock(&g_model.lock);
+    if (gen != ctx->gen)
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model %s: context destroyed by a device reset", what);
+    if (ctx->sticky)
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model %s: unspecified launch failure (an earlier trap)",
+                    what);
+    if (inject) {
+        ctx->sticky = sticky;
+        return fail(ctx, fst, "cuda model %s: %s (injected at device call %lu)", what,
+                    fst == CZ_ERR_NOMEM ? "out of memory"
+                    : sticky            ? "unspecified launch failure (a trap)"
+                                        : "invalid argument",
+                    call);
+    }
+    return CZ_OK;
+}
+
+cz_status czd_model_fail_after(unsigned long k, cz_status st, int sticky)
+{
+    pthread_mutex_lock(&g_model.lock);
+    g_model.armed_env = 1;
+    g_model.fail_at = k ? g_model.calls + k : 0;
+    g_model.fail_st = st;
+    g_model.fail_sticky = sticky;
+    pthread_mutex_unlock(&g_model.lock);
+    return CZ_OK;
+}
+
+unsigned long czd_model_calls(void)
+{
+    pthread_mutex_lock(&g_model.lock);
+    unsigned long n = g_model.calls;
+    pthread_mutex_unlock(&g_model.lock);
+    return n;
+}
+
+/* [p, p + bytes) inside one allocated buffer; its end through *end */
+static int in_buffer(const czd_ctx *ctx, const void *p, size_t bytes, const char **end)
+{
+    const char *c = p;
+    for (int i = 0; i < ctx->nbufs; i++) {
+        const char *b = ctx->arena + ((ctx->buf_off[i] + 255) & ~(size_t)255);
+        const char *e = ctx->arena + (i + 1 < ctx->nbufs ? ctx->buf_off[i + 1] : ctx->used);
+        if (c >= b && c <= e && bytes <= (size_t)(e - c)) {
+            if (end)
+                *end = e;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+#define NEED(ctx, p, bytes, what)                                                              \
+    do {                                                                                       \
+        if (!in_buffer((ctx), (p), (bytes), NULL))                                             \
+            return fail((ctx), CZ_ERR_DEVICE,                                                  \
+                        "cuda model: %s: %zu bytes at %p outside the allocated buffers "      \
+                        "(an illegal address)",                                                \
+                        (what), (size_t)(bytes), (const void *)(p));                           \
+    } while (0)
+
+/* ---- devices and contexts ---- */
+
+int czd_device_count(void)
+{
+    long n = env_long("CUZK_GPU_MODEL_DEVICES", 1);
+    return n < 0 ? 0 : n > MODEL_MAX_DEVICES ? MODEL_MAX_DEVICES : (int)n;
+}
+
+cz_status czd_ctx_create(czd_ctx **out, int device, size_t max_bytes, size_t margin, char *err,
+                         size_t err_len)
+{
+    *out = NULL;
+    if (device < 0 || device >= czd_device_count()) {
+        snprintf(err, err_len, "cuda model: no device %d", device);
+        return CZ_ERR_DEVICE;
+    }
+    const char *rs = getenv("CUZK_GPU_MODEL_RESET");
+    pthread_mutex_lock(&g_model.lock);
+    if (g_model.was_reset[device] && rs && !strcmp(rs, "fail")) {
+        pthread_mutex_unlock(&g_model.lock);
+        snprintf(err, err_len, "CUDA device %d: CUDA-capable device(s) is/are busy or unavailable "
+                 "(cuda model)", device);
+        return CZ_ERR_DEVICE;
+    }
+    size_t total = device_bytes(), free_b = total - g_model.taken[device];
+    if (margin == 0)
+        margin = (size_t)512 << 20;
+    if (free_b <= margin + ((size_t)64 << 20)) {
+        pthread_mutex_unlock(&g_model.lock);
+        snprintf(err, err_len, "CUDA device %d: only %zu bytes free (margin %zu)", device, free_b,
+                 margin);
+        return CZ_ERR_NOMEM;
+    }
+    size_t want = free_b - margin;
+    if (max_bytes && want > max_bytes)
+        want = max_bytes;
+    want &= ~(size_t)((1 << 20) - 1);
+    g_model.taken[device] += want;
+    unsigned gen = g_model.gen[device];
+    pthread_mutex_unlock(&g_model.lock);
+
+    czd_ctx *ctx = calloc(1, sizeof *ctx);
+    void *arena = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+    if (!ctx || arena == MAP_FAILED) {
+        free(ctx);
+        if (arena != MAP_FAILED)
+            munmap(arena, want);
+        pthread_mutex_lock(&g_model.lock);
+        g_model.taken[device] -= want;
+        pthread_mutex_unlock(&g_model.lock);
+        snprintf(err, err_len, "CUDA device %d: arena of %zu bytes: out of memory (cuda model)",
+                 device, want);
+        return CZ_ERR_NOMEM;
+    }
+    ctx->device = device;
+    ctx->gen = gen;
+    ctx->arena = arena;
+    ctx->arena_bytes = want;
+    snprintf(ctx->name, sizeof ctx->name, "cuzk GPU model %d (host CPU)", device);
+    *out = ctx;
+    return CZ_OK;
+}
+
+void czd_ctx_destroy(czd_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    munmap(ctx->arena, ctx->arena_bytes);
+    pthread_mutex_lock(&g_model.lock);
+    g_model.taken[ctx->device] -= ctx->arena_bytes;
+    pthread_mutex_unlock(&g_model.lock);
+    free(ctx);
+}
+
+const char *czd_ctx_error(const czd_ctx *ctx) { return ctx ? ctx->err : "no context"; }
+const char *czd_device_name(const czd_ctx *ctx) { return ctx->name; }
+size_t czd_arena_bytes(const czd_ctx *ctx) { return ctx->arena_bytes; }
+size_t czd_arena_free(const czd_ctx *ctx) { return ctx->arena_bytes - ctx->used; }
+int czd_sm_count(const czd_ctx *ctx) { (void)ctx; return MODEL_SMS; }
+
+cz_status czd_bind(czd_ctx *ctx)
+{
+    pthread_mutex_lock(&g_model.lock);
+    unsigned gen = g_model.gen[ctx->device];
+    pthread_mutex_unlock(&g_model.lock);
+    if (gen != ctx->gen)
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model: context destroyed by a device reset");
+    return CZ_OK;
+}
+
+int czd_healthy(czd_ctx *ctx) { return !ctx->sticky && czd_bind(ctx) == CZ_OK; }
+
+void czd_device_reset(int device)
+{
+    if (device < 0 || device >= MODEL_MAX_DEVICES)
+        return;
+    pthread_mutex_lock(&g_model.lock);
+    g_model.gen[device]++;
+    g_model.was_reset[device] = 1;
+    pthread_mutex_unlock(&g_model.lock);
+}
+
+cz_status czd_inject_fault(czd_ctx *ctx)
+{
+    cz_status st = launch(ctx, "k_trap");
+    if (st != CZ_OK)
+        return st;
+    ctx->sticky = 1;
+    return fail(ctx, CZ_ERR_DEVICE, "cuda model k_trap: unspecified launch failure (a trap)");
+}
+
+/* ---- buffers and copies (as cuda/ctx.cu) ---- */
+
+cz_status czd_buf_alloc(czd_ctx *ctx, void **dev, size_t bytes)
+{
+    size_t off = (ctx->used + 255) & ~(size_t)255;
+    if (ctx->nbufs == MODEL_MAX_BUFS)
+        return fail(ctx, CZ_ERR_NOMEM, "too many device buffers (%d)", MODEL_MAX_BUFS);
+    if (off > ctx->arena_bytes || bytes > ctx->arena_bytes - off)
+        return fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: %zu bytes wanted, %zu free", bytes,
+                    ctx->arena_bytes - ctx->used);
+    ctx->buf_off[ctx->nbufs++] = ctx->used;
+    ctx->used = off + bytes;
+    *dev = ctx->arena + off;
+    return CZ_OK;
+}
+
+cz_status czd_buf_free(czd_ctx *ctx, void *dev)
+{
+    if (!dev)
+        return CZ_OK;
+    if (ctx->nbufs == 0)
+        return fail(ctx, CZ_ERR_ARG, "device buffer freed twice or not from this context");
+    size_t prev = ctx->buf_off[ctx->nbufs - 1];
+    if ((char *)dev != ctx->arena + ((prev + 255) & ~(size_t)255))
+        return fail(ctx, CZ_ERR_ARG, "device buffers must be freed in reverse order");
+    ctx->nbufs--;
+    ctx->used = prev;
+    return CZ_OK;
+}
+
+cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes)
+{
+    cz_status st = launch(ctx, "cudaMemcpyAsync");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev, bytes, "copy to the device");
+    memcpy(dev, host, bytes);
+    return CZ_OK;
+}
+
+cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    cz_status st = launch(ctx, "cudaMemcpyAsync");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev, bytes, "copy from the device");
+    memcpy(host, dev, bytes);
+    return CZ_OK;
+}
+
+cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes)
+{
+    (void)host, (void)bytes;
+    return launch(ctx, "cudaHostRegister");
+}
+
+cz_status czd_host_unregister(czd_ctx *ctx, void *host)
+{
+    (void)host;
+    return launch(ctx, "cudaHostUnregister");
+}
+
+cz_status czd_host_pin(int device, void *host, size_t bytes, char *err, size_t err_len)
+{
+    (void)host, (void)bytes;
+    if (device < 0 || device >= czd_device_count()) {
+        snprintf(err, err_len, "cuda model: no device %d", device);
+        return CZ_ERR_DEVICE;
+    }
+    return CZ_OK;
+}
+
+void czd_host_unpin(void *host) { (void)host; }
+
+cz_status czd_sync(czd_ctx *ctx) { return launch(ctx, "cudaStreamSynchronize"); }
+
+/* ---- arithmetic checks ---- */
+
+#define FIELD_OPS(F, T)                                                                        \
+    static void field_##F(int op, T *out, const T *a, const T *b, size_t n)                    \
+    {                                                                                          \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            T r;                                                                               \
+            switch (op) {                                                                      \
+            case 0: cz_##F##_add(&r, &a[i], &b[i]); break;                                     \
+            case 1: cz_##F##_sub(&r, &a[i], &b[i]); break;                                     \
+            case 2: cz_##F##_mul(&r, &a[i], &b[i]); break;                                     \
+            case 3: cz_##F##_sqr(&r, &a[i]); break;                                            \
+            case 4: cz_##F##_to_limbs((uint64_t *)&r, &a[i]); break; /* a / R */               \
+            default: cz_##F##_inv(&r, &a[i]); break;                                           \
+            }                                                                                  \
+            out[i] = r;                                                                        \
+        }                                                                                      \
+    }
+FIELD_OPS(fr, cz_fr)
+FIELD_OPS(fp, cz_fp)
+
+static void field_fp2(int op, cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cz_fp2 r;
+        switch (op) {
+        case 0: cz_fp2_add(&r, &a[i], &b[i]); break;
+        case 1: cz_fp2_sub(&r, &a[i], &b[i]); break;
+        case 2: cz_fp2_mul(&r, &a[i], &b[i]); break;
+        case 3: cz_fp2_sqr(&r, &a[i]); break;
+        case 4:
+            cz_fp_to_limbs((uint64_t *)&r.c0, &a[i].c0);
+            cz_fp_to_limbs((uint64_t *)&r.c1, &a[i].c1);
+            break;
+        default: cz_fp2_inv(&r, &a[i]); break;
+        }
+        out[i] = r;
+    }
+}
+
+cz_status czd_field_op(czd_ctx *ctx, int field, int op, void *dev_out, const void *dev_a,
+                       const void *dev_b, size_t n)
+{
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_field_op");
+    if (st != CZ_OK)
+        return st;
+    size_t eb = field == 0 ? sizeof(cz_fr) : field == 1 ? sizeof(cz_fp) : sizeof(cz_fp2);
+    if (field < 0 || field > 2)
+        return fail(ctx, CZ_ERR_ARG, "unknown field %d", field);
+    NEED(ctx, dev_out, n * eb, "k_field_op out");
+    NEED(ctx, dev_a, n * eb, "k_field_op a");
+    NEED(ctx, dev_b, n * eb, "k_field_op b");
+    if (field == 0)
+        field_fr(op, dev_out, dev_a, dev_b, n);
+    else if (field == 1)
+        field_fp(op, dev_out, dev_a, dev_b, n);
+    else
+        field_fp2(op, dev_out, dev_a, dev_b, n);
+    return CZ_OK;
+}
+
+#define CURVE_TEST(G)                                                                          \
+    static void curve_test_##G(cz_##G##_xyzz *madd, cz_##G##_xyzz *add, cz_##G##_xyzz *dbl,    \
+                               const cz_##G##_affine *a, const cz_##G##_affine *b, size_t n)   \
+    {                                                                                          \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            cz_##G##_xyzz pa, pb, da, db;                                                      \
+            cz_##G##_xyzz_from_affine(&pa, &a[i]);                                             \
+            cz_##G##_xyzz_from_affine(&pb, &b[i]);                                             \
+            cz_##G##_xyzz_add_affine(&madd[i], &pa, &b[i]);                                    \
+            cz_##G##_xyzz_dbl(&da, &pa);                                                       \
+            cz_##G##_xyzz_dbl(&db, &pb);                                                       \
+            cz_##G##_xyzz_add(&add[i], &da, &db);                                              \
+            dbl[i] = da;                                                                       \
+        }                                                                                      \
+    }
+CURVE_TEST(g1)
+CURVE_TEST(g2)
+
+cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd, void *dev_sum_add,
+                         void *dev_dbl, const void *dev_a, const void *dev_b, size_t n)
+{
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_curve_test");
+    if (st != CZ_OK)
+        return st;
+    size_t xb = group == 1 ? sizeof(cz_g1_xyzz) : sizeof(cz_g2_xyzz);
+    size_t ab = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
+    NEED(ctx, dev_sum_madd, n * xb, "k_curve_test madd");
+    NEED(ctx, dev_sum_add, n * xb, "k_curve_test add");
+    NEED(ctx, dev_dbl, n * xb, "k_curve_test dbl");
+    NEED(ctx, dev_a, n * ab, "k_curve_test a");
+    NEED(ctx, dev_b, n * ab, "k_curve_test b");
+    if (group == 1)
+        curve_test_g1(dev_sum_madd, dev_sum_add, dev_dbl, dev_a, dev_b, n);
+    else
+        curve_test_g2(dev_sum_madd, dev_sum_add, dev_dbl, dev_a, dev_b, n);
+    return CZ_OK;
+}
+
+/* B_j = k_j G; P_i = B_i (i < m), else B_{i mod m} + B_{(i/m) mod m}; made
+   in Jacobian form and brought to affine 4096 at a time */
+#define GEN_POINTS(G)                                                                          \
+    static cz_status gen_##G(cz_##G##_affine *out, size_t n, const cz_fr *k, size_t m)         \
+    {                                                                                          \
+        size_t chunk = 4096;                                                                   \
+        cz_##G##_affine *base = malloc(m * sizeof *base);                                      \
+        cz_##G##_jac *tmp = malloc((m > chunk ? m : chunk) * sizeof *tmp), gen;                \
+        if (!base || !tmp) {                                                                   \
+            free(base);                                                                        \
+            free(tmp);                                                                         \
+            return CZ_ERR_NOMEM;                                                               \
+        }                                                                                      \
+        cz_##G##_affine g;                                                                     \
+        cz_##G##_generator(&g);                                                                \
+        cz_##G##_jac_from_affine(&gen, &g);                                                    \
+        for (size_t j = 0; j < m; j++) {                                                       \
+            uint64_t s[4];                                                                     \
+            cz_fr_to_limbs(s, &k[j]);                                                          \
+            cz_##G##_jac_mul_var(&tmp[j], &gen, s, 4);                                         \
+        }                                                                                      \
+        cz_##G##_jac_batch_to_affine(base, tmp, m);                                            \
+        for (size_t i0 = 0; i0 < n; i0 += chunk) {                                             \
+            size_t cnt = n - i0 < chunk ? n - i0 : chunk;                                      \
+            for (size_t q = 0; q < cnt; q++) {                                                 \
+                size_t i = i0 + q;                                                             \
+                cz_##G##_jac_from_affine(&tmp[q], &base[i % m]);                               \
+                if (i >= m)                                                                    \
+                    cz_##G##_jac_add_affine(&tmp[q], &tmp[q], &base[(i / m) % m]);             \
+            }                                                                                  \
+            cz_##G##_jac_batch_to_affine(out + i0, tmp, cnt);                                  \
+        }                                                                                      \
+        free(base);                                                                            \
+        free(tmp);                                                                             \
+        return CZ_OK;                                                                          \
+    }
+GEN_POINTS(g1)
+GEN_POINTS(g2)
+
+cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const void *k, size_t m)
+{
+    if (m == 0 || m > ((size_t)1 << 20))
+        return fail(ctx, CZ_ERR_ARG, "point generation: m = %zu not in 1..2^20", m);
+    cz_status st = launch(ctx, "k_gen_points");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev_out, n * (group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine)),
+         "k_gen_points out");
+    st = group == 1 ? gen_g1(dev_out, n, k, m) : gen_g2(dev_out, n, k, m);
+    return st == CZ_OK ? st : fail(ctx, st, "point generation: out of host memory");
+}
+
+/* ---- NTT: radix-2 decimation in frequency, as specified in czd.h ---- */
+
+static void pow_table(cz_fr *t, const cz_fr *b, size_t count)
+{
+    if (count)
+        cz_fr_one(&t[0]);
+    for (size_t j = 1; j < count; j++)
+        cz_fr_mul(&t[j], &t[j - 1], b);
+}
+
+cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host, const void *pre_g,
+                  int bitrev_out, const void *post_c, const void *post_h)
+{
+    if (log_n > 31)
+        return fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
+    cz_status st = launch(ctx, "k_dif_pass");
+    if (st != CZ_OK)
+        return st;
+    size_t n = (size_t)1 << log_n;
+    cz_fr *a = dev_a;
+    NEED(ctx, a, n * sizeof(cz_fr), "NTT data");
+    cz_fr *t = malloc((n > 1 ? n / 2 : 1) * sizeof *t);
+    if (!t)
+        return fail(ctx, CZ_ERR_NOMEM, "NTT 2^%u: out of host memory (cuda model)", log_n);
+    cz_fr x;
+    if (pre_g) {
+        cz_fr_one(&x);
+        for (size_t j = 0; j < n; j++) {
+            cz_fr_mul(&a[j], &a[j], &x);
+            cz_fr_mul(&x, &x, pre_g);
+        }
+    }
+    /* twiddles w^j, j < n/2; a stage of half-length len uses w^(j n / 2len) */
+    pow_table(t, w_host, n / 2);
+    for (size_t len = n / 2; len >= 1; len /= 2) {
+        size_t stride = n / (2 * len);
+        for (size_t i = 0; i < n; i += 2 * len)
+            for (size_t j = 0; j < len; j++) {
+                cz_fr u = a[i + j], v = a[i + j + len];
+                cz_fr_add(&a[i + j], &u, &v);
+                cz_fr_sub(&v, &u, &v);
+                cz_fr_mul(&a[i + j + len], &v, &t[j * stride]);
+            }
+    }
+    if (!bitrev_out) {
+        for (size_t i = 0; i < n; i++) {
+            size_t r = 0;
+            for (unsigned b = 0; b < log_n; b++)
+                r |= ((i >> b) & 1) << (log_n - 1 - b);
+            if (i < r) {
+                x = a[i];
+                a[i] = a[r];
+                a[r] = x;
+            }
+        }
+        cz_fr_one(&x);
+        if (post_c)
+            x = *(const cz_fr *)post_c;
+        for (size_t j = 0; (post_c || post_h) && j < n; j++) {
+            cz_fr_mul(&a[j], &a[j], &x);
+            if (post_h)
+                cz_fr_mul(&x, &x, post_h);
+        }
+    }
+    free(t);
+    return CZ_OK;
+}
+
+/* ---- Groth16's a, b, c ---- */
+
+cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, const void *dev_ra,
+                       const void *dev_ca, const void *dev_va, const void *dev_rb,
+                       const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows)
+{
+    if (rows == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_eval_abc");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev_a, rows * sizeof(cz_fr), "k_eval_abc a");
+    NEED(ctx, dev_b, rows * sizeof(cz_fr), "k_eval_abc b");
+    NEED(ctx, dev_c, rows * sizeof(cz_fr), "k_eval_abc c");
+    const char *w_end;
+    if (!in_buffer(ctx, dev_w, sizeof(cz_fr), &w_end))
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc: witness outside the buffers");
+    size_t n_w = (size_t)(w_end - (const char *)dev_w) / sizeof(cz_fr);
+    const cz_fr *w = dev_w;
+    const uint64_t *rp[2] = {dev_ra, dev_rb};
+    const uint32_t *col[2] = {dev_ca, dev_cb};
+    const cz_fr *val[2] = {dev_va, dev_vb};
+    cz_fr *out[2] = {dev_a, dev_b};
+    for (int m = 0; m < 2; m++) {
+        NEED(ctx, rp[m], (rows + 1) * 8, "k_eval_abc row pointers");
+        size_t nnz = rp[m][rows];
+        NEED(ctx, col[m], nnz * 4, "k_eval_abc columns");
+        NEED(ctx, val[m], nnz * sizeof(cz_fr), "k_eval_abc values");
+        for (size_t i = 0; i < rows; i++) {
+            cz_fr s, p;
+            cz_fr_zero(&s);
+            if (rp[m][i] > rp[m][i + 1] || rp[m][i + 1] > nnz)
+                return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc: row %zu out of order", i);
+            for (uint64_t k = rp[m][i]; k < rp[m][i + 1]; k++) {
+                if (col[m][k] >= n_w)
+                    return fail(ctx, CZ_ERR_DEVICE,
+                                "cuda model: k_eval_abc: column %u past the witness (%zu)",
+                                col[m][k], n_w);
+                cz_fr_mul(&p, &val[m][k], &w[col[m][k]]);
+                cz_fr_add(&s, &s, &p);
+            }
+            out[m][i] = s;
+        }
+    }
+    cz_fr *c = dev_c;
+    for (size_t i = 0; i < rows; i++)
+        cz_fr_mul(&c[i], &out[0][i], &out[1][i]);
+    return CZ_OK;
+}
+
+/* ---- MSM ----
+ * The scratch cuda/msm.cu would take for one window at a time (its
+ * minimum); the result as windows of 128 bits (the scalars' low and high
+ * halves), each the sum of two parts (the two halves of the points), each
+ * part an MSM of the host. */
+
+static size_t msm_scratch(int group, size_t n, unsigned *c)
+{
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < n)
+        lg++;
+    if (*c == 0) {
+        if (group == 1)
+            *c = lg > 7 ? lg - 3 : 4;
+        else
+            *c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
+        if (*c > 16)
+            *c = 16;
+    }
+    size_t xb = group == 1 ? sizeof(cz_g1_xyzz) : sizeof(cz_g2_xyzz);
+    unsigned nwin = 255 % *c ? (255 + *c - 1) / *c : 255 / *c + 1;
+    size_t nbw = (size_t)1 << (*c - 1);
+    return n * sizeof(cz_fr) + nwin * nbw * xb + n * 16 + nbw * 8 + 1024 +
+           3 * ((size_t)MODEL_SMS * 512 + 1) * xb + ((size_t)64 << 20);
+}
+
+#define MSM_PARTS(G, F)                                                                         \
+    static cz_status msm_parts_##G(cz_##G##_xyzz *parts, const cz_##G##_affine *pts,           \
+                                   const cz_fr *half[2], size_t n)                             \
+    {                                                                                          \
+        cz_msm_opts o = {.pool = cz_threadpool_global(), .form = CZ_MSM_SCALAR_PLAIN};         \
+        size_t h = n / 2, lo[2] = {0, h}, cnt[2] = {h, n - h};                                 \
+        for (int w = 0; w < 2; w++)                                                            \
+            for (int k = 0; k < 2; k++) {                                                      \
+                cz_##G##_jac j;                                                                \
+                cz_status st = cz_##G##_msm(&j, pts + lo[k], half[w] + lo[k], cnt[k], &o);     \
+                if (st != CZ_OK)                                                               \
+                    return st;                                                                 \
+                cz_##G##_xyzz *x = &parts[w * 2 + k];                                          \
+                if (cz_##G##_jac_is_infinity(&j)) {                                            \
+                    cz_##G##_xyzz_infinity(x);                                                 \
+                    continue;                                                                  \
+                }                                                                              \
+                x->x = j.x;                                                                    \
+                x->y = j.y;                                                                    \
+                cz_##F##_sqr(&x->zz, &j.z);                                                    \
+                cz_##F##_mul(&x->zzz, &x->zz, &j.z);                                           \
+            }                                                                                  \
+        return CZ_OK;                                                                          \
+    }
+MSM_PARTS(g1, fp)
+MSM_PARTS(g2, fp2)
+
+cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt, unsigned *c,
+                  const void *dev_points, const void *dev_scalars, size_t n, int plain,
+                  unsigned window_bits)
+{
+    if (group != 1 && group != 2)
+        return fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
+    *nwin = *cnt = *c = 0;
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_accumulate");
+    if (st != CZ_OK)
+        return st;
+    unsigned wb = window_bits;
+    size_t need = msm_scratch(group, n, &wb);
+    if (wb < 2 || wb > 20)
+        return fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", wb);
+    if (need > ctx->arena_bytes - ctx->used)
+        return fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
+    NEED(ctx, dev_points, n * (group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine)),
+         "MSM points");
+    NEED(ctx, dev_scalars, n * sizeof(cz_fr), "MSM scalars");
+    /* scalars as plain integers, split into 128-bit halves */
+    cz_fr *half = malloc(2 * n * sizeof *half);
+    if (!half)
+        return fail(ctx, CZ_ERR_NOMEM, "MSM: out of host memory (cuda model)");
+    const cz_fr *s = dev_scalars;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v[4];
+        if (plain)
+            memcpy(v, &s[i], sizeof v);
+        else
+            cz_fr_to_limbs(v, &s[i]);
+        uint64_t lo[4] = {v[0], v[1], 0, 0}, hi[4] = {v[2], v[3], 0, 0};
+        memcpy(&half[i], lo, sizeof lo);
+        memcpy(&half[n + i], hi, sizeof hi);
+    }
+    const cz_fr *halves[2] = {half, half + n};
+    st = group == 1 ? msm_parts_g1(parts, dev_points, halves, n)
+                    : msm_parts_g2(parts, dev_points, halves, n);
+    free(half);
+    if (st != CZ_OK)
+        return fail(ctx, st, "MSM of %zu points failed on the host (cuda model)", n);
+    *nwin = 2;
+    *cnt = 2;
+    *c = 128;
+    return CZ_OK;
+}
+
+#else
+typedef int cz_gpu_model_not_built; /* a translation unit must declare something */
+#endif /* CUZK_GPU_MODEL */

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# ctest: labels=gpu timeout=600
+# cuzkd on the CUDA backend: every GPU of the machine used (two over the
+# host model of the device), keys resident, each device busy, every proof
+# verified; over the model also a device fault inside the daemon: the job
+# that met it fails with the device's message, the others and all later
+# jobs complete. Skips (77) without a CUDA build and a device.
+# shellcheck shell=bash
+. "$(dirname "$0")/lib.sh"
+cz_init
+. "$(dirname "$0")/daemon_lib.sh"
+
+VER=$("$CUZK" --version)
+ND=$(sed -n 's/^CUDA backend: .*, \([0-9]*\) device(s)$/\1/p' <<<"$VER")
+if [ -z "$ND" ] || [ "$ND" = 0 ]; then
+    echo "SKIPPED: no CUDA device ($(tail -1 <<<"$VER"))"
+    exit 77
+fi
+MODEL=0
+if grep -q "host model" <<<"$VER"; then
+    MODEL=1
+    export CUZK_GPU_MODEL_DEVICES=2
+    ND=2
+fi
+echo "# $ND device(s)$([ $MODEL = 1 ] && echo ', host model')"
+
+KEY=$FIX/small.zkey
+WTNS=$FIX/small.wtns
+VK=$FIX/small_vk.json
+
+# ---- every device used -------------------------------------------------------------
+cz_daemon_start g --key small="$KEY" --set engine.devices="$ND" --set engine.gpu_workers_per_device=2 \
+    --set engine.gpu_memory_limit=2G || cz_finish
+api GET /v1/status >"$TMP/st0.json"
+cz_check "status lists $ND CUDA devices with their arenas" \
+    test "$(jq '[.devices[] | select(.backend == "cuda" and .memory_total > 0)] | length' "$TMP/st0.json")" = "$ND"
+cz_expect 0 "a batch of 24 proofs, 8 in flight" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 24 -j 8 --out "$TMP/b1"
+cz_check "every proof verifies" cz_verify_dir "$TMP/b1" "$VK" 24
+api GET /v1/status >"$TMP/st1.json"
+cz_check "every device proved (busy_ms > 0 on each)" \
+    test "$(jq '[.devices[] | select(.busy_ms > 0)] | length' "$TMP/st1.json")" = "$ND"
+cz_check "the key is resident" test "$(api GET /v1/keys | jq -r '.[0].tier')" = resident
+id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
+    -d "{\"key\":\"small\",\"witness_path\":\"$(cd "$FIX" && pwd)/small.wtns\"}" | jq -r .job_id)
+j=$(cz_await "$id")
+cz_check "a job says which device proved it and in which tier" \
+    test "$(jq -r '.device >= 0 and .timings_ms.prove_detail.tier == "resident"' <<<"$j")" = true
+cz_daemon_stop
+cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
+
+# ---- model: a sticky device fault inside the daemon ----------------------------------
+if [ $MODEL = 1 ]; then
+    # device call 40 of the process: inside the second or third proof
+    CUZK_GPU_MODEL_FAIL=40:sticky cz_daemon_start f --key small="$KEY" --set engine.devices=1 \
+        --set engine.gpu_workers_per_device=2 || cz_finish
+    ids=()
+    for _ in $(seq 1 8); do
+        ids+=("$(api POST /v1/proofs -H 'Content-Type: application/json' \
+            -d "{\"key\":\"small\",\"witness_path\":\"$(cd "$FIX" && pwd)/small.wtns\"}" | jq -r .job_id)")
+    done
+    done_n=0 failed_n=0 msg=
+    for id in "${ids[@]}"; do
+        j=$(cz_await "$id")
+        case "$(jq -r .status <<<"$j")" in
+        done) done_n=$((done_n + 1)) ;;
+        failed) failed_n=$((failed_n + 1)); msg=$(jq -r .error <<<"$j") ;;
+        esac
+    done
+    cz_check "one job met the fault and failed, 7 completed ($failed_n failed, $done_n done)" \
+        test "$failed_n" = 1 -a "$done_n" = 7
+    cz_check "its error gives the device's message ($msg)" grep -q "cuda model" <<<"$msg"
+    cz_check "the daemon logged the reset" grep -q "resetting the device" "$TMP/f.log"
+    cz_expect 0 "8 more proofs after the fault" \
+        "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 8 -j 4 --out "$TMP/b2"
+    cz_check "they verify" cz_verify_dir "$TMP/b2" "$VK" 8
+    cz_daemon_stop
+    cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
+fi
+cz_finish
