@@ -34,8 +34,6 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* A uniform nonzero scalar from the OS CSPRNG by rejection: 255 random
-   bits are below r with probability r / 2^255 ~ 0.9. */
 /* ": <the backend's reason>" for a failed step, or "" */
 static const char *step_error(cz_backend *be)
 {
@@ -47,6 +45,8 @@ static const char *step_error(cz_backend *be)
     return buf;
 }
 
+/* A uniform nonzero scalar from the OS CSPRNG by rejection: 255 random
+   bits are below r with probability r / 2^255 ~ 0.9. */
 static cz_status random_scalar(cz_fr *out)
 {
     for (int tries = 0; tries < 1000; tries++) {
