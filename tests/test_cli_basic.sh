@@ -64,13 +64,22 @@ cz_expect 0 "verify --json" "$CUZK" verify --json "$VK" "$TMP/public4.json" "$TM
 
 cz_expect 0 "prove --device auto" "$CUZK" prove --quiet --device auto "$ZKEY" "$WTNS" "$TMP/proof6.json" "$TMP/public6.json"
 cz_expect 0 "verify the --device auto proof" "$CUZK" verify "$VK" "$TMP/public6.json" "$TMP/proof6.json"
-# --device cuda: a GPU proof where CUDA is built and a device exists, else
-# the CPU with a log line (0) or a clear device error (3).
+# --device cuda: a GPU proof where CUDA is built and a device exists (the
+# model build counts), else exit 3 naming the device: never a silent CPU proof.
+NDEV=$("$CUZK" --version | sed -n 's/^CUDA backend: .*, \([0-9]*\) device(s)$/\1/p')
 rm -f "$TMP/proof7.json"
-if cz_expect "0 3" "prove --device cuda" "$CUZK" prove --device cuda "$ZKEY" "$WTNS" "$TMP/proof7.json" "$TMP/public7.json" &&
-   [ "$RUN_RC" = 0 ]; then
+if [ "${NDEV:-0}" -gt 0 ]; then
+    cz_expect 0 "prove --device cuda ($NDEV device(s))" "$CUZK" prove --device cuda "$ZKEY" "$WTNS" "$TMP/proof7.json" "$TMP/public7.json"
+    cz_check "it proved on the GPU" grep -q "device cuda 0" <<<"$RUN_ERR"
     cz_expect 0 "verify the --device cuda proof" "$CUZK" verify "$VK" "$TMP/public7.json" "$TMP/proof7.json"
+    cz_expect 3 "prove --device cuda --gpu $NDEV (no such GPU)" "$CUZK" prove --device cuda --gpu "$NDEV" "$ZKEY" "$WTNS" "$TMP/proof8.json" "$TMP/public8.json"
+    NOPROOF=$TMP/proof8.json
+else
+    cz_expect 3 "prove --device cuda without a CUDA device" "$CUZK" prove --device cuda "$ZKEY" "$WTNS" "$TMP/proof7.json" "$TMP/public7.json"
+    NOPROOF=$TMP/proof7.json
 fi
+cz_check "the refusal names the device" grep -q -- "--device cuda" <<<"$RUN_ERR"
+cz_check "and writes no proof" test ! -e "$NOPROOF"
 
 echo "== info"
 cz_expect 0 "info small.zkey" "$CUZK" info "$ZKEY"

@@ -380,14 +380,10 @@ static int cmd_prove(const cli *c)
     /* a one-shot prover takes the GPU memory its key needs, not the card */
     cz_cuda_set_arena_cap(cz_cuda_arena_for_key(key));
     st = cz_backend_create(&be, dev, c->threads, err, sizeof err);
-    if (st && !strcmp(c->device, "cuda")) {
-        if (!c->quiet)
-            fprintf(stderr, "cuzk: device cuda is not available (%s); proving on the cpu\n", err);
-        st = cz_backend_cpu_create(&be, c->threads);
-    }
-    if (st) {
+    if (st) { /* --device cuda where no GPU can be used: say so, never fall back */
         cz_zkey_free(key);
-        return fail(st, "cannot start the prover backend");
+        fprintf(stderr, "cuzk: --device %s: %s\n", dev, err[0] ? err : cz_strerror(st));
+        return EXIT_INTERNAL;
     }
     if (!c->quiet) {
         if (!strcmp(be->name, "cpu"))
