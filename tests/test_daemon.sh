@@ -110,7 +110,10 @@ api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' --da
 cz_check "truncated uploaded witness: 4xx" grep -q '^4' "$TMP/.code"
 head -c 200000 /dev/urandom >"$TMP/big.bin"
 api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' --data-binary "@$TMP/big.bin" >/dev/null
-cz_check "oversized upload: 413" test "$(code)" = 413
+cz_check "oversized upload: 413 (after its body is dropped)" test "$(code)" = 413
+api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' -H 'Expect: 100-continue' \
+    --data-binary "@$TMP/big.bin" >/dev/null
+cz_check "oversized upload waiting for 100 Continue: 413 at once" test "$(code)" = 413
 id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
     -d "{\"key\":\"small\",\"witness_path\":\"$(cd "$FIX" && pwd)/chain64.wtns\"}" | jq -r .job_id)
 j=$(cz_await "$id")

@@ -5,8 +5,11 @@
  * the engine's answer (a cz_status and a message, or a JSON object) into a
  * status code and a JSON body. libmicrohttpd runs a thread per connection,
  * so a long-poll (GET /v1/proofs/ID?wait_ms=N) simply blocks in the engine.
- * Bodies are collected up to max_upload bytes; a larger Content-Length is
- * answered 413 before the body is read. Errors are {"error": "...",
+ * Bodies are collected up to max_upload bytes. A larger one is answered
+ * 413: at once when the client waits for "100 Continue" (it then sends no
+ * body), else after its body has been read and dropped, so that the
+ * client, still sending, does not meet a closed connection instead of the
+ * answer (a body past 64 x max_upload closes the connection). Errors are {"error": "...",
  * "code": "..."} with a 4xx status (5xx only for the daemon's own faults).
  *
  *   GET    /v1/health                     liveness
@@ -35,7 +38,9 @@
 typedef struct {
     char *body;
     size_t len, cap;
-    int done;     /* a response was queued early (413) */
+    int done;          /* a response was queued early (413) */
+    int too_large;     /* the body is past max_upload: drop it, then answer 413 */
+    size_t dropped;
 } request;
 
 /* ---- responses ---- */
@@ -359,6 +364,14 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
     return send_error(c, 404, "not_found", "no such endpoint (see /v1/status, /v1/keys, /v1/proofs, /metrics)");
 }
 
+static enum MHD_Result send_too_large(cz_api *A, struct MHD_Connection *c)
+{
+    char msg[128];
+    snprintf(msg, sizeof msg, "request body larger than the %llu-byte limit (max_upload)",
+             A->max_upload);
+    return send_error(c, 413, "too_large", msg);
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
                                const char *method, const char *version, const char *upload,
                                size_t *upload_size, void **con_cls)
@@ -370,12 +383,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
             return MHD_NO;
         *con_cls = r;
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        const char *ex = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Expect");
         if (cl && strtoull(cl, NULL, 10) > A->max_upload) {
-            r->done = 1;
-            char msg[128];
-            snprintf(msg, sizeof msg, "request body larger than the %llu-byte limit (max_upload)",
-                     A->max_upload);
-            return send_error(c, 413, "too_large", msg);
+            r->too_large = 1;
+            if (ex && strcasestr(ex, "100-continue")) { /* no body will come */
+                r->done = 1;
+                return send_too_large(A, c);
+            }
         }
         return MHD_YES;
     }
@@ -384,9 +398,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     if (*upload_size) {
         size_t n = *upload_size;
         *upload_size = 0;
-        if (r->len + n > A->max_upload) {
-            r->done = 1;
-            return send_error(c, 413, "too_large", "request body larger than max_upload");
+        if (r->too_large || r->len + n > A->max_upload) {
+            r->too_large = 1;
+            r->dropped += n;
+            return r->dropped / 64 > A->max_upload ? MHD_NO : MHD_YES;
         }
         if (r->len + n + 1 > r->cap) {
             size_t cap = r->cap ? r->cap : 4096;
@@ -403,6 +418,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         r->body[r->len] = 0;
         return MHD_YES;
     }
+    if (r->too_large)
+        return send_too_large(A, c);
     return route(A, c, url, method, r);
 }
 

@@ -694,6 +694,8 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
     *nwin = *cnt = *c = 0;
     if (n == 0)
         return CZ_OK;
+    if (n >= ((size_t)1 << 31))
+        return fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
     cz_status st = launch(ctx, "k_accumulate");
     if (st != CZ_OK)
         return st;
