@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctest: labels=unit timeout=600
 # cuzkd end to end on the CPU backend: unix socket and loopback TCP, batch
-# proofs (every one verified), priorities, cancel (queued and running),
+# proofs (every one verified), jobs of several partitions (proofs, a failing
+# partition, cancel), priorities, cancel (queued and running),
 # overload (429, nothing lost), malformed requests answered 4xx while other
 # jobs carry on, status/metrics/timeline, the host witness buffer pool
 # (reused, bounded), SIGTERM during work, kill -9.
@@ -140,6 +141,56 @@ n=$(api GET /v1/keys | jq length)
 cz_check "all three keys are listed" test "$n" = 3
 api DELETE /v1/keys/small2 >/dev/null
 cz_check "evict an idle key: 200" test "$(code)" = 200
+
+# ---- jobs of several partitions ----------------------------------------------------
+FIXABS=$(cd "$FIX" && pwd)
+parts() { # parts N [bad]: a JSON list of N witness paths (the second missing if bad)
+    local i out=
+    for ((i = 0; i < $1; i++)); do
+        if [ "${2:-}" = bad ] && [ $i = 1 ]; then out+="\"$TMP/none.wtns\","; else out+="\"$FIXABS/small.wtns\","; fi
+    done
+    printf '[%s]' "${out%,}"
+}
+id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
+    -d "{\"key\":\"small\",\"witness_paths\":$(parts 3)}" | jq -r .job_id)
+j=$(cz_await "$id")
+cz_check "a job of 3 partitions is done with 3 proofs and 3 public lists" \
+    test "$(jq -r '[.status, (.proofs | length), (.publics | length), ([.partitions[] | select(.state == "done")] | length)] | join(" ")' <<<"$j")" = "done 3 3 3"
+pbad=0
+for i in 0 1 2; do
+    jq ".proofs[$i]" <<<"$j" >"$TMP/pp$i.json"
+    jq ".publics[$i]" <<<"$j" >"$TMP/pu$i.json"
+    "$CUZK" verify --quiet "$VK" "$TMP/pu$i.json" "$TMP/pp$i.json" >/dev/null 2>&1 || pbad=1
+done
+cz_check "each partition's proof verifies (cuzk verify)" test $pbad = 0
+cz_check "the timeline has the spans of partitions 0, 1 and 2 under the job's id" \
+    test "$(api GET /v1/timeline | jq --arg j "$id" '[.spans[] | select(.job == $j and .stage == "gpu") | .partition] | unique | join(",")' -r)" = "0,1,2"
+id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
+    -d "{\"key\":\"small\",\"witness_paths\":$(parts 4 bad)}" | jq -r .job_id)
+j=$(cz_await "$id")
+cz_check "a partition that fails fails its job, naming it ($(jq -r .error <<<"$j"))" \
+    test "$(jq -r '.status' <<<"$j")" = failed -a -n "$(jq -r '.error' <<<"$j" | grep 'partition 1: .*none.wtns')"
+at_work() { api GET "/v1/proofs/$1" | jq '[.partitions[] | select(.state | IN("done", "failed", "cancelled") | not)] | length'; }
+for _ in $(seq 1 100); do [ "$(at_work "$id")" = 0 ] && break; sleep 0.1; done
+cz_check "its other partitions end too (cancelled, or done if they were running)" test "$(at_work "$id")" = 0
+ids=()
+for _ in 1 2 3; do # the slow key, so that partitions queue
+    ids+=("$(api POST /v1/proofs -H 'Content-Type: application/json' \
+        -d "{\"key\":\"slow\",\"witness_paths\":[\"$TMP/slow.wtns\",\"$TMP/slow.wtns\",\"$TMP/slow.wtns\"]}" | jq -r .job_id)")
+done
+api POST "/v1/proofs/${ids[2]}/cancel" >/dev/null
+cz_check "cancel of a queued job of partitions: 200" test "$(code)" = 200
+st=$(cz_await "${ids[2]}" | jq -r '[.status, ([.partitions[] | select(.state == "cancelled")] | length)] | join(" ")')
+cz_check "it ends cancelled, its partitions too (got $st)" test "$st" = "cancelled 3"
+for id in "${ids[@]:0:2}"; do cz_await "$id" >/dev/null; done
+cz_check "the other jobs of partitions are done" \
+    test "$(for id in "${ids[@]:0:2}"; do api GET "/v1/proofs/$id" | jq -r .status; done | sort -u)" = done
+api POST /v1/proofs -H 'Content-Type: application/json' -d '{"key":"small","witness_paths":[]}' >/dev/null
+cz_check "an empty witness_paths: 400" test "$(code)" = 400
+api POST /v1/proofs -H 'Content-Type: application/json' -d '{"key":"small","witness_paths":[1,2]}' >/dev/null
+cz_check "witness_paths that are not strings: 400" test "$(code)" = 400
+for _ in $(seq 1 100); do [ "$(api GET /v1/status | jq .memory.jobs)" = 0 ] && break; sleep 0.1; done
+cz_check "no host memory stays reserved by jobs" test "$(api GET /v1/status | jq .memory.jobs)" = 0
 
 # ---- status, metrics, timeline -----------------------------------------------------
 s=$(api GET /v1/status)

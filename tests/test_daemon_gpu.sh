@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ctest: labels=gpu timeout=600
 # cuzkd on the CUDA backend: every GPU of the machine used (two over the
-# host model of the device), keys resident, each device busy, every proof
-# verified; over the model also a device fault inside the daemon: the job
+# host model of the device), keys resident, each device busy, one job's
+# partitions spread over the devices, every proof verified; over the model also a device fault inside the daemon: the job
 # that met it fails with the device's message, the others and all later
 # jobs complete. Skips (77) without a CUDA build and a device.
 # shellcheck shell=bash
@@ -46,6 +46,21 @@ id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
 j=$(cz_await "$id")
 cz_check "a job says which device proved it and in which tier" \
     test "$(jq -r '.device >= 0 and .timings_ms.prove_detail.tier == "resident"' <<<"$j")" = true
+W=$(cd "$FIX" && pwd)/small.wtns
+id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
+    -d "{\"key\":\"small\",\"witness_paths\":[$(printf '"%s",' "$W" "$W" "$W" "$W" "$W" "$W" "$W" "$W" | sed 's/,$//')]}" |
+    jq -r .job_id)
+j=$(cz_await "$id")
+cz_check "a job of 8 partitions is done" test "$(jq -r '[.status, (.proofs | length)] | join(" ")' <<<"$j")" = "done 8"
+cz_check "its partitions were proven on all $ND device(s)" \
+    test "$(jq '[.partitions[].device] | unique | length' <<<"$j")" = "$ND"
+pbad=0
+for i in 0 7; do
+    jq ".proofs[$i]" <<<"$j" >"$TMP/pp$i.json"
+    jq ".publics[$i]" <<<"$j" >"$TMP/pu$i.json"
+    "$CUZK" verify --quiet "$VK" "$TMP/pu$i.json" "$TMP/pp$i.json" >/dev/null 2>&1 || pbad=1
+done
+cz_check "its first and last proofs verify" test $pbad = 0
 cz_daemon_stop
 cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
 

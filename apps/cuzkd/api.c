@@ -20,7 +20,8 @@
  *   GET    /v1/keys                       resident keys
  *   POST   /v1/keys        {id, path}     load (preload) a key
  *   DELETE /v1/keys/ID                    evict
- *   POST   /v1/proofs      {key, witness_path | witness_base64, priority, request_id}
+ *   POST   /v1/proofs      {key, witness_path | witness_base64 | witness_paths, priority,
+ *                           request_id} (witness_paths: one partition per witness)
  *                          or a raw .wtns body with ?key=&priority=&request_id=
  *   GET    /v1/proofs/ID[?wait_ms=N]      status; proof and public when done
  *   DELETE /v1/proofs/ID, POST /v1/proofs/ID/cancel
@@ -224,6 +225,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     json_t *o = NULL;
     uint8_t *bytes = NULL;
     const char *prio = NULL;
+    const char **paths = NULL;
     if (ctype && strncmp(ctype, "application/octet-stream", 24) == 0) {
         jr.key_id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key");
         prio = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "priority");
@@ -244,6 +246,28 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             return send_error(c, 400, "bad_request",
                               "key, witness_path, witness_base64, priority and request_id must be strings");
         }
+        json_t *wp = json_object_get(o, "witness_paths");
+        if (wp && !json_is_null(wp)) {
+            size_t n = json_is_array(wp) ? json_array_size(wp) : 0;
+            if (n == 0 || n > CZ_MAX_PARTITIONS || jr.witness_path || b64) {
+                json_decref(o);
+                return send_error(c, 400, "bad_request",
+                                  "witness_paths is an array of 1 to 1024 paths (one per partition), "
+                                  "without witness_path or witness_base64");
+            }
+            if (!(paths = calloc(n, sizeof *paths))) {
+                json_decref(o);
+                return send_error(c, 500, "internal", "out of memory");
+            }
+            for (size_t i = 0; i < n; i++)
+                if (!(paths[i] = json_string_value(json_array_get(wp, i)))) {
+                    free(paths);
+                    json_decref(o);
+                    return send_error(c, 400, "bad_request", "witness_paths must hold strings");
+                }
+            jr.witness_paths = paths;
+            jr.n_partitions = n;
+        }
         if (b64) {
             if (!(bytes = b64_decode(b64, &jr.witness_len))) {
                 json_decref(o);
@@ -256,10 +280,10 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     enum MHD_Result ret;
     if (prio && cz_priority_parse(prio, &jr.priority)) {
         ret = send_error(c, 400, "bad_request", "priority must be low, normal, high or critical");
-    } else if (!jr.key_id || (!jr.witness && !jr.witness_path)) {
+    } else if (!jr.key_id || (!jr.witness && !jr.witness_path && !jr.witness_paths)) {
         ret = send_error(c, 400, "bad_request",
-                         "a proof request needs \"key\" and one of \"witness_path\", \"witness_base64\" "
-                         "(or a raw .wtns body with ?key=)");
+                         "a proof request needs \"key\" and one of \"witness_path\", \"witness_base64\", "
+                         "\"witness_paths\" (or a raw .wtns body with ?key=)");
     } else if (atomic_load(&A->shutting_down)) {
         ret = send_error(c, 503, "shutting_down", "the daemon is shutting down");
     } else {
@@ -276,6 +300,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
                                               (json_int_t)pos, "status", "queued"));
     }
     free(bytes);
+    free(paths);
     json_decref(o);
     return ret;
 }

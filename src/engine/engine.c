@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,12 @@ typedef struct job {
     char *proof_json, *public_json;
     char err[640];
     double finished_at;
+    /* partitions: a job of several has parts[] (not in any queue itself);
+       each part has parent and part set, and is in no job list */
+    struct job *parent;
+    int part;
+    struct job **parts;
+    int nparts, parts_left;
 } job;
 
 typedef struct {
@@ -275,9 +282,10 @@ static void span_add(cz_engine *e, job *j, int stage, int worker)
     else
         e->span_n++;
     span *s = &e->spans[i];
-    s->seq = j->seq;
-    memcpy(s->job, j->id, sizeof s->job);
-    s->part = 0;
+    const job *owner = j->parent ? j->parent : j;
+    s->seq = owner->seq;
+    memcpy(s->job, owner->id, sizeof s->job);
+    s->part = j->part;
     s->stage = stage;
     s->worker = worker;
     s->t0 = j->t[stage][0];
@@ -309,6 +317,22 @@ static uint64_t job_mem_estimate(const key *k, size_t wtns_len)
     return 32 * (v + 4 * n) + (uint64_t)wtns_len + (8u << 20);
 }
 
+/* Free a job's partitions (all finished, or never queued). */
+static void free_parts(job *j)
+{
+    for (int i = 0; i < j->nparts; i++) {
+        if (!j->parts[i])
+            continue;
+        free(j->parts[i]->wtns_path);
+        free(j->parts[i]->proof_json);
+        free(j->parts[i]->public_json);
+        free(j->parts[i]);
+    }
+    free(j->parts);
+    j->parts = NULL;
+    j->nparts = 0;
+}
+
 /* Free a finished job (engine mutex held, no waiters). */
 static void job_free_locked(cz_engine *e, job *j)
 {
@@ -322,6 +346,7 @@ static void job_free_locked(cz_engine *e, job *j)
         e->jobs_tail = j->prev;
     e->n_jobs--;
     e->n_finished--;
+    free_parts(j);
     free(j->wtns_path);
     free(j->proof_json);
     free(j->public_json);
@@ -334,9 +359,69 @@ static void retain_locked(cz_engine *e)
     job *j = e->jobs_head;
     while (e->n_finished > e->cfg.retain_jobs && j) {
         job *nx = j->next;
-        if (state_finished(j->state) && j->waiters == 0)
-            job_free_locked(e, j);
+        if (state_finished(j->state) && j->waiters == 0 && j->parts_left == 0)
+            job_free_locked(e, j); /* (a job's partitions may still be running) */
         j = nx;
+    }
+}
+
+static void finish_locked(cz_engine *e, job *j, cz_job_state st);
+
+/* Ask a job (all its partitions) to stop: queued ones end now, running
+   ones at their next stage boundary. */
+static void cancel_locked(cz_engine *e, job *j)
+{
+    j->cancel = 1;
+    for (int i = 0; i < j->nparts; i++)
+        if (!state_finished(j->parts[i]->state))
+            cancel_locked(e, j->parts[i]);
+    if ((j->state == CZ_JOB_QUEUED && q_remove(&e->pending, j)) ||
+        (j->state == CZ_JOB_PROVE_QUEUED && q_remove(&e->prove, j)))
+        finish_locked(e, j, CZ_JOB_CANCELLED);
+}
+
+/* A JSON array of the partitions' documents (proof_json or public_json). */
+static char *join_parts(const job *j, size_t off)
+{
+    size_t len = 3;
+    for (int i = 0; i < j->nparts; i++)
+        len += strlen(*(char **)((char *)j->parts[i] + off)) + 1;
+    char *out = malloc(len), *p = out;
+    if (!out)
+        return NULL;
+    *p++ = '[';
+    for (int i = 0; i < j->nparts; i++) {
+        const char *d = *(char **)((char *)j->parts[i] + off);
+        size_t n = strlen(d);
+        memcpy(p, d, n);
+        p += n;
+        if (i + 1 < j->nparts)
+            *p++ = ',';
+    }
+    *p++ = ']';
+    *p = 0;
+    return out;
+}
+
+/* A partition ended: the first failure or cancellation ends its job the
+   same way (and cancels the other partitions); the last success makes
+   the job done with the proofs in partition order. */
+static void part_finished_locked(cz_engine *e, job *c, cz_job_state st)
+{
+    job *p = c->parent;
+    p->parts_left--;
+    if (state_finished(p->state))
+        return;
+    if (st != CZ_JOB_DONE) {
+        snprintf(p->err, sizeof p->err, "partition %d: %s", c->part,
+                 c->err[0] ? c->err : cz_job_state_name(st));
+        finish_locked(e, p, st);
+    } else if (p->parts_left == 0) {
+        p->proof_json = join_parts(p, offsetof(job, proof_json));
+        p->public_json = join_parts(p, offsetof(job, public_json));
+        if (!p->proof_json || !p->public_json)
+            snprintf(p->err, sizeof p->err, "out of memory joining the proofs");
+        finish_locked(e, p, p->err[0] ? CZ_JOB_FAILED : CZ_JOB_DONE);
     }
 }
 
@@ -348,8 +433,14 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
     j->state = st;
     j->finished_at = now_ms() - e->t0;
     j->t[ST_TOTAL][1] = j->finished_at;
-    hist_add(&e->hist[ST_TOTAL], (j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0]) / 1e3);
-    e->finished[st == CZ_JOB_DONE ? 0 : st == CZ_JOB_FAILED ? 1 : 2]++;
+    if (!j->parent) { /* jobs are counted, not their partitions */
+        hist_add(&e->hist[ST_TOTAL], (j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0]) / 1e3);
+        e->finished[st == CZ_JOB_DONE ? 0 : st == CZ_JOB_FAILED ? 1 : 2]++;
+    }
+    if (j->parts) /* the partitions still queued or running stop */
+        for (int i = 0; i < j->nparts; i++)
+            if (!state_finished(j->parts[i]->state))
+                cancel_locked(e, j->parts[i]);
     if (j->wbuf) {
         cz_hostpool_put(e->pool, j->wbuf); /* wipes: the witness is secret */
         j->wbuf = NULL;
@@ -375,9 +466,14 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
     else
         cz_log(st == CZ_JOB_FAILED ? CZ_LOG_WARN : CZ_LOG_INFO, "engine", "%s %s%s%s", j->id,
                cz_job_state_name(st), j->err[0] ? ": " : "", j->err);
-    e->n_active--;
-    e->n_finished++;
+    if (!j->parts) /* partitions and one-partition jobs are the active work */
+        e->n_active--;
     pthread_cond_broadcast(&e->cv_done);
+    if (j->parent) {
+        part_finished_locked(e, j, st);
+        return;
+    }
+    e->n_finished++;
     retain_locked(e);
 }
 
@@ -780,8 +876,11 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
         fail_locked(e, j, "daemon shutting down");
     }
     for (job *x = e->jobs_head; x; x = x->next)
-        if (!state_finished(x->state))
+        if (!state_finished(x->state)) {
             x->cancel = 1;
+            for (int i = 0; i < x->nparts; i++)
+                x->parts[i]->cancel = 1;
+        }
     e->stopping = 1;
     pthread_cond_broadcast(&e->cv_pending);
     pthread_cond_broadcast(&e->cv_prove);
@@ -1025,10 +1124,23 @@ json_t *cz_engine_keys_json(cz_engine *e)
 cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
                            char *err, size_t err_len)
 {
-    if (!req || !req->key_id || (!req->witness_path && !req->witness) ||
+    if (!req || !req->key_id || (!req->witness_path && !req->witness && !req->witness_paths) ||
         (unsigned)req->priority >= CZ_PRIO_COUNT) {
         set_err(err, err_len, "a job needs a key id and a witness (path or bytes)");
         return CZ_ERR_ARG;
+    }
+    size_t np = req->witness_paths ? req->n_partitions : 0;
+    if (req->witness_paths) {
+        if (np < 1 || np > CZ_MAX_PARTITIONS) {
+            set_err(err, err_len, "a job has 1 to %d partitions (witness paths), not %zu",
+                    CZ_MAX_PARTITIONS, np);
+            return CZ_ERR_ARG;
+        }
+        for (size_t i = 0; i < np; i++)
+            if (!req->witness_paths[i]) {
+                set_err(err, err_len, "witness path %zu is missing", i);
+                return CZ_ERR_ARG;
+            }
     }
     if (req->witness && req->witness_len > e->cfg.max_witness_bytes) {
         set_err(err, err_len, "witness of %zu bytes exceeds the %zu-byte limit", req->witness_len,
@@ -1063,7 +1175,27 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         }
         j->w = j->wbuf->data;
         j->wtns_len = req->witness_len;
-    } else if (!(j->wtns_path = strdup(req->witness_path))) {
+    } else if (np > 1) { /* one partition per witness */
+        if (!(j->parts = calloc(np, sizeof *j->parts))) {
+            free(j);
+            return CZ_ERR_NOMEM;
+        }
+        j->nparts = (int)np;
+        for (size_t i = 0; i < np; i++) {
+            job *c = calloc(1, sizeof *c);
+            j->parts[i] = c;
+            if (!c || !(c->wtns_path = strdup(req->witness_paths[i]))) {
+                free_parts(j);
+                free(j);
+                return CZ_ERR_NOMEM;
+            }
+            c->parent = j;
+            c->part = (int)i;
+            c->prio = req->priority;
+            c->worker = -1;
+        }
+    } else if (!(j->wtns_path = strdup(req->witness_paths ? req->witness_paths[0]
+                                                          : req->witness_path))) {
         free(j);
         return CZ_ERR_NOMEM;
     }
@@ -1093,8 +1225,8 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         set_err(err, err_len, "uploaded witness has %u values, key '%s' expects %u", j->nw,
                 req->key_id, k->zkey->n_vars);
         st = CZ_ERR_WITNESS;
-    } else if (e->n_active >= (size_t)e->cfg.max_pending) {
-        set_err(err, err_len, "queue full: %zu jobs pending (max_pending %d)", e->n_active,
+    } else if (e->n_active + (j->nparts ? (size_t)j->nparts : 1) > (size_t)e->cfg.max_pending) {
+        set_err(err, err_len, "queue full: %zu partitions pending (max_pending %d)", e->n_active,
                 e->cfg.max_pending);
         e->rejected++;
         st = CZ_ERR_BUSY;
@@ -1113,17 +1245,35 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
             e->jobs_head = j;
         e->jobs_tail = j;
         e->n_jobs++;
-        e->n_active++;
         e->submitted++;
-        q_push(&e->pending, j);
         snprintf(job_id, 24, "%s", j->id);
-        *position = q_position(&e->pending, j);
-        pthread_cond_signal(&e->cv_pending);
+        if (j->nparts) { /* the partitions are the queued work */
+            j->parts_left = j->nparts;
+            for (int i = 0; i < j->nparts; i++) {
+                job *c = j->parts[i];
+                c->key = k;
+                k->users++;
+                c->seq = j->seq;
+                snprintf(c->id, sizeof c->id, "%s.p%d", j->id, i);
+                c->state = CZ_JOB_QUEUED;
+                c->t[ST_QUEUE][0] = c->t[ST_TOTAL][0] = j->t[ST_TOTAL][0];
+                e->n_active++;
+                q_push(&e->pending, c);
+            }
+            *position = q_position(&e->pending, j->parts[0]);
+            pthread_cond_broadcast(&e->cv_pending);
+        } else {
+            e->n_active++;
+            q_push(&e->pending, j);
+            *position = q_position(&e->pending, j);
+            pthread_cond_signal(&e->cv_pending);
+        }
         j = NULL; /* owned by the engine now */
     }
     pthread_mutex_unlock(&e->mu);
     if (j) {
         cz_hostpool_put(e->pool, j->wbuf); /* wipes */
+        free_parts(j);
         free(j->wtns_path);
         free(j);
     }
@@ -1146,23 +1296,61 @@ static json_t *timings_json(const job *j)
                      j->pt.assemble_ms);
 }
 
+/* A job of several partitions shows, until it ends, the state of its most
+   advanced partition still at work. */
+static cz_job_state shown_state(const job *j)
+{
+    if (!j->parts || state_finished(j->state))
+        return j->state;
+    cz_job_state st = CZ_JOB_QUEUED;
+    for (int i = 0; i < j->nparts; i++)
+        if (!state_finished(j->parts[i]->state) && j->parts[i]->state > st)
+            st = j->parts[i]->state;
+    return st;
+}
+
+static json_t *partitions_json(cz_engine *e, const job *j, int detail)
+{
+    json_t *a = json_array();
+    if (!j->parts) {
+        json_array_append_new(a, json_pack("{s:i, s:s}", "index", 0, "state",
+                                           cz_job_state_name(j->state)));
+        return a;
+    }
+    for (int i = 0; i < j->nparts; i++) {
+        const job *c = j->parts[i];
+        json_t *o = json_pack("{s:i, s:s}", "index", i, "state", cz_job_state_name(c->state));
+        if (c->t[ST_PROVE][0] > 0)
+            json_object_set_new(o, "device", json_integer(c->worker / e->cfg.workers_per_device));
+        if (detail) {
+            json_object_set_new(o, "timings_ms", timings_json(c));
+            if (c->err[0])
+                json_object_set_new(o, "error", json_string(c->err));
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 static json_t *job_json_locked(cz_engine *e, const job *j)
 {
-    json_t *o = json_pack("{s:s, s:s, s:s}", "job_id", j->id, "status", cz_job_state_name(j->state),
-                          "priority", cz_priority_name(j->prio));
+    json_t *o = json_pack("{s:s, s:s, s:s}", "job_id", j->id, "status",
+                          cz_job_state_name(shown_state(j)), "priority", cz_priority_name(j->prio));
     if (j->request_id[0])
         json_object_set_new(o, "request_id", json_string(j->request_id));
     json_object_set_new(o, "timings_ms", timings_json(j));
+    if (j->parts)
+        json_object_set_new(o, "partitions", partitions_json(e, j, 1));
     if (j->state == CZ_JOB_DONE) {
         json_error_t je;
-        json_object_set_new(o, "proof", json_loads(j->proof_json, 0, &je));
-        json_object_set_new(o, "public", json_loads(j->public_json, 0, &je));
+        json_object_set_new(o, j->parts ? "proofs" : "proof", json_loads(j->proof_json, 0, &je));
+        json_object_set_new(o, j->parts ? "publics" : "public", json_loads(j->public_json, 0, &je));
     }
     if (j->err[0])
         json_object_set_new(o, "error", json_string(j->err));
     if (j->t[ST_PROVE][0] > 0) /* the device that proved it */
         json_object_set_new(o, "device", json_integer(j->worker / e->cfg.workers_per_device));
-    if (j->state == CZ_JOB_QUEUED)
+    if (j->state == CZ_JOB_QUEUED && !j->parts)
         json_object_set_new(o, "position", json_integer((json_int_t)q_position(&e->pending, (job *)j)));
     return o;
 }
@@ -1198,13 +1386,8 @@ cz_status cz_engine_cancel(cz_engine *e, const char *job_id)
     } else if (state_finished(j->state)) {
         st = CZ_ERR_BUSY;
     } else {
-        j->cancel = 1;
-        if (j->state == CZ_JOB_QUEUED && q_remove(&e->pending, j)) {
-            finish_locked(e, j, CZ_JOB_CANCELLED);
-        } else if (j->state == CZ_JOB_PROVE_QUEUED && q_remove(&e->prove, j)) {
-            finish_locked(e, j, CZ_JOB_CANCELLED);
-        }
-        /* else: running; the worker sees `cancel` at its next boundary */
+        /* running partitions see `cancel` at their next boundary */
+        cancel_locked(e, j);
     }
     pthread_mutex_unlock(&e->mu);
     return st;
@@ -1222,10 +1405,9 @@ json_t *cz_engine_status_json(cz_engine *e)
     for (job *j = e->jobs_head; j; j = j->next) {
         if (state_finished(j->state))
             continue;
-        json_t *parts = json_pack("[{s:i, s:s}]", "index", 0, "state", cz_job_state_name(j->state));
         json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:f}", "job_id", j->id, "state",
-                              cz_job_state_name(j->state), "priority", cz_priority_name(j->prio),
-                              "partitions", parts, "age_ms", t - j->t[ST_TOTAL][0]);
+                              cz_job_state_name(shown_state(j)), "priority", cz_priority_name(j->prio),
+                              "partitions", partitions_json(e, j, 0), "age_ms", t - j->t[ST_TOTAL][0]);
         json_object_set_new(o, "key", json_string(j->key ? j->key->id : ""));
         json_array_append_new(jobs, o);
     }

@@ -1,9 +1,15 @@
 /*
  * engine.h: the proving engine behind cuzkd.
  *
- * DESIGN. A job is a request to prove one witness against one resident
- * key; it is made of partitions (a snarkjs job has one; the model carries
- * many for native circuits). Work flows through bounded stages:
+ * DESIGN. A job is a request to prove witnesses against one resident key;
+ * it is made of partitions, one proof each (a snarkjs job has one; a job
+ * submitted with several witnesses has one per witness, as native circuits
+ * such as Filecoin's will). A partition is the unit of work: it reserves
+ * its memory, has its witness read and is proven on its own, on whichever
+ * device is free, so one job's partitions spread over the GPUs. The job is
+ * done when all its partitions are; the first that fails or is cancelled
+ * fails or cancels the job, and the others are cancelled (a running one
+ * stops at its next stage boundary). Work flows through bounded stages:
  *
  *   pending (priority queue) -> witness workers -> prove queue (priority)
  *     -> prove workers (device lock held around the backend's kernels)
@@ -91,14 +97,21 @@ json_t *cz_engine_keys_json(cz_engine *e);
 typedef struct {
     const char *key_id;
     const char *witness_path;    /* either a path ... */
-    const void *witness;         /* ... or bytes (copied) */
+    const void *witness;         /* ... or bytes (copied) ... */
     size_t witness_len;
+    /* ... or one path per partition (n_partitions of them, at most
+       CZ_MAX_PARTITIONS): a job of several proofs against the same key,
+       each proven on its own (on any device), done when all are */
+    const char *const *witness_paths;
+    size_t n_partitions;
     cz_priority priority;
     const char *request_id;      /* optional: resubmission returns the same job */
 } cz_job_request;
 
+#define CZ_MAX_PARTITIONS 1024
+
 /* job_id receives "j<N>" (at least 24 bytes); *position the number of
-   jobs ahead of it. CZ_ERR_BUSY: queue full or draining (err says which);
+   jobs ahead of it (of its first partition). CZ_ERR_BUSY: queue full or draining (err says which);
    CZ_ERR_NOT_FOUND: unknown key; CZ_ERR_ARG: bad request. */
 cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
                            char *err, size_t err_len);
