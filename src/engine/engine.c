@@ -413,7 +413,7 @@ static void part_finished_locked(cz_engine *e, job *c, cz_job_state st)
     if (state_finished(p->state))
         return;
     if (st != CZ_JOB_DONE) {
-        snprintf(p->err, sizeof p->err, "partition %d: %s", c->part,
+        snprintf(p->err, sizeof p->err, "partition %d: %.600s", c->part,
                  c->err[0] ? c->err : cz_job_state_name(st));
         finish_locked(e, p, st);
     } else if (p->parts_left == 0) {
@@ -474,7 +474,11 @@ static void finish_locked(cz_engine *e, job *j, cz_job_state st)
         return;
     }
     e->n_finished++;
-    retain_locked(e);
+    /* A job of partitions ends inside calls that still walk its
+       partitions: the next retain_locked (any later end, any await)
+       forgets it, not this one. */
+    if (!j->parts)
+        retain_locked(e);
 }
 
 static void fail_locked(cz_engine *e, job *j, const char *msg)
@@ -772,10 +776,11 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
     if (c->timeline_cap)
         e->spans = calloc(c->timeline_cap, sizeof *e->spans);
 
-    e->n_devs = c->devices;
-    if (e->n_devs == 0) /* every GPU; one device (the CPU) without */
-        e->n_devs = strcmp(c->device, "cpu") && cz_cuda_device_count() > 0 ? cz_cuda_device_count() : 1;
-    e->devs = calloc((size_t)e->n_devs, sizeof *e->devs);
+    int ngpu = strcmp(c->device, "cpu") ? cz_cuda_device_count() : 0;
+    /* 0: every GPU; one device (the CPU) without */
+    size_t ndev = c->devices > 0 ? (size_t)c->devices : ngpu > 0 && ngpu <= 64 ? (size_t)ngpu : 1;
+    e->n_devs = (int)ndev;
+    e->devs = calloc(ndev, sizeof *e->devs);
     e->n_workers = e->n_devs * c->workers_per_device;
     e->workers = calloc((size_t)e->n_workers, sizeof *e->workers);
     e->witness_th = calloc((size_t)c->witness_workers, sizeof *e->witness_th);
@@ -805,7 +810,7 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
     }
     /* Witness buffers: enough stay free for every witness worker and prove
        worker to hold one and as many to wait in the prove queue, plus two. */
-    cz_backend **bes = calloc((size_t)e->n_devs, sizeof *bes);
+    cz_backend **bes = calloc(ndev, sizeof *bes);
     for (int d = 0; bes && d < e->n_devs; d++)
         bes[d] = e->devs[d].be;
     if (bes)
@@ -1254,7 +1259,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
                 c->key = k;
                 k->users++;
                 c->seq = j->seq;
-                snprintf(c->id, sizeof c->id, "%s.p%d", j->id, i);
+                snprintf(c->id, sizeof c->id, "%.12s.p%u", j->id, (unsigned)i & 0xffffu);
                 c->state = CZ_JOB_QUEUED;
                 c->t[ST_QUEUE][0] = c->t[ST_TOTAL][0] = j->t[ST_TOTAL][0];
                 e->n_active++;
