@@ -185,6 +185,13 @@ cz_check "it ends cancelled, its partitions too (got $st)" test "$st" = "cancell
 for id in "${ids[@]:0:2}"; do cz_await "$id" >/dev/null; done
 cz_check "the other jobs of partitions are done" \
     test "$(for id in "${ids[@]:0:2}"; do api GET "/v1/proofs/$id" | jq -r .status; done | sort -u)" = done
+cz_expect 0 "cuzk-bench batch --partitions 3 (2 jobs)" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 2 -j 2 --partitions 3 --out "$TMP/bp"
+pbad=0
+for k in 1 2; do for q in 1 2 3; do
+    "$CUZK" verify --quiet "$VK" "$TMP/bp/public-$k-$q.json" "$TMP/bp/proof-$k-$q.json" >/dev/null 2>&1 || pbad=1
+done; done
+cz_check "its 6 proofs verify" test $pbad = 0
 api POST /v1/proofs -H 'Content-Type: application/json' -d '{"key":"small","witness_paths":[]}' >/dev/null
 cz_check "an empty witness_paths: 400" test "$(code)" = 400
 api POST /v1/proofs -H 'Content-Type: application/json' -d '{"key":"small","witness_paths":[1,2]}' >/dev/null

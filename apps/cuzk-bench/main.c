@@ -44,7 +44,7 @@ static void usage(FILE *f)
             "\n"
             "commands:\n"
             "  batch -t groth16 --key ID --witness FILE [-c COUNT] [-j CONCURRENCY]\n"
-            "        [--priority low|normal|high|critical] [--upload] [--out DIR]\n"
+            "        [--priority low|normal|high|critical] [--upload] [--partitions N] [--out DIR]\n"
             "                    prove COUNT times (default 10), CONCURRENCY in flight (default 1)\n"
             "  single --key ID --witness FILE [--upload] [--out DIR]\n"
             "  status            the daemon's status snapshot (JSON)\n"
@@ -57,14 +57,16 @@ static void usage(FILE *f)
             "\n"
             "ADDR is unix:/path/to.sock or HOST:PORT (default $CUZK_ADDR or " DEFAULT_ADDR ").\n"
             "--upload sends the witness bytes instead of its path (the daemon need not\n"
-            "see the file). exit status: 0 all proofs completed, 1 some failed, 2 usage\n"
+            "see the file). --partitions N makes each job N partitions of that witness\n"
+            "(a proof each, spread over the daemon's devices; prove= sums them; --out\n"
+            "writes proof-K-P.json). exit status: 0 all proofs completed, 1 some failed, 2 usage\n"
             "or connection error.\n");
 }
 
 typedef struct {
     const char *addr, *key, *witness, *out, *type;
     const char *priority;
-    int count, conc, upload;
+    int count, conc, upload, parts;
     uint8_t *wtns;          /* --upload: the witness bytes */
     size_t wtns_len;
     atomic_int next, printed;
@@ -128,8 +130,15 @@ static char *submit(cz_client *c, batch *B, char *err, size_t err_len, int *retr
             const char *w = B->witness;
             if (w[0] != '/' && realpath(w, abs))
                 w = abs;
-            json_t *body = json_pack("{s:s, s:s, s:s}", "key", B->key, "witness_path", w,
-                                     "priority", B->priority);
+            json_t *body = json_pack("{s:s, s:s}", "key", B->key, "priority", B->priority);
+            if (B->parts > 1) {
+                json_t *a = json_array();
+                for (int k = 0; k < B->parts; k++)
+                    json_array_append_new(a, json_string(w));
+                json_object_set_new(body, "witness_paths", a);
+            } else {
+                json_object_set_new(body, "witness_path", json_string(w));
+            }
             ans = cz_client_json(c, "POST", "/v1/proofs", body, 60, &code, err, err_len);
             json_decref(body);
         }
@@ -219,11 +228,33 @@ static void *batch_worker(void *arg)
         int ok = st && !strcmp(st, "done");
         B->wall[i] = t1 - t0;
         B->ok[i] = ok;
-        if (job) {
+        json_t *parts = job ? json_object_get(job, "partitions") : NULL;
+        if (job && json_is_array(parts)) { /* prove: all partitions; queue: the longest wait */
+            size_t k;
+            json_t *pt;
+            json_array_foreach(parts, k, pt) {
+                B->prove[i] += timing(pt, "gpu");
+                double q = timing(pt, "queue_wait") + timing(pt, "gpu_queue");
+                if (q > B->queue[i])
+                    B->queue[i] = q;
+            }
+        } else if (job) {
             B->prove[i] = timing(job, "gpu");
             B->queue[i] = timing(job, "queue_wait") + timing(job, "gpu_queue");
         }
-        if (ok && B->out) {
+        if (ok && B->out && json_is_array(parts)) {
+            for (size_t k = 0; k < json_array_size(parts); k++) {
+                char p[4096];
+                const char *what[2] = {"proof", "public"}, *from[2] = {"proofs", "publics"};
+                for (int d = 0; d < 2; d++) {
+                    char *t = json_dumps(json_array_get(json_object_get(job, from[d]), k), JSON_INDENT(1));
+                    snprintf(p, sizeof p, "%s/%s-%d-%zu.json", B->out, what[d], i + 1, k + 1);
+                    if (!t || write_file(p, t))
+                        fprintf(stderr, "cuzk-bench: cannot write %s\n", p);
+                    free(t);
+                }
+            }
+        } else if (ok && B->out) {
             char p[4096];
             char *pj = json_dumps(json_object_get(job, "proof"), JSON_INDENT(1));
             char *uj = json_dumps(json_object_get(job, "public"), JSON_INDENT(1));
@@ -300,8 +331,11 @@ static int run_batch(batch *B)
         return 2;
     }
     pthread_mutex_init(&B->print_mu, NULL);
-    printf("=== Batch Benchmark ===\nproof type: %s\nkey: %s\ncount: %d\nconcurrency: %d\n\n",
+    printf("=== Batch Benchmark ===\nproof type: %s\nkey: %s\ncount: %d\nconcurrency: %d\n",
            B->type, B->key, B->count, B->conc);
+    if (B->parts > 1)
+        printf("partitions per proof: %d\n", B->parts);
+    printf("\n");
     fflush(stdout);
     B->t0 = now_s();
     for (int i = 0; i < B->conc; i++)
@@ -327,9 +361,10 @@ static int run_batch(batch *B)
     double ppm = done && total > 0 ? done / total * 60 : 0;
     printf("throughput: %.2f proofs/min (%.2fs/proof)\n", ppm, done ? total / done : 0.0);
     printf("{\"bench\":\"batch\",\"type\":\"%s\",\"key\":\"%s\",\"count\":%d,\"concurrency\":%d,"
-           "\"completed\":%d,\"failed\":%d,\"total_s\":%.3f,\"wall_avg_s\":%.3f,\"prove_avg_ms\":%.1f,"
+           "\"partitions\":%d,\"completed\":%d,\"failed\":%d,\"total_s\":%.3f,\"wall_avg_s\":%.3f,\"prove_avg_ms\":%.1f,"
            "\"proofs_per_min\":%.3f,\"s_per_proof\":%.4f}\n",
-           B->type, B->key, B->count, B->conc, done, failed + missing, total, wa, pa, ppm,
+           B->type, B->key, B->count, B->conc, B->parts > 1 ? B->parts : 1, done, failed + missing,
+           total, wa, pa, ppm,
            done ? total / done : 0.0);
     free(th);
     free(B->wall);
@@ -487,6 +522,8 @@ int main(int argc, char **argv)
             B.out = argv[++i];
         else if (!strcmp(a, "--upload"))
             B.upload = 1;
+        else if (!strcmp(a, "--partitions") && v)
+            B.parts = atoi(argv[++i]);
         else if (!strcmp(a, "--path") && v)
             path = argv[++i];
         else if (!strcmp(a, "--svg") && v)
@@ -509,6 +546,11 @@ int main(int argc, char **argv)
         }
         if (!B.key || !B.witness || B.count < 1 || B.conc < 1) {
             fprintf(stderr, "cuzk-bench: %s needs --key ID --witness FILE (and -c, -j >= 1)\n", cmd);
+            return 2;
+        }
+        if (B.parts < 0 || B.parts > 1024 || (B.parts > 1 && B.upload)) {
+            fprintf(stderr, "cuzk-bench: --partitions is 1 to 1024, and takes the witness by path "
+                            "(not with --upload)\n");
             return 2;
         }
         if (strcmp(B.priority, "low") && strcmp(B.priority, "normal") && strcmp(B.priority, "high") &&
