@@ -77,7 +77,7 @@ fi
 rc=0
 # ---- tests -----------------------------------------------------------------
 if [ "$MODE" = all ] || [ "$MODE" = test ] || [ "$MODE" = full ] || [ "$MODE" = profile ]; then
-    (cd "$BUILD" && timeout "${TEST_TIMEOUT:-600}" ctest -R '^test_gpu_' --output-on-failure -V) > "$OUT/test.log" 2>&1
+    (cd "$BUILD" && timeout "${TEST_TIMEOUT:-600}" ctest -L gpu --output-on-failure -V) > "$OUT/test.log" 2>&1
     trc=$?
     grep -E "tests passed|Test +#|SKIPPED|FAILED|\[  FAILED|\[       OK|differs|failed|CZ_TEST_SEED" "$OUT/test.log" | head -80
     [ $trc -ne 0 ] && rc=1
