@@ -2,7 +2,8 @@
 # ctest: labels=gpu timeout=600
 # cuzkd on the CUDA backend: every GPU of the machine used (two over the
 # host model of the device), keys resident, each device busy, one job's
-# partitions spread over the devices, every proof verified; over the model also a device fault inside the daemon: the job
+# partitions spread over the devices, a memory limit that makes the key
+# stream, every proof verified; over the model also a device fault inside the daemon: the job
 # that met it fails with the device's message, the others and all later
 # jobs complete. Skips (77) without a CUDA build and a device.
 # shellcheck shell=bash
@@ -61,6 +62,17 @@ for i in 0 7; do
     "$CUZK" verify --quiet "$VK" "$TMP/pu$i.json" "$TMP/pp$i.json" >/dev/null 2>&1 || pbad=1
 done
 cz_check "its first and last proofs verify" test $pbad = 0
+cz_daemon_stop
+cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
+
+# ---- a GPU memory limit too small for the key: the streamed tier ---------------------
+cz_daemon_start s --key small="$KEY" --set engine.devices=1 --set engine.gpu_memory_limit=500M || cz_finish
+cz_check "the arena keeps to gpu_memory_limit" \
+    test "$(api GET /v1/status | jq '.devices[0].memory_total <= 500 * 1048576')" = true
+cz_expect 0 "8 proofs with the key streamed" \
+    "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 8 -j 4 --out "$TMP/b3"
+cz_check "they verify" cz_verify_dir "$TMP/b3" "$VK" 8
+cz_check "the key's tier is streamed" test "$(api GET /v1/keys | jq -r '.[0].tier')" = streamed
 cz_daemon_stop
 cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
 
