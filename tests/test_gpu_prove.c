@@ -48,6 +48,15 @@ static void load(circuit *c, const char *zkey, const char *wtns)
     assert_int_equal(cz_vk_from_zkey(&c->vk, c->key), CZ_OK);
 }
 
+/* the committed snarkjs fixture */
+static void load_fixture(circuit *c)
+{
+    char zk[1024], wt[1024];
+    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
+    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    load(c, zk, wt);
+}
+
 static void unload(circuit *c)
 {
     cz_vk_free(c->vk);
@@ -107,10 +116,7 @@ static void test_fixture(void **state)
 {
     (void)state;
     circuit c;
-    char zk[1024], wt[1024];
-    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
-    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
-    load(&c, zk, wt);
+    load_fixture(&c);
     cz_backend *be = gpu(NULL, NULL);
     check(&c, be, g_cpu, "resident", &g_rng);
     check(&c, be, g_cpu, "resident", &g_rng); /* the cached copy */
@@ -185,10 +191,8 @@ static void test_fault_recovery(void **state)
 {
     (void)state;
     circuit c;
-    char zk[1024], wt[1024], err[512];
-    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
-    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
-    load(&c, zk, wt);
+    char err[512];
+    load_fixture(&c);
     setenv("CUZK_GPU_INJECT_FAULT", "1", 1); /* armed for the backend's first proof */
     cz_backend *be = gpu(NULL, NULL);
     unsetenv("CUZK_GPU_INJECT_FAULT");
@@ -266,10 +270,7 @@ static void test_model_failures(void **state)
         return;
     }
     circuit c;
-    char zk[1024], wt[1024];
-    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
-    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
-    load(&c, zk, wt);
+    load_fixture(&c);
     for (int streamed = 0; streamed < 2; streamed++) {
         const char *res = streamed ? "0" : NULL;
         sweep(&c, res, CZ_ERR_NOMEM, false, "out of memory");
@@ -290,10 +291,8 @@ static void test_model_device_lost(void **state)
         return;
     }
     circuit c;
-    char zk[1024], wt[1024], err[512];
-    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
-    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
-    load(&c, zk, wt);
+    char err[512];
+    load_fixture(&c);
     cz_backend *be = gpu(NULL, NULL);
     check(&c, be, g_cpu, "resident", &g_rng);
     setenv("CUZK_GPU_MODEL_RESET", "fail", 1);

@@ -313,24 +313,26 @@ cz_status czd_buf_free(czd_ctx *ctx, void *dev)
     return CZ_OK;
 }
 
-cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes)
+/* a copy; dev (the device side) must lie in an allocated buffer */
+static cz_status copy(czd_ctx *ctx, void *to, const void *from, size_t bytes, const void *dev,
+                      const char *what)
 {
     cz_status st = launch(ctx, "cudaMemcpyAsync");
     if (st != CZ_OK)
         return st;
-    NEED(ctx, dev, bytes, "copy to the device");
-    memcpy(dev, host, bytes);
+    NEED(ctx, dev, bytes, what);
+    memcpy(to, from, bytes);
     return CZ_OK;
+}
+
+cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes)
+{
+    return copy(ctx, dev, host, bytes, dev, "copy to the device");
 }
 
 cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes)
 {
-    cz_status st = launch(ctx, "cudaMemcpyAsync");
-    if (st != CZ_OK)
-        return st;
-    NEED(ctx, dev, bytes, "copy from the device");
-    memcpy(host, dev, bytes);
-    return CZ_OK;
+    return copy(ctx, host, dev, bytes, dev, "copy from the device");
 }
 
 cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes)
