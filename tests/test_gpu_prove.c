@@ -131,7 +131,7 @@ static void test_fixture(void **state)
 static void make_key(const char *dir, unsigned long n, char *zk, char *wt, size_t cap)
 {
     const char *bin = getenv("CZ_BINARY_DIR");
-    char r1cs[1024], cmd[4096];
+    char r1cs[1024], cmd[8192];
     snprintf(r1cs, sizeof r1cs, "%s/c%lu.r1cs", dir, n);
     snprintf(zk, cap, "%s/c%lu.zkey", dir, n);
     snprintf(wt, cap, "%s/c%lu.wtns", dir, n);

@@ -41,14 +41,6 @@ cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
     return czd_model_fail_after(k, st, sticky);
 }
 unsigned long cz_cuda_model_calls(void) { return czd_model_calls(); }
-#else
-bool cz_cuda_is_model(void) { return false; }
-cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
-{
-    (void)k, (void)st, (void)sticky;
-    return CZ_ERR_UNSUPPORTED;
-}
-unsigned long cz_cuda_model_calls(void) { return 0; }
 #endif
 
 static _Atomic size_t g_margin, g_arena_cap;
@@ -534,12 +526,12 @@ static cz_status gpu_enter(gpu_be *g)
 }
 
 /* the calling thread's last device error, for step_error */
-static _Thread_local char t_step_err[256];
+static _Thread_local char t_step_err[512];
 
 static cz_status gpu_leave(gpu_be *g, cz_status st)
 {
     if (st != CZ_OK && g->cu)
-        snprintf(t_step_err, sizeof t_step_err, "%s", cz_cuda_ctx_error(g->cu));
+        snprintf(t_step_err, sizeof t_step_err, "%.511s", cz_cuda_ctx_error(g->cu));
     if (st == CZ_ERR_DEVICE && g->cu && !czd_healthy(g->cu->d))
         gpu_reset(g);
     pthread_mutex_unlock(&g->lock);
@@ -864,7 +856,7 @@ static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const
     if (st == CZ_ERR_UNSUPPORTED)
         snprintf(tm->tier, sizeof tm->tier, "streamed");
     else if (st != CZ_OK)
-        snprintf(tm->error, sizeof tm->error, "%s", cz_cuda_ctx_error(g->cu));
+        snprintf(tm->error, sizeof tm->error, "%.255s", cz_cuda_ctx_error(g->cu));
     return gpu_leave(g, st);
 }
 
@@ -961,13 +953,6 @@ struct cz_cuda_ctx {
 #define NO_CUDA CZ_ERR_UNSUPPORTED
 
 bool cz_cuda_built(void) { return false; }
-bool cz_cuda_is_model(void) { return false; }
-cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
-{
-    (void)k, (void)st, (void)sticky;
-    return NO_CUDA;
-}
-unsigned long cz_cuda_model_calls(void) { return 0; }
 void cz_cuda_set_margin(size_t bytes) { (void)bytes; }
 void cz_cuda_set_arena_cap(size_t bytes) { (void)bytes; }
 size_t cz_cuda_arena_for_key(const struct cz_zkey *key) { (void)key; return 0; }
@@ -1032,4 +1017,14 @@ cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *c, cz_g2_jac *m, cz_g2_jac *a, cz_g
                                 const cz_g2_affine *x, const cz_g2_affine *y, size_t n)
 { (void)c, (void)m, (void)a, (void)d, (void)x, (void)y, (void)n; return NO_CUDA; }
 
+#endif
+
+#ifndef CUZK_GPU_MODEL /* the model's test hooks, in every other build */
+bool cz_cuda_is_model(void) { return false; }
+cz_status cz_cuda_model_fail_after(unsigned long k, cz_status st, bool sticky)
+{
+    (void)k, (void)st, (void)sticky;
+    return CZ_ERR_UNSUPPORTED;
+}
+unsigned long cz_cuda_model_calls(void) { return 0; }
 #endif

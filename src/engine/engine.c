@@ -14,7 +14,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,18 +379,18 @@ static void cancel_locked(cz_engine *e, job *j)
         finish_locked(e, j, CZ_JOB_CANCELLED);
 }
 
-/* A JSON array of the partitions' documents (proof_json or public_json). */
-static char *join_parts(const job *j, size_t off)
+/* A JSON array of the partitions' proofs (publics: their public lists). */
+static char *join_parts(const job *j, int publics)
 {
     size_t len = 3;
     for (int i = 0; i < j->nparts; i++)
-        len += strlen(*(char **)((char *)j->parts[i] + off)) + 1;
+        len += strlen(publics ? j->parts[i]->public_json : j->parts[i]->proof_json) + 1;
     char *out = malloc(len), *p = out;
     if (!out)
         return NULL;
     *p++ = '[';
     for (int i = 0; i < j->nparts; i++) {
-        const char *d = *(char **)((char *)j->parts[i] + off);
+        const char *d = publics ? j->parts[i]->public_json : j->parts[i]->proof_json;
         size_t n = strlen(d);
         memcpy(p, d, n);
         p += n;
@@ -417,8 +416,8 @@ static void part_finished_locked(cz_engine *e, job *c, cz_job_state st)
                  c->err[0] ? c->err : cz_job_state_name(st));
         finish_locked(e, p, st);
     } else if (p->parts_left == 0) {
-        p->proof_json = join_parts(p, offsetof(job, proof_json));
-        p->public_json = join_parts(p, offsetof(job, public_json));
+        p->proof_json = join_parts(p, 0);
+        p->public_json = join_parts(p, 1);
         if (!p->proof_json || !p->public_json)
             snprintf(p->err, sizeof p->err, "out of memory joining the proofs");
         finish_locked(e, p, p->err[0] ? CZ_JOB_FAILED : CZ_JOB_DONE);

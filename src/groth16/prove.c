@@ -37,7 +37,7 @@ static double now_ms(void)
 /* ": <the backend's reason>" for a failed step, or "" */
 static const char *step_error(cz_backend *be)
 {
-    static _Thread_local char buf[300];
+    static _Thread_local char buf[520];
     const char *e = be->step_error ? be->step_error(be) : NULL;
     if (!e || !*e)
         return "";
