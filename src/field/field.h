@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/fr.h"  /* cz_fr, the scalar field r ~ 2^255, is public */
 #include "util/rng.h"
 
-typedef struct { uint64_t l[4]; } cz_fr;  /* scalar field, r ~ 2^255 */
 typedef struct { uint64_t l[6]; } cz_fp;  /* base field, p ~ 2^381 */
 typedef struct { cz_fp c0, c1; } cz_fp2;        /* Fp[u]/(u^2 + 1) */
 typedef struct { cz_fp2 c0, c1, c2; } cz_fp6;   /* Fp2[v]/(v^3 - (u + 1)) */
@@ -74,7 +74,6 @@ typedef struct { cz_fp6 c0, c1; } cz_fp12;      /* Fp6[w]/(w^2 - v) */
     void cz_##F##_random(T *out, cz_rng *rng);
 
 #define CZ_FP_STR_MAX 120  /* 116 decimal digits + NUL, or 0x + 96 hex */
-#define CZ_FR_STR_MAX 80
 
 CZ_FIELD_DECLARE(fp, cz_fp, 6)
 CZ_FIELD_DECLARE(fr, cz_fr, 4)
