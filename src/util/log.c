@@ -47,6 +47,27 @@ static size_t json_escape(char *buf, size_t cap, const char *s)
     return n;
 }
 
+/* Copy s to buf with every control byte (and DEL) written as \xNN and a
+   backslash as \\, so that text read from a client (a path, an id) can
+   never start a new line or rewrite the terminal: one call, one line. */
+static size_t text_escape(char *buf, size_t cap, const char *s)
+{
+    size_t n = 0;
+    for (; *s && n + 5 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {
+            n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", c);
+        } else if (c == '\\') {
+            buf[n++] = '\\';
+            buf[n++] = '\\';
+        } else {
+            buf[n++] = (char)c;
+        }
+    }
+    buf[n] = 0;
+    return n;
+}
+
 void cz_log(cz_log_level level, const char *src, const char *fmt, ...)
 {
     if (level < g_level || (unsigned)level > CZ_LOG_ERROR)
@@ -69,10 +90,14 @@ void cz_log(cz_log_level level, const char *src, const char *fmt, ...)
         n = snprintf(line, sizeof line, "{\"ts\":\"%s\",\"level\":\"%s\",\"src\":\"%s\",\"msg\":\"%s\"}\n",
                      ts, names[level], src, esc);
     } else {
-        n = snprintf(line, sizeof line, "%s %s %s: %s\n", ts, names[level], src, msg);
+        char esc[4200];
+        text_escape(esc, sizeof esc, msg);
+        n = snprintf(line, sizeof line, "%s %s %s: %s\n", ts, names[level], src, esc);
     }
-    if (n > (int)sizeof line - 1)
+    if (n > (int)sizeof line - 1) { /* cut: still one line */
         n = (int)sizeof line - 1;
+        line[n - 1] = '\n';
+    }
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0) {
         /* nothing sensible to do when stderr is gone */
     }

@@ -5,6 +5,9 @@
  * config). Text: "2026-11-29T10:00:00.123Z info engine: message". JSON:
  * {"ts":"...","level":"info","src":"engine","msg":"..."}. A line is
  * written with one write(2), so lines from threads do not interleave.
+ * Control bytes in a message (a client's path or id may hold a newline)
+ * are escaped in both formats (\x0a in text, \u000a in JSON), so a
+ * message is always exactly one line and cannot forge another.
  */
 #ifndef CZ_LOG_H
 #define CZ_LOG_H
