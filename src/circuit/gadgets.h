@@ -58,8 +58,9 @@ bool cz_bool_lc_add(cz_lc *lc, cz_bool b, const cz_fr *coef);
    operand is constant (0 then). */
 cz_bool cz_bool_xor(cz_cs *cs, cz_bool a, cz_bool b);
 cz_bool cz_bool_and(cz_cs *cs, cz_bool a, cz_bool b);
-/* SHA-256's ch(a, b, c) = (a & b) ^ (!a & c) and maj(a, b, c): 1 constraint
-   each for three variables (bellman's forms). */
+/* SHA-256's ch(a, b, c) = (a & b) ^ (!a & c): 1 constraint for three
+   variables; maj(a, b, c) = (a & b) ^ (a & c) ^ (b & c): 2 (b & c, then
+   the majority), as bellman's forms; fewer where an operand is constant. */
 cz_bool cz_bool_sha256_ch(cz_cs *cs, cz_bool a, cz_bool b, cz_bool c);
 cz_bool cz_bool_sha256_maj(cz_cs *cs, cz_bool a, cz_bool b, cz_bool c);
 /* Enforce a == b (1 constraint). */
@@ -84,9 +85,14 @@ void cz_num_to_bits_le_strict(cz_cs *cs, cz_bool out[255], const cz_num *x);
 void cz_num_to_bits_le(cz_cs *cs, cz_bool *out, unsigned n, const cz_num *x);
 /* Pack n <= 254 bits into a new allocated num: 1 constraint. */
 cz_num cz_bits_pack_le(cz_cs *cs, const cz_bool *bits, unsigned n);
-/* Pack bits into ceil(n / 254) nums, 254 bits per num except the last:
-   1 constraint each (bellman's multipack). */
+/* Pack bits into ceil(n / 254) public inputs, 254 bits per num except the
+   last: 1 constraint each (bellman's multipack::pack_into_inputs). */
 void cz_bits_multipack(cz_cs *cs, cz_num *out, const cz_bool *bits, size_t n);
+/* Tests: to_bits_le_strict allocating the bits of raw_limbs (plain
+   integer, < 2^255) instead of x's canonical bits, to show that a
+   non-canonical encoding (x + r) cannot satisfy the range check. */
+void cz_num_to_bits_le_strict_raw(cz_cs *cs, cz_bool out[255], const cz_num *x,
+                                  const uint64_t raw_limbs[4]);
 
 /* ---- 32-bit words (uint32.c) ---- */
 
@@ -103,10 +109,25 @@ cz_u32 cz_u32_xor(cz_cs *cs, cz_u32 a, cz_u32 b); /* <= 32 constraints */
 cz_u32 cz_u32_and(cz_cs *cs, cz_u32 a, cz_u32 b);
 cz_u32 cz_u32_not(cz_u32 a);               /* free */
 /* (a_0 + ... + a_{n-1}) mod 2^32, 2 <= n <= 10: the result's bits and
-   carries are allocated (32 + ceil(log2 n) booleans) and one constraint
-   ties them to the sum (bellman's addmany; the packing constraint can be
-   shared between additions as bellman's MultiEq does). */
+   carries are allocated (the bit length of n * (2^32 - 1): 33..36
+   booleans) and one constraint ties them to the sum (bellman's addmany;
+   all-constant operands give a constant, free). */
 cz_u32 cz_u32_addmany(cz_cs *cs, const cz_u32 *a, unsigned n);
+/* bellman's MultiEq: the equalities of several additions share one
+   constraint, each shifted past the bits of the ones before, while they
+   fit 253 bits (SHA-256 packs 7 additions a constraint). Init, add, and
+   finish (which enforces what is pending: 1 constraint, and frees). */
+typedef struct {
+    cz_cs *cs;
+    cz_lc lhs, rhs;
+    unsigned bits_used;
+} cz_multieq;
+void cz_multieq_init(cz_multieq *m, cz_cs *cs);
+cz_u32 cz_u32_addmany_meq(cz_multieq *m, const cz_u32 *a, unsigned n);
+void cz_multieq_finish(cz_multieq *m);
+/* Bitwise ch and maj of SHA-256 (cz_bool_sha256_ch / _maj per bit). */
+cz_u32 cz_u32_sha256_ch(cz_cs *cs, cz_u32 a, cz_u32 b, cz_u32 c);
+cz_u32 cz_u32_sha256_maj(cz_cs *cs, cz_u32 a, cz_u32 b, cz_u32 c);
 /* Big-endian bytes <-> words (SHA-256's convention). */
 void cz_u32_from_bits_be(cz_u32 *out, const cz_bool bits_be[32]);
 void cz_u32_to_bits_be(cz_bool bits_be[32], const cz_u32 *w);
@@ -124,7 +145,9 @@ extern const uint32_t cz_sha256_iv[8];
 void cz_sha256_compress_gadget(cz_cs *cs, cz_u32 state[8], const cz_bool block_bits[512]);
 /* The whole hash of n_bits (a multiple of 8) message bits, padded as
    FIPS 180-4 says (the padding is constants, free): 256 output bits in the
-   message's bit order (byte 0's most significant bit first). */
+   message's bit order (byte 0's most significant bit first).
+   Multi-block: each block's compression as above (a padding block of
+   constants costs less). */
 void cz_sha256_gadget(cz_cs *cs, cz_bool out_bits[256], const cz_bool *msg_bits, size_t n_bits);
 /* Bytes <-> bits in SHA-256's order (byte 0 first, MSB first). */
 void cz_bytes_to_bits_be(uint8_t *bits, const uint8_t *bytes, size_t n_bytes);
@@ -146,6 +169,15 @@ const cz_poseidon_params *cz_poseidon_params_get(unsigned arity);
 void cz_poseidon_hash(const cz_poseidon_params *p, cz_fr *out, const cz_fr *in);
 /* In circuit: 311 / 505 / 598 constraints for arity 2 / 8 / 11. */
 cz_num cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_num *in);
+/* The same hash in the textbook round form (every round adds t constants
+   and multiplies by the full MDS matrix): slower, the reference of tests. */
+void cz_poseidon_hash_plain(const cz_poseidon_params *p, cz_fr *out, const cz_fr *in);
+/* The Grain LFSR's (rf + rp) * t round constants for width t (field 1,
+   S-box 1, 255 bits: neptune's seeding). */
+void cz_poseidon_round_constants(cz_fr *out, unsigned t, unsigned rf, unsigned rp);
+/* Constraints (= aux variables) of one cz_poseidon_gadget call; 0 for
+   parameters not from cz_poseidon_params_get. */
+unsigned cz_poseidon_constraints(const cz_poseidon_params *p);
 
 /* ---- Merkle inclusion (merkle.c) ---- */
 
@@ -163,8 +195,10 @@ void cz_merkle_sha256_gadget(cz_cs *cs, cz_bool root_bits[256], const cz_bool le
 
 /* Arity-8 Poseidon tree (tree_c / tree_r): each level hashes 8 children,
    the running node inserted at the position given by 3 index bits.
-   Native root, then in circuit: ~530 constraints per level (505 Poseidon +
-   insertion + index bits). siblings: 7 per level. */
+   Native root, then in circuit: 527 constraints per level (22 for the
+   insertion, as storage-proofs' insert_8, + 505 Poseidon), 530 with the
+   caller's 3 index-bit allocations (cz_bool_alloc). siblings: 7 per level;
+   index_bits: 3 per level, bit 0 the least significant of the position. */
 void cz_merkle_poseidon8_root(cz_fr *root, const cz_fr *leaf, const cz_fr (*siblings)[7],
                               const uint8_t *index_bits, unsigned depth);
 cz_num cz_merkle_poseidon8_gadget(cz_cs *cs, const cz_num *leaf, const cz_num (*siblings)[7],
