@@ -139,6 +139,7 @@ typedef struct {
 struct cz_cs {
     cz_cs_mode mode;
     cz_cs *fwd;      /* a forwarding child: the cs it records into */
+    bool child;      /* made by cz_cs_fork */
     cz_status st;
     char msg[512];
     /* cursors: public numbers [pub_start, pub_end), aux [aux_start, aux_end) */
@@ -418,7 +419,7 @@ static cz_var alloc_slow(cz_cs *cs, const cz_fr *value, bool pub)
         if (p >= t->pub_end) {
             fail(t, CZ_ERR_WITNESS, "allocated more public variables than the %llu %s",
                  (unsigned long long)(t->pub_end - t->pub_start),
-                 t->fwd || t->pub_start != 1 ? "reserved" : "of the witness buffer");
+                 t->child ? "reserved" : "of the witness buffer");
             cz_var v = {PUB};
             return v;
         }
@@ -434,7 +435,7 @@ static cz_var alloc_slow(cz_cs *cs, const cz_fr *value, bool pub)
     if (a >= t->aux_end) {
         fail(t, CZ_ERR_WITNESS, "allocated more aux variables than the %llu %s",
              (unsigned long long)(t->aux_end - t->aux_start),
-             t->aux_start != 0 || t->pub_start != 1 ? "reserved" : "of the witness buffer");
+             t->child ? "reserved" : "of the witness buffer");
         cz_var v = {0};
         return v;
     }
@@ -870,6 +871,7 @@ cz_status cz_cs_fork(cz_cs *parent, cz_cs **child, uint32_t n_public, uint64_t n
     cz_cs *c = cs_alloc(parent->mode);
     if (!c)
         return cz_cs_fail(parent, CZ_ERR_NOMEM, "out of memory forking a child");
+    c->child = true;
     if (parent->mode != CZ_CS_WITNESS) {
         c->fwd = target(parent);
         c->res_pub = n_public;
