@@ -188,7 +188,10 @@ unsigned cz_poseidon_constraints(const cz_poseidon_params *p);
 void cz_merkle_sha256_root(uint8_t root[32], const uint8_t leaf[32], const uint8_t (*siblings)[32],
                            const uint8_t *index_bits, unsigned depth);
 /* In circuit: leaf and siblings as 256-bit strings (SHA-256 order), index
-   bits allocated by the caller; returns the root's bits. ~45,400 per level. */
+   bits allocated by the caller; returns the root's bits (bits 248 and 249,
+   the masked ones, are the constant 0). Per level: 512 for the swap (one
+   allocated bit and one constraint per bit and side) + one SHA-256 of 512
+   bits: 45,386 with sha256.c's counts. */
 void cz_merkle_sha256_gadget(cz_cs *cs, cz_bool root_bits[256], const cz_bool leaf_bits[256],
                              const cz_bool (*sibling_bits)[256], const cz_bool *index_bits,
                              unsigned depth);
