@@ -3,12 +3,16 @@
 #   make test     build, then run the whole suite (also under ASan/UBSan)
 #   make demo     build, then prove and verify the bundled example
 #   make bench    build, then run the CPU benchmarks
+#   make install  [PREFIX=/usr/local] [DESTDIR=...]: programs, libraries,
+#                 headers, cuzk.pc, cuzkd's config and unit (docs/INSTALL.md)
+#   make uninstall  remove what the last install put down (its manifest)
 BUILD      ?= build
 BUILD_SAN  ?= build-san
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
+PREFIX     ?= /usr/local
 
-.PHONY: all setup configure test test-fast test-san demo bench clean
+.PHONY: all setup configure test test-fast test-san demo bench install uninstall clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -17,7 +21,7 @@ setup:
 	@scripts/setup.sh --check || scripts/setup.sh
 
 configure: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_ARGS) >/dev/null
 
 test: all test-fast test-san
 
@@ -39,6 +43,16 @@ demo: all
 
 bench: all
 	$(BUILD)/bin/bench-core
+
+# DESTDIR (from the command line or the environment) stages the tree for
+# packaging; cmake --install reads it from the environment.
+install: all
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD)
+
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || { echo "uninstall: no $(BUILD)/install_manifest.txt (nothing installed from this build)"; exit 1; }
+	sed 's|^|$(DESTDIR)|' $(BUILD)/install_manifest.txt | xargs -d '\n' rm -f
+	@echo "uninstall: removed the files of $(BUILD)/install_manifest.txt"
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
