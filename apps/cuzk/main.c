@@ -454,6 +454,13 @@ static int cmd_prove(const cli *c)
             self_check_failed = 1;
         } else {
             stage_done(c, "verify", now_ms() - t);
+    /* Mapped, not read: a one-shot process proving its operator's own
+       file, where a copy would double the memory of a large key. A key
+       file truncated while this runs faults this process alone (SIGBUS),
+       as any tool reading a file cut under it fails; cuzkd, which lives
+       long and serves others, reads private copies instead. Only regular
+       files are opened (cz_file_open), and the matrices' memory is checked
+       against the machine's RAM before it is allocated. */
         }
     }
     char *pj = NULL, *uj = NULL;
@@ -626,7 +633,7 @@ static int cmd_info(const cli *c)
         st = cz_zkey_read_info(&zi, b.data, b.len, path, err, sizeof err);
         cz_zkey *key = NULL;
         if (!st)
-            st = cz_zkey_load_bytes(&key, b.data, b.len, false, path, c->threads, err, sizeof err);
+            st = cz_zkey_load_ex(&key, path, &lo, err, sizeof err);
         if (!st) {
             info_out(o, "type", json_string("zkey"));
             info_out(o, "protocol", json_string("groth16"));
@@ -731,6 +738,9 @@ static int cmd_info(const cli *c)
         const char *k;
         json_t *v;
         json_object_foreach(o, k, v) {
+        /* every check of a load, but no matrices: describing a key never
+           allocates by what its header claims */
+        cz_zkey_load_opts lo = {.threads = c->threads, .no_matrices = true};
             if (json_is_string(v))
                 printf("%s: %s\n", k, json_string_value(v));
             else if (json_is_integer(v))

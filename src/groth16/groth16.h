@@ -57,6 +57,28 @@ cz_status cz_zkey_load_bytes(cz_zkey **out, const void *data, size_t len, bool c
                              const char *name, unsigned threads, char *err, size_t err_len);
 void cz_zkey_free(cz_zkey *key);
 
+/* How cz_zkey_load_ex / cz_zkey_load_fd load a .zkey file. */
+typedef struct {
+    unsigned threads;        /* 0: all cores */
+    bool private_copy;       /* read the file into memory the key owns rather than map it: a
+                                process that lives long (the daemon) must, since a mapped file
+                                truncated under it faults (SIGBUS) on the next access */
+    uint64_t max_file_bytes; /* a larger file is refused (CZ_ERR_NOMEM) before it is read;
+                                0: no limit */
+    uint64_t mem_limit;      /* most bytes the A and B matrices may take, refused before they
+                                are allocated (CZ_ERR_NOMEM); 0: the machine's RAM */
+    bool no_matrices;        /* check everything (coefficients too) but build no matrices:
+                                describe a key (cuzk info), never prove with it */
+} cz_zkey_load_opts;
+cz_status cz_zkey_load_ex(cz_zkey **out, const char *path, const cz_zkey_load_opts *opts,
+                          char *err, size_t err_len);
+/* The same from an open regular file of `size` bytes (cz_file_open), always
+   as a private copy; the fd stays open. `name` is for messages. */
+cz_status cz_zkey_load_fd(cz_zkey **out, int fd, uint64_t size, const char *name,
+                          const cz_zkey_load_opts *opts, char *err, size_t err_len);
+/* Bytes of the A and B matrices of a domain with `nnz` coefficients. */
+uint64_t cz_zkey_matrix_bytes(uint32_t domain_size, uint64_t nnz);
+
 /* Header-level facts of a zkey, without validating points (for `info`). */
 typedef struct {
     uint32_t protocol, n_vars, n_public, domain_size, n_coefs;
@@ -65,6 +87,13 @@ typedef struct {
 } cz_zkey_info;
 cz_status cz_zkey_read_info(cz_zkey_info *info, const uint8_t *data, size_t len,
                             const char *name, char *err, size_t err_len);
+/* The same from an open regular file of `size` bytes, reading only its
+   section table and headers (a few KB, with pread), and every section's
+   size checked against the header: *mem_bytes gets the host memory a
+   private-copy load of it takes (the file and the matrices), so that a
+   budget is checked before the file is read. */
+cz_status cz_zkey_peek_fd(cz_zkey_info *info, uint64_t *mem_bytes, int fd, uint64_t size,
+                          const char *name, char *err, size_t err_len);
 
 /* ---- witness (.wtns) ---- */
 /* Parse a .wtns: version 2, n8 = 32, prime r, every value < r, w[0] = 1.

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,66 +55,73 @@ void cz_blob_borrow(cz_blob *out, const void *data, size_t len)
     out->len = len;
 }
 
+static const char *file_kind(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a plain file";
+}
+
+cz_status cz_file_check_fd(int fd, uint64_t *size_out, const char *name, char *err,
+                           size_t err_len)
+{
+    *size_out = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return cz_io_fail(CZ_ERR_IO, err, err_len, name, "cannot stat: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return cz_io_fail(CZ_ERR_IO, err, err_len, name, "is a directory, not a file");
+    if (!S_ISREG(st.st_mode))
+        return cz_io_fail(CZ_ERR_IO, err, err_len, name, "is %s, not a regular file",
+                          file_kind(st.st_mode));
+    *size_out = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    return CZ_OK;
+}
+
+cz_status cz_file_open(int *fd_out, uint64_t *size_out, const char *path, char *err,
+                       size_t err_len)
+{
+    *fd_out = -1;
+    *size_out = 0;
+    /* O_NONBLOCK: opening a FIFO with no writer, or some devices, would
+       block here; it has no effect on the reads of a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot open: %s", strerror(errno));
+    cz_status s = cz_file_check_fd(fd, size_out, path, err, err_len);
+    if (s) {
+        close(fd);
+        return s;
+    }
+    *fd_out = fd;
+    return CZ_OK;
+}
+
 cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot stat: %s", strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return cz_io_fail(CZ_ERR_IO, err, err_len, path, "is a directory, not a file");
-    }
-    if (!S_ISREG(st.st_mode)) {
-        /* A pipe or device: read it whole. */
-        size_t cap = 1 << 16, len = 0;
-        uint8_t *buf = malloc(cap);
-        for (;;) {
-            if (!buf) {
-                close(fd);
-                return cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory reading");
-            }
-            ssize_t r = read(fd, buf + len, cap - len);
-            if (r < 0) {
-                if (errno == EINTR)
-                    continue;
-                int e = errno;
-                free(buf);
-                close(fd);
-                return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot read: %s", strerror(e));
-            }
-            if (r == 0)
-                break;
-            len += (size_t)r;
-            if (len == cap) {
-                cap *= 2;
-                uint8_t *nb = realloc(buf, cap);
-                if (!nb)
-                    free(buf);
-                buf = nb;
-            }
-        }
-        close(fd);
-        if (len == 0) {
-            free(buf);
-            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, path, "file is empty");
-        }
-        out->owned = buf;
-        out->data = buf;
-        out->len = len;
-        return CZ_OK;
-    }
-    if (st.st_size == 0) {
+    int fd;
+    uint64_t size;
+    cz_status st = cz_file_open(&fd, &size, path, err, err_len);
+    if (st)
+        return st;
+    if (size == 0) {
         close(fd);
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, path, "file is empty");
     }
-    size_t len = (size_t)st.st_size;
+    if (size > SIZE_MAX) {
+        close(fd);
+        return cz_io_fail(CZ_ERR_RANGE, err, err_len, path, "too large to map");
+    }
+    size_t len = (size_t)size;
     void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
     close(fd);
@@ -124,6 +132,64 @@ cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
     out->data = m;
     out->len = len;
     return CZ_OK;
+}
+
+cz_status cz_blob_read_fd(cz_blob *out, int fd, uint64_t size, const char *name, char *err,
+                          size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    if (size == 0)
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "file is empty");
+    if (size > SIZE_MAX - 64)
+        return cz_io_fail(CZ_ERR_RANGE, err, err_len, name, "too large to read");
+    size_t len = (size_t)size;
+    uint8_t *buf = aligned_alloc(64, (len + 63) & ~(size_t)63);
+    if (!buf)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory reading %zu bytes", len);
+    size_t got = 0;
+    while (got < len) {
+        ssize_t r = pread(fd, buf + got, len - got > (1u << 30) ? (1u << 30) : len - got,
+                          (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            return cz_io_fail(CZ_ERR_IO, err, err_len, name, "cannot read: %s", strerror(e));
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    uint8_t extra;
+    ssize_t more = got == len ? pread(fd, &extra, 1, (off_t)len) : 0;
+    if (got != len || more != 0) {
+        free(buf);
+        return cz_io_fail(CZ_ERR_IO, err, err_len, name, "the file changed while it was read");
+    }
+    out->owned = buf;
+    out->data = buf;
+    out->len = len;
+    return CZ_OK;
+}
+
+cz_status cz_blob_read(cz_blob *out, const char *path, uint64_t max, char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    int fd;
+    uint64_t size;
+    cz_status st = cz_file_open(&fd, &size, path, err, err_len);
+    if (st)
+        return st;
+    if (max && size > max) {
+        close(fd);
+        return cz_io_fail(CZ_ERR_RANGE, err, err_len, path,
+                          "%llu bytes, more than the %llu-byte limit", (unsigned long long)size,
+                          (unsigned long long)max);
+    }
+    st = cz_blob_read_fd(out, fd, size, path, err, err_len);
+    close(fd);
+    return st;
 }
 
 void cz_blob_release(cz_blob *b)
@@ -147,14 +213,11 @@ cz_status cz_binfile_parse(cz_binfile *out, const uint8_t *data, size_t len,
     if (len == 0)
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "file is empty");
     if (len < 12 || memcmp(data, magic, 4) != 0) {
-        if (len >= 4 && memcmp(data, magic, 4) != 0) {
-            char m[5];
-            for (int i = 0; i < 4; i++)
-                m[i] = (data[i] >= 0x20 && data[i] < 0x7f) ? (char)data[i] : '?';
-            m[4] = 0;
+        /* the first bytes as hex only: an error never echoes a file's text */
+        if (len >= 4 && memcmp(data, magic, 4) != 0)
             return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                              "not a .%s file (magic \"%s\", expected \"%s\")", magic, m, magic);
-        }
+                              "not a .%s file (magic bytes %02x %02x %02x %02x, expected \"%s\")",
+                              magic, data[0], data[1], data[2], data[3], magic);
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
                           "truncated: %zu bytes, shorter than the 12-byte header", len);
     }

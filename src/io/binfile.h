@@ -2,7 +2,15 @@
  * binfile.h: files in, and the iden3 binary container (.zkey, .wtns, .r1cs).
  *
  * DESIGN. A cz_blob is the bytes of one input: a read-only mmap of a file,
- * or a caller's buffer borrowed as is (the C API proves from bytes). The
+ * a private copy read into memory the blob owns, or a caller's buffer
+ * borrowed as is (the C API proves from bytes). Files are opened by one
+ * function, cz_file_open: non-blocking (a FIFO never blocks the open), no
+ * controlling terminal, close-on-exec, then fstat'd, and anything but a
+ * regular file (FIFO, device, directory, socket) is refused before a byte
+ * is read, so a size is always known before memory is taken for it. A
+ * mapping dies with SIGBUS when its file is truncated under it: a process
+ * that lives long (the daemon) reads private copies (cz_blob_read), the
+ * one-shot CLI may map. The
  * container parser indexes the sections by id (snarkjs writes them in
  * different orders) after checking every header and size against the
  * length of the blob, so the readers above it never read past the buffer.
@@ -27,9 +35,31 @@ typedef struct {
     void *owned;     /* malloc'd copy, or NULL */
 } cz_blob;
 
-/* Map `path` read-only. A directory, an unreadable or an empty file fail
-   with CZ_ERR_IO (empty: CZ_ERR_FORMAT) and a message naming `path`. */
+/* Open `path` read-only as a regular file: O_NONBLOCK | O_NOCTTY |
+   O_CLOEXEC, fstat, and CZ_ERR_IO naming what it is otherwise ("is a FIFO
+   (named pipe), not a regular file"). *size_out: its size in bytes. */
+cz_status cz_file_open(int *fd_out, uint64_t *size_out, const char *path, char *err,
+                       size_t err_len);
+/* fstat an open descriptor: a regular file, else CZ_ERR_IO naming what it
+   is. `name` is for messages. */
+cz_status cz_file_check_fd(int fd, uint64_t *size_out, const char *name, char *err,
+                           size_t err_len);
+/* Map `path` read-only (a regular file only, as cz_file_open). A directory,
+   an unreadable or an empty file fail with CZ_ERR_IO (empty: CZ_ERR_FORMAT)
+   and a message naming `path`. The mapping shares the file: truncating the
+   file under it faults (SIGBUS) on the next access, so only a short-lived
+   process that reads its own inputs should map. */
 cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len);
+/* Read a private copy of the open regular file `fd` of `size` bytes into
+   64-byte aligned memory that the blob owns (writable through `owned`):
+   later changes to the file cannot reach it. A file that is shorter or
+   longer than `size` by the time it is read fails (CZ_ERR_IO, "changed
+   while it was read"). `name` is for messages. The fd is not closed. */
+cz_status cz_blob_read_fd(cz_blob *out, int fd, uint64_t size, const char *name, char *err,
+                          size_t err_len);
+/* Open (cz_file_open) and read `path` whole. More than `max` bytes (0: no
+   limit) is refused with CZ_ERR_RANGE before anything is allocated. */
+cz_status cz_blob_read(cz_blob *out, const char *path, uint64_t max, char *err, size_t err_len);
 /* Borrow `data` (not copied; the caller keeps it alive). */
 void cz_blob_borrow(cz_blob *out, const void *data, size_t len);
 void cz_blob_release(cz_blob *b);
