@@ -5,6 +5,7 @@
  *              [-c COUNT] [-j CONCURRENCY] [--priority P] [--upload] [--out DIR]
  *   cuzk-bench [--addr ADDR] single --key ID --witness FILE [--out DIR]
  *   cuzk-bench [--addr ADDR] status | metrics
+ *   cuzk-bench gen-c1 --preset PRESET [--seed N] --out c1.json   (genc1.c)
  *   cuzk-bench [--addr ADDR] preload --key ID --path FILE
  *   cuzk-bench [--addr ADDR] timeline --svg FILE [--since-ms T]
  *
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "genc1.h"
 #include "timeline.h"
 
 #define DEFAULT_ADDR "unix:/tmp/cuzkd.sock"
@@ -48,6 +50,9 @@ static void usage(FILE *f)
             "                    prove COUNT times (default 10), CONCURRENCY in flight (default 1)\n"
             "  single --key ID --witness FILE [--upload] [--out DIR]\n"
             "  status            the daemon's status snapshot (JSON)\n"
+            "  gen-c1 --preset PRESET [--seed N] --out c1.json\n"
+            "                    write a commit-1-like input for a native PoRep preset (local;\n"
+            "                    see cuzk circuit list)\n"
             "  metrics           the daemon's Prometheus metrics\n"
             "  preload --key ID --path FILE\n"
             "                    load a proving key into the daemon\n"
@@ -495,6 +500,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[i++];
+    if (!strcmp(cmd, "gen-c1")) /* local: no daemon */
+        return cz_bench_gen_c1(argc - i, argv + i);
     batch B;
     memset(&B, 0, sizeof B);
     B.addr = addr;

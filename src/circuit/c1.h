@@ -41,7 +41,10 @@ cz_status cz_c1_generate(cz_c1 **out, const cz_porep_params *p, uint64_t seed, c
 cz_status cz_c1_write(const cz_c1 *c1, const char *path, char *err, size_t err_len);
 /* Read and validate. expect: the preset the caller wants (NULL: the one the
    file names). partition >= 0: validate that partition's proofs only
-   (every partition is still parsed); -1: all. Errors name the file. */
+   (every partition is still parsed); -1: all; CZ_C1_PARSE_ONLY: no
+   hash checks at all (tests force a bad input past the reader this way).
+   Errors name the file. */
+#define CZ_C1_PARSE_ONLY (-2)
 cz_status cz_c1_load(cz_c1 **out, const char *path, const cz_porep_params *expect,
                      int partition, char *err, size_t err_len);
 cz_status cz_c1_parse(cz_c1 **out, const char *text, size_t len, const char *name,
