@@ -2,7 +2,8 @@
  * gpu.c: GPU benchmarks: G1 (and G2) MSM and Fr NTT on the CUDA backend.
  *
  *   bench-gpu [--msm-min 16] [--msm-max 26] [--ntt-min 16] [--ntt-max 27]
- *             [--g2-max 22] [--reps 5] [--only msm|ntt|g2] [--wsweep LOG]
+ *             [--g2-max 22] [--h-min 20] [--h-max 27] [--reps 5]
+ *             [--only msm|ntt|h|g2] [--wsweep LOG]
  *
  * Inputs are made on the device machine: points of random discrete log by
  * the GPU generator (base points k_j G, then sums of two), scalars and NTT
@@ -10,7 +11,8 @@
  * valid Montgomery element). Points stay on the GPU; MSM times are given
  * with scalars already on the GPU ("dev") and uploaded from pinned host
  * memory within the timed call ("pinned"), as sppark's figures are. Each
- * figure is the median of --reps runs after one warm-up. --wsweep LOG
+ * figure is the median of --reps runs after one warm-up. "h_step" is
+ * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev). --wsweep LOG
  * (a comma-separated list) times the G1 MSM of 2^LOG points with window widths 8..20 (12..20 above 2^20). Prints one JSON
  * line per figure (stdout) and a table (stderr). Exit 77 without a GPU.
  */
@@ -182,9 +184,43 @@ static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_r
     free(a);
 }
 
+/* Groth16's H step, a, b, c on the GPU to h on the GPU (snarkjs's odd
+   points: 3 inverse and 3 forward NTTs and the product, fused) */
+static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
+{
+    size_t nmax = (size_t)1 << hi;
+    cz_fr *a = malloc(nmax * sizeof *a);
+    if (!a)
+        die(NULL, CZ_ERR_NOMEM, "h data");
+    cz_cuda_buf abc[3];
+    for (int i = 0; i < 3; i++) {
+        random_fr(a, nmax, rng);
+        CK(ctx, cz_cuda_buf_alloc(ctx, &abc[i], nmax * sizeof *a), "h buffer");
+        CK(ctx, cz_cuda_upload(ctx, &abc[i], 0, a, nmax * sizeof *a), "upload");
+    }
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        cz_ntt_domain *d;
+        if (cz_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
+            die(NULL, CZ_ERR_NOMEM, "domain");
+        for (int r = -1; r < reps; r++) {
+            double s0 = now_ms();
+            CK(ctx, cz_cuda_ntt_h_dev(ctx, abc, lg, &d->omega, &d->omega_2n), "h step");
+            if (r >= 0)
+                t[r] = now_ms() - s0;
+        }
+        report("h_step", lg, t, reps);
+        cz_ntt_domain_destroy(d);
+    }
+    for (int i = 2; i >= 0; i--)
+        CK(ctx, cz_cuda_buf_free(ctx, &abc[i]), "free");
+    free(t);
+    free(a);
+}
+
 int main(int argc, char **argv)
 {
-    unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22;
+    unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22, h_lo = 20, h_hi = 27;
     int reps = 5;
     const char *only = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -194,6 +230,8 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--ntt-min")) ntt_lo = (unsigned)atoi(v);
         else if (!strcmp(k, "--ntt-max")) ntt_hi = (unsigned)atoi(v);
         else if (!strcmp(k, "--g2-max")) g2_hi = (unsigned)atoi(v);
+        else if (!strcmp(k, "--h-min")) h_lo = (unsigned)atoi(v);
+        else if (!strcmp(k, "--h-max")) h_hi = (unsigned)atoi(v);
         else if (!strcmp(k, "--reps")) reps = atoi(v);
         else if (!strcmp(k, "--only")) only = v;
         else if (!strcmp(k, "--wsweep")) {
@@ -234,6 +272,8 @@ int main(int argc, char **argv)
     cz_rng_seed(&rng, 0x6b7a63756461ULL);
     if (!only || !strcmp(only, "ntt"))
         bench_ntt(ctx, ntt_lo, ntt_hi, reps, &rng);
+    if (!only || !strcmp(only, "h"))
+        bench_h(ctx, h_lo, h_hi, reps, &rng);
     if (!only || !strcmp(only, "msm"))
         bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
     if (!only || !strcmp(only, "g2"))

@@ -77,6 +77,12 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
       a[j] *= post_c * post_h^j. All constants host Montgomery cz_fr. */
 cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, const void *pre_g,
                   int bitrev_out, const void *post_c, const void *post_h);
+/* Groth16's H on the device, in place in dev_a: for each of the natural-order
+   vectors a, b, c of 2^log_n elements, the inverse NTT (root w_inv) scaled
+   by n_inv * g^j, then the forward NTT (root w), natural order out; then
+   a = a .* b - c. b and c are overwritten. */
+cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                    const void *w, const void *w_inv, const void *n_inv, const void *g);
 
 /* Groth16's a = A w, b = B w, c = a .* b for `rows` rows of two CSR
    matrices (row pointers uint64, columns uint32, values Montgomery Fr);

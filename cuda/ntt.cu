@@ -19,12 +19,28 @@
  * Natural order out: an in-place bit-reversal permutation (pairs swapped by
  * the smaller index), fused with the inverse's 1/n and the inverse coset's
  * g^-j. The forward coset's g^j is one pass before the transform.
+ *
+ * That is the old path (k_dif_pass), kept for comparison and selected by
+ * CUZK_NTT_OLD=1. The default path (log_n >= 3) runs the passes of
+ * ntt_pass.cuh: the same decomposition, each thread's 8 elements in
+ * registers through rounds of three radix-2 stages, twiddles of a pass from
+ * one table of 2^(k-1) roots, twists from a table of the powers of w_N'
+ * when N' <= 2^18 (one product) and from the lo/hi tables above (two)
+ * otherwise. The coset's g^x is applied at the first pass's load; the
+ * natural order comes from the last pass's store (out of place, through a
+ * scratch copy of the data), fused with 1/n and h^f. The H step
+ * (czd_ntt_h) runs per vector the inverse as a DIF (bit-reversed out, the
+ * scale g^j / n in its last pass) and the forward as a DIT from that order
+ * (natural out): no permutation anywhere; c's last DIT pass writes
+ * a * b - c into a. n < 8 uses one thread's direct DFT (k_ntt_tiny).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.cuh"
 #include "field.cuh"
+#include "ntt_pass.cuh"
 
 #define CZD_NTT_KMAX 10 /* 2^10 elements of 32 bytes = 32 KiB of shared memory per block */
 
@@ -150,7 +166,7 @@ static cz_status czd_pow_tables(czd_ctx *ctx, czd_scratch &sc, czd_pow_table *pt
     return CZ_OK;
 }
 
-extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
+static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
                              const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
 {
     if (log_n > 31)
@@ -236,6 +252,370 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
             (void)one_t;
             k_bitrev_scale<<<1, 32, 0, ctx->stream>>>(a, 0, c, one_t, 1);
             CZD_LAUNCHED(ctx, "k_bitrev_scale");
+        }
+    }
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    prof.report();
+    return CZ_OK;
+}
+
+/* ---- the register-round passes (ntt_pass.cuh) ---- */
+
+#define CZD_NTT_PASS_KMAX 10
+#define CZD_NTT_BLOCK_LOG 11 /* 2^11 elements (64 KiB of shared memory) per block */
+#define CZD_NTT_DIRECT_LOG 18 /* twist tables of up to 2^18 powers (8 MiB) are read directly */
+
+template <bool DIT, int RLOW>
+__global__ void __launch_bounds__(256, 2) k_ntt_pass(const czd_pass_args<czd_fr> a)
+{
+    extern __shared__ uint4 czd_ntt_sh[];
+    czd_pass<czd_fr, DIT, RLOW> t(a, blockIdx.x, threadIdx.x);
+    t.load();
+    t.compute(0);
+    for (unsigned ri = 1; ri <= t.nu; ri++) {
+        if (ri > 1)
+            __syncthreads();
+        t.put(czd_ntt_sh, ri - 1);
+        __syncthreads();
+        t.get(czd_ntt_sh, ri);
+        t.compute(ri);
+    }
+    t.store();
+}
+
+/* t[i] = b.at(i << shift), i < count */
+__global__ void k_pow_direct(czd_fr *t, czd_powt<czd_fr> b, size_t count, unsigned shift)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        t[i] = b.at((uint64_t)i << shift);
+}
+
+__global__ void k_mul_const(czd_fr *t, size_t count, czd_fr c)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        t[i] = t[i] * c;
+}
+
+/* n <= 4: a direct DFT in one thread, with the options of czd_ntt */
+__global__ void k_ntt_tiny(czd_fr *a, unsigned log_n, czd_fr w, int pre, czd_fr g, int bitrev_out,
+                           int pc, czd_fr c, int ph, czd_fr h)
+{
+    const unsigned n = 1u << log_n;
+    czd_fr x[4], y[4];
+    czd_fr gp = czd_fr::one();
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = pre ? a[i] * gp : a[i];
+        gp = gp * g;
+    }
+    czd_fr wf = czd_fr::one();
+    for (unsigned f = 0; f < n; f++) {
+        czd_fr acc = czd_fr::zero(), wp = czd_fr::one();
+        for (unsigned i = 0; i < n; i++) {
+            acc = acc + x[i] * wp;
+            wp = wp * wf;
+        }
+        y[f] = acc;
+        wf = wf * w;
+    }
+    czd_fr hp = czd_fr::one();
+    for (unsigned f = 0; f < n; f++) {
+        czd_fr r = y[f];
+        if (!bitrev_out) {
+            if (pc)
+                r = r * c;
+            if (ph)
+                r = r * hp;
+        }
+        hp = hp * h;
+        a[bitrev_out ? czd_bitrev(f, log_n) : f] = r;
+    }
+}
+
+__global__ void k_h_product(czd_fr *a, const czd_fr *b, const czd_fr *c, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[i] = a[i] * b[i] - c[i];
+}
+
+static bool czd_ntt_old_path(void)
+{
+    const char *e = getenv("CUZK_NTT_OLD");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+/* The passes of a 2^log_n transform (log_n >= 3), in DIF order, and their
+   tables for one root w. */
+struct czd_ntt_plan {
+    unsigned log_n, npass;
+    unsigned k[4], s0[4], lc[4];
+    czd_powt<czd_fr> wt;   /* powers of w */
+    const czd_fr *roots[4]; /* per pass: w_2^k^e, e < 2^(k-1) */
+    int tw[4];
+    const czd_fr *twd[4];
+};
+
+/* lo/hi tables of the powers of b, for exponents below 2^log_n; c (when
+   given) folded into hi, so at(e) = c b^e */
+static cz_status czd_powt_make(czd_ctx *ctx, czd_scratch &sc, czd_powt<czd_fr> *pt, const czd_fr &b,
+                               unsigned log_n, const czd_fr *c)
+{
+    unsigned h = (log_n + 1) / 2;
+    size_t nlo = (size_t)1 << h, nhi = ((size_t)1 << (log_n - h)) + 1;
+    CZD_TAKE(ctx, sc, czd_fr, lo, nlo);
+    CZD_TAKE(ctx, sc, czd_fr, hi, nhi);
+    k_pow_table<<<czd_blocks(nlo, 128), 128, 0, ctx->stream>>>(lo, b, nlo, 0);
+    CZD_LAUNCHED(ctx, "k_pow_table");
+    k_pow_table<<<czd_blocks(nhi, 128), 128, 0, ctx->stream>>>(hi, b, nhi, h);
+    CZD_LAUNCHED(ctx, "k_pow_table");
+    if (c) {
+        k_mul_const<<<czd_blocks(nhi, 128), 128, 0, ctx->stream>>>(hi, nhi, *c);
+        CZD_LAUNCHED(ctx, "k_mul_const");
+    }
+    pt->lo = lo;
+    pt->hi = hi;
+    pt->h = h;
+    return CZ_OK;
+}
+
+static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, const czd_fr &w,
+                               unsigned log_n)
+{
+    pl->log_n = log_n;
+    pl->npass = (log_n + CZD_NTT_PASS_KMAX - 1) / CZD_NTT_PASS_KMAX;
+    cz_status st = czd_powt_make(ctx, sc, &pl->wt, w, log_n, nullptr);
+    if (st != CZ_OK)
+        return st;
+    unsigned s0 = 0;
+    for (unsigned p = 0; p < pl->npass; p++) {
+        unsigned k = log_n / pl->npass + (p < log_n % pl->npass ? 1 : 0);
+        unsigned L = log_n - s0 - k;
+        unsigned lc = CZD_NTT_BLOCK_LOG - k;
+        if (lc > L)
+            lc = L;
+        pl->k[p] = k;
+        pl->s0[p] = s0;
+        pl->lc[p] = lc;
+        size_t nroots = (size_t)1 << (k - 1);
+        CZD_TAKE(ctx, sc, czd_fr, roots, nroots);
+        k_pow_direct<<<czd_blocks(nroots, 128), 128, 0, ctx->stream>>>(roots, pl->wt, nroots, log_n - k);
+        CZD_LAUNCHED(ctx, "k_pow_direct");
+        pl->roots[p] = roots;
+        pl->twd[p] = nullptr;
+        if (L == 0) {
+            pl->tw[p] = CZD_TW_NONE;
+        } else if (log_n - s0 <= CZD_NTT_DIRECT_LOG) {
+            size_t nt = (size_t)1 << (log_n - s0);
+            CZD_TAKE(ctx, sc, czd_fr, twd, nt);
+            k_pow_direct<<<czd_blocks(nt, 256), 256, 0, ctx->stream>>>(twd, pl->wt, nt, s0);
+            CZD_LAUNCHED(ctx, "k_pow_direct");
+            pl->tw[p] = CZD_TW_DIRECT;
+            pl->twd[p] = twd;
+        } else {
+            pl->tw[p] = CZD_TW_POW;
+        }
+        s0 += k;
+    }
+    return CZ_OK;
+}
+
+static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, const czd_fr *src,
+                                           czd_fr *dst)
+{
+    czd_pass_args<czd_fr> a;
+    memset(&a, 0, sizeof a);
+    a.src = src;
+    a.dst = dst;
+    a.log_n = pl->log_n;
+    a.s0 = pl->s0[p];
+    a.k = pl->k[p];
+    a.lc = pl->lc[p];
+    a.roots = pl->roots[p];
+    a.tw = pl->tw[p];
+    a.twd = pl->twd[p];
+    a.twp = pl->wt;
+    return a;
+}
+
+template <bool DIT, int RLOW>
+static cz_status czd_pass_launch1(czd_ctx *ctx, const czd_pass_args<czd_fr> &a)
+{
+    static bool attr_set[64];
+    unsigned E = 1u << (a.k + a.lc);
+    size_t shmem = (size_t)E * sizeof(czd_fr);
+    if (shmem > 48 * 1024 && !attr_set[ctx->device & 63]) {
+        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_pass<DIT, RLOW>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)(sizeof(czd_fr) << CZD_NTT_BLOCK_LOG)));
+        attr_set[ctx->device & 63] = true;
+    }
+    size_t blocks = ((size_t)1 << a.log_n) >> (a.k + a.lc);
+    k_ntt_pass<DIT, RLOW><<<(unsigned)blocks, E / 8, shmem, ctx->stream>>>(a);
+    CZD_LAUNCHED(ctx, DIT ? "k_ntt_pass<dit>" : "k_ntt_pass<dif>");
+    return CZ_OK;
+}
+
+static cz_status czd_pass_launch(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr> &a)
+{
+    switch (czd_rlow(a.k) + (dit ? 3 : 0)) {
+    case 1: return czd_pass_launch1<false, 1>(ctx, a);
+    case 2: return czd_pass_launch1<false, 2>(ctx, a);
+    case 3: return czd_pass_launch1<false, 3>(ctx, a);
+    case 4: return czd_pass_launch1<true, 1>(ctx, a);
+    case 5: return czd_pass_launch1<true, 2>(ctx, a);
+    default: return czd_pass_launch1<true, 3>(ctx, a);
+    }
+}
+
+static const char *czd_pass_name(bool dit, unsigned p)
+{
+    static const char *dif[4] = {"dif0", "dif1", "dif2", "dif3"};
+    static const char *ditn[4] = {"dit0", "dit1", "dit2", "dit3"};
+    return dit ? ditn[p & 3] : dif[p & 3];
+}
+
+extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
+                             const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
+{
+    if (log_n > 31)
+        return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
+    if (czd_ntt_old_path() || log_n > 28)
+        return czd_ntt_old(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
+    czd_fr *a = (czd_fr *)dev_a;
+    size_t n = (size_t)1 << log_n;
+    czd_fr w, g, c, h;
+    memcpy(&w, w_host, sizeof w);
+    memset(&g, 0, sizeof g);
+    memset(&c, 0, sizeof c);
+    memset(&h, 0, sizeof h);
+    if (pre_g)
+        memcpy(&g, pre_g, sizeof g);
+    if (post_c)
+        memcpy(&c, post_c, sizeof c);
+    if (post_h)
+        memcpy(&h, post_h, sizeof h);
+    if (log_n < 3) {
+        k_ntt_tiny<<<1, 1, 0, ctx->stream>>>(a, log_n, w, pre_g != nullptr, g, bitrev_out,
+                                              post_c != nullptr, c, post_h != nullptr, h);
+        CZD_LAUNCHED(ctx, "k_ntt_tiny");
+        CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return CZ_OK;
+    }
+    czd_scratch sc(ctx);
+    char what[48];
+    snprintf(what, sizeof what, "ntt 2^%u", log_n);
+    czd_prof prof(ctx, what);
+    cz_status st;
+    czd_ntt_plan pl;
+    if ((st = czd_plan_make(ctx, sc, &pl, w, log_n)) != CZ_OK)
+        return st;
+    czd_powt<czd_fr> pre_t = {nullptr, nullptr, 0}, post_t = {nullptr, nullptr, 0};
+    if (pre_g && (st = czd_powt_make(ctx, sc, &pre_t, g, log_n, nullptr)) != CZ_OK)
+        return st;
+    int post = 0;
+    if (!bitrev_out) {
+        post = CZD_POST_NATURAL;
+        if (post_h) {
+            if ((st = czd_powt_make(ctx, sc, &post_t, h, log_n, post_c ? &c : nullptr)) != CZ_OK)
+                return st;
+            post |= CZD_POST_POW;
+        } else if (post_c) {
+            post |= CZD_POST_C;
+        }
+    }
+    /* natural order out of several passes: out of place through a scratch
+       copy (the last pass writes to positions other blocks still read) */
+    czd_fr *tmp = a;
+    if (!bitrev_out && pl.npass > 1) {
+        tmp = sc.take<czd_fr>(n);
+        if (!tmp) /* no room: the old path permutes in place */
+            return czd_ntt_old(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
+    }
+    prof.mark("tables");
+    for (unsigned p = 0; p < pl.npass; p++) {
+        bool last = p + 1 == pl.npass;
+        czd_pass_args<czd_fr> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp);
+        if (p == 0 && pre_g) {
+            pa.pre = 1;
+            pa.pre_t = pre_t;
+        }
+        if (last) {
+            pa.post = post;
+            pa.post_c = c;
+            pa.post_t = post_t;
+        }
+        if ((st = czd_pass_launch(ctx, false, pa)) != CZ_OK)
+            return st;
+        prof.mark(czd_pass_name(false, p));
+    }
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    prof.report();
+    return CZ_OK;
+}
+
+/* h = A B - C on the coset g (see czd.h) */
+extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                               const void *w_host, const void *w_inv_host, const void *n_inv_host,
+                               const void *g_host)
+{
+    if (log_n > 28)
+        return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
+    czd_fr *v[3] = {(czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c};
+    size_t n = (size_t)1 << log_n;
+    cz_status st;
+    if (czd_ntt_old_path() || log_n < 3) {
+        for (int i = 0; i < 3; i++) {
+            if ((st = czd_ntt(ctx, v[i], log_n, w_inv_host, nullptr, 0, n_inv_host, g_host)) != CZ_OK)
+                return st;
+            if ((st = czd_ntt(ctx, v[i], log_n, w_host, nullptr, 0, nullptr, nullptr)) != CZ_OK)
+                return st;
+        }
+        k_h_product<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(v[0], v[1], v[2], n);
+        CZD_LAUNCHED(ctx, "k_h_product");
+        CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        return CZ_OK;
+    }
+    czd_fr w, wi, ni, g;
+    memcpy(&w, w_host, sizeof w);
+    memcpy(&wi, w_inv_host, sizeof wi);
+    memcpy(&ni, n_inv_host, sizeof ni);
+    memcpy(&g, g_host, sizeof g);
+    czd_scratch sc(ctx);
+    char what[48];
+    snprintf(what, sizeof what, "ntt_h 2^%u", log_n);
+    czd_prof prof(ctx, what);
+    czd_ntt_plan fwd, inv;
+    czd_powt<czd_fr> scale;
+    if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n)) != CZ_OK ||
+        (st = czd_plan_make(ctx, sc, &fwd, w, log_n)) != CZ_OK ||
+        (st = czd_powt_make(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK)
+        return st;
+    prof.mark("tables");
+    for (int i = 0; i < 3; i++) {
+        /* coefficients, bit-reversed, times g^j / n */
+        for (unsigned p = 0; p < inv.npass; p++) {
+            czd_pass_args<czd_fr> pa = czd_pass_base(&inv, p, v[i], v[i]);
+            if (p + 1 == inv.npass) {
+                pa.post = CZD_POST_POW;
+                pa.post_t = scale;
+            }
+            if ((st = czd_pass_launch(ctx, false, pa)) != CZ_OK)
+                return st;
+            prof.mark(czd_pass_name(false, p));
+        }
+        /* values on the coset, natural order; c's last pass makes h in a */
+        for (unsigned q = fwd.npass; q-- > 0;) {
+            bool prod = i == 2 && q == 0;
+            czd_pass_args<czd_fr> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i]);
+            if (prod) {
+                pa.pa = v[0];
+                pa.pb = v[1];
+            }
+            if ((st = czd_pass_launch(ctx, true, pa)) != CZ_OK)
+                return st;
+            prof.mark(czd_pass_name(true, q));
         }
     }
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));

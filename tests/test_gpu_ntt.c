@@ -3,8 +3,11 @@
  * test_gpu_ntt.c: the GPU NTT against the CPU NTT of poly/ntt.h, bit for
  * bit, on random inputs: forward, inverse, coset forward and coset inverse
  * for n = 2^0 .. 2^20 with both root conventions (snarkjs 5, Filecoin 7),
- * the bit-reversed output option, the device-resident entry point, and
- * larger sizes (2^22, 2^24) by round trip plus direct evaluation of a few
+ * the bit-reversed output option, the device-resident entry point, the
+ * fused H step (cz_cuda_ntt_h_dev against cz_ntt_snarkjs_odd_points and
+ * a .* b - c), and the sizes above 2^20 up to CZ_TEST_NTT_MAX_LOG (default
+ * 24, at most 28) against the CPU NTT in full, one kind per size and both
+ * roots in turn, plus a round trip and a direct evaluation of a few
  * outputs. Skips (exit 77) without a CUDA build or device.
  */
 #include "test_util.h"
@@ -48,9 +51,13 @@ static void test_vs_cpu(void **state)
     size_t nmax = (size_t)1 << max_log;
     cz_fr *a = malloc(nmax * sizeof *a), *c = malloc(nmax * sizeof *c);
     cz_fr *g_ = malloc(nmax * sizeof *g_);
-    for (unsigned log_n = 0; log_n <= max_log; log_n++) {
+    for (unsigned it = 0; it <= 2 * max_log + 1; it++) {
+        /* every size with both roots up to 2^16, one root a size above */
+        unsigned log_n = it / 2;
+        if (log_n > 16 && (it & 1) != (log_n & 1))
+            continue;
         size_t n = (size_t)1 << log_n;
-        cz_ntt_root root = (log_n & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5;
+        cz_ntt_root root = (it & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5;
         cz_ntt_domain *d;
         assert_int_equal(cz_ntt_domain_create(&d, log_n, root), CZ_OK);
         cz_fr shift;
@@ -127,36 +134,119 @@ static void eval_at(cz_fr *out, const cz_fr *a, size_t n, const cz_fr *x)
     *out = acc;
 }
 
+/* The CPU reference of the H step: snarkjs's odd points of a, b, c,
+   then a .* b - c into a. */
+static void h_cpu(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c)
+{
+    cz_threadpool *pool = cz_threadpool_global();
+    cz_ntt_snarkjs_odd_points(d, a, pool);
+    cz_ntt_snarkjs_odd_points(d, b, pool);
+    cz_ntt_snarkjs_odd_points(d, c, pool);
+    for (size_t i = 0; i < d->n; i++) {
+        cz_fr t;
+        cz_fr_mul(&t, &a[i], &b[i]);
+        cz_fr_sub(&a[i], &t, &c[i]);
+    }
+}
+
+static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng)
+{
+    size_t n = (size_t)1 << log_n;
+    cz_ntt_domain *d;
+    assert_int_equal(cz_ntt_domain_create(&d, log_n, root), CZ_OK);
+    cz_fr *v[3], *g_ = malloc(n * sizeof *g_);
+    cz_cuda_buf buf[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = malloc(n * sizeof *v[i]);
+        random_vec(v[i], n, rng);
+        check(cz_cuda_buf_alloc(g_ctx, &buf[i], n * sizeof *g_));
+        check(cz_cuda_upload(g_ctx, &buf[i], 0, v[i], n * sizeof *g_));
+    }
+    check(cz_cuda_ntt_h_dev(g_ctx, buf, log_n, &d->omega, &d->omega_2n));
+    check(cz_cuda_download(g_ctx, g_, &buf[0], 0, n * sizeof *g_));
+    h_cpu(d, v[0], v[1], v[2]);
+    compare(g_, v[0], n, root == CZ_NTT_ROOT_5 ? "H step (root 5)" : "H step (root 7)", log_n);
+    for (int i = 2; i >= 0; i--) {
+        check(cz_cuda_buf_free(g_ctx, &buf[i]));
+        free(v[i]);
+    }
+    free(g_);
+    cz_ntt_domain_destroy(d);
+}
+
+/* the fused H step against the CPU at every size up to 2^20 (2^14 quick) */
+static void test_h_step(void **state)
+{
+    (void)state;
+    cz_rng rng;
+    cz_test_rng(&rng);
+    unsigned max_log = cz_test_full() ? 20 : 14;
+    for (unsigned log_n = 0; log_n <= max_log; log_n++)
+        h_check(log_n, (log_n & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5, &rng);
+    h_check(5, CZ_NTT_ROOT_7, &rng);
+    h_check(12, CZ_NTT_ROOT_7, &rng);
+}
+
+/* 2^21 .. 2^CZ_TEST_NTT_MAX_LOG against the CPU NTT, one kind per size and
+   the roots in turn; at the largest size also the bit-reversed forward and
+   the H step */
 static void test_large(void **state)
 {
     (void)state;
     if (!cz_test_full()) {
-        printf("# 2^22 and 2^24 left out of a quick run\n");
+        printf("# sizes above 2^20 left out of a quick run\n");
         return;
     }
+    const char *e = getenv("CZ_TEST_NTT_MAX_LOG");
+    unsigned max_log = e ? (unsigned)atoi(e) : 24;
+    if (max_log > 28)
+        max_log = 28;
     cz_rng rng;
     cz_test_rng(&rng);
-    for (unsigned log_n = 22; log_n <= 24; log_n += 2) {
+    cz_threadpool *pool = cz_threadpool_global();
+    cz_fr shift;
+    cz_fr_set_u64(&shift, 7);
+    for (unsigned log_n = 21; log_n <= max_log; log_n++) {
         size_t n = (size_t)1 << log_n;
+        cz_ntt_root root = (log_n & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5;
         cz_ntt_domain *d;
-        assert_int_equal(cz_ntt_domain_create(&d, log_n, CZ_NTT_ROOT_7), CZ_OK);
-        cz_fr *a = malloc(n * sizeof *a), *g_ = malloc(n * sizeof *g_);
+        assert_int_equal(cz_ntt_domain_create(&d, log_n, root), CZ_OK);
+        cz_fr *a = malloc(n * sizeof *a), *c = malloc(n * sizeof *c), *g_ = malloc(n * sizeof *g_);
+        assert_non_null(a);
+        assert_non_null(c);
+        assert_non_null(g_);
         random_vec(a, n, &rng);
+        memcpy(c, a, n * sizeof *a);
+        memcpy(g_, a, n * sizeof *a);
+        int kind = (int)(log_n % 4);
+        switch (kind) {
+        case 0: cz_ntt_forward(d, c, pool); break;
+        case 1: cz_ntt_inverse(d, c, pool); break;
+        case 2: cz_ntt_coset_forward(d, c, &shift, pool); break;
+        default: cz_ntt_coset_inverse(d, c, &shift, pool); break;
+        }
+        check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
+        static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
+        compare(g_, c, n, names[kind], log_n);
+        /* a forward transform: a few outputs by direct evaluation, and the
+           round trip */
         memcpy(g_, a, n * sizeof *a);
         check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_FORWARD, NULL));
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < 2; t++) {
             size_t i = t == 0 ? 1 : (size_t)(cz_rng_u64(&rng) & (n - 1));
             cz_fr x, v;
-            uint64_t e = i;
-            cz_fr_pow(&x, &d->omega, &e, 1);
+            uint64_t ex = i;
+            cz_fr_pow(&x, &d->omega, &ex, 1);
             eval_at(&v, a, n, &x);
             if (!cz_fr_eq(&v, &g_[i]))
                 fail_msg("forward 2^%u: output %zu is not a(w^%zu)", log_n, i, i);
         }
         check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_INVERSE, NULL));
         compare(g_, a, n, "round trip", log_n);
-        free(a), free(g_);
+        free(a), free(c), free(g_);
         cz_ntt_domain_destroy(d);
+        if (log_n == max_log)
+            h_check(log_n, root, &rng);
     }
 }
 
@@ -178,7 +268,9 @@ int main(void)
         return 77;
     }
     char err[512];
-    if (cz_cuda_ctx_create(&g_ctx, 0, (size_t)4 << 30, 0, err, sizeof err) != CZ_OK) {
+    /* 2^28: the data, the scratch copy of a natural-order transform, three
+       vectors of the H step and the tables */
+    if (cz_cuda_ctx_create(&g_ctx, 0, (size_t)40 << 30, 0, err, sizeof err) != CZ_OK) {
         printf("SKIPPED: no CUDA device (%s)\n", err);
         return 77;
     }
@@ -186,6 +278,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vs_cpu),
         cmocka_unit_test(test_dev_bitrev),
+        cmocka_unit_test(test_h_step),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_bad_args),
     };

@@ -96,11 +96,25 @@ cz_status cz_cuda_ntt(cz_cuda_ctx *ctx, cz_fr *a, unsigned log_n, const cz_fr *o
                       cz_cuda_ntt_kind kind, const cz_fr *g);
 cz_status cz_cuda_ntt_dev(cz_cuda_ctx *ctx, cz_cuda_buf *a, unsigned log_n, const cz_fr *omega,
                           cz_cuda_ntt_kind kind, const cz_fr *g, unsigned flags);
+/* Groth16's H on the device, in place: abc[0..2] hold a, b, c (natural
+ * order, 2^log_n elements each); afterwards abc[0] holds
+ * h_j = A(x_j) B(x_j) - C(x_j) at x_j = g omega^j, where A, B, C
+ * interpolate a, b, c on the powers of omega (g = omega_2n: snarkjs's odd
+ * points); b and c are overwritten. As cz_ntt_snarkjs_odd_points on each
+ * vector, then a .* b - c, fused (the scale inside a pass, the product in
+ * the last one). */
+cz_status cz_cuda_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n, const cz_fr *omega,
+                            const cz_fr *g);
 
 /* ---- MSM: out = sum_i scalars[i] * bases[i] ----
  * Scalars are Montgomery cz_fr unless CZ_CUDA_MSM_PLAIN: then each is a
  * plain little-endian 256-bit integer (any value; taken mod r). */
 #define CZ_CUDA_MSM_PLAIN 1u
+/* The device counts the scalars that are 0 or 1; when at least a quarter
+ * are, it drops the 0s, sums the bases of the 1s and runs Pippenger on the
+ * rest only. These force one path (tests, benchmarks): */
+#define CZ_CUDA_MSM_GENERAL 2u /* Pippenger over all scalars */
+#define CZ_CUDA_MSM_BITS 4u    /* the 0 / 1 / other split */
 cz_status cz_cuda_g1_msm(cz_cuda_ctx *ctx, cz_g1_jac *out, const cz_g1_affine *bases,
                          const cz_fr *scalars, size_t n, unsigned flags);
 cz_status cz_cuda_g2_msm(cz_cuda_ctx *ctx, cz_g2_jac *out, const cz_g2_affine *bases,

@@ -200,6 +200,23 @@ cz_status cz_cuda_ntt_dev(cz_cuda_ctx *ctx, cz_cuda_buf *a, unsigned log_n, cons
     return pass(ctx, czd_ntt(ctx->d, a->dev, log_n, &w_inv, NULL, 0, &n_inv, coset ? &g_inv : NULL));
 }
 
+cz_status cz_cuda_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n, const cz_fr *omega,
+                            const cz_fr *g)
+{
+    if (!ctx || !abc || !omega || !g || log_n > 28)
+        return ctx ? fail(ctx, CZ_ERR_ARG, "H step: bad argument (log_n <= 28, omega and g required)")
+                   : CZ_ERR_ARG;
+    for (int i = 0; i < 3; i++)
+        if (!abc[i].dev || abc[i].bytes < (sizeof(cz_fr) << log_n))
+            return fail(ctx, CZ_ERR_ARG, "H step: device buffer smaller than 2^log_n elements");
+    cz_fr w_inv, n_inv, n_fr;
+    cz_fr_inv(&w_inv, omega);
+    cz_fr_set_u64(&n_fr, (uint64_t)1 << log_n);
+    cz_fr_inv(&n_inv, &n_fr);
+    return pass(ctx, czd_ntt_h(ctx->d, abc[0].dev, abc[1].dev, abc[2].dev, log_n, omega, &w_inv,
+                               &n_inv, g));
+}
+
 cz_status cz_cuda_ntt(cz_cuda_ctx *ctx, cz_fr *a, unsigned log_n, const cz_fr *omega,
                       cz_cuda_ntt_kind kind, const cz_fr *g)
 {
@@ -577,25 +594,14 @@ static cz_status ensure_domain(gpu_be *g, unsigned log_n)
 }
 
 /* h = A(x_j) B(x_j) - C(x_j) on snarkjs's odd points, in place in abc[0],
-   from a, b, c already on the device: per vector an inverse NTT fused with
-   1/n and the scale by w_2n^j, then the forward NTT (as
-   cz_ntt_snarkjs_odd_points); then a * b - c. */
+   from a, b, c already on the device (cz_cuda_ntt_h_dev). */
 static cz_status h_on_device(gpu_be *g, cz_cuda_buf abc[3], unsigned log_n)
 {
     cz_status st = ensure_domain(g, log_n);
+    if (st != CZ_OK)
+        return st;
     const cz_ntt_domain *d = g->dom[log_n];
-    for (int i = 0; i < 3 && st == CZ_OK; i++) {
-        st = pass(g->cu, czd_ntt(g->cu->d, abc[i].dev, log_n, &d->omega_inv, NULL, 0, &d->n_inv,
-                                 &d->omega_2n));
-        if (st == CZ_OK)
-            st = pass(g->cu, czd_ntt(g->cu->d, abc[i].dev, log_n, &d->omega, NULL, 0, NULL, NULL));
-    }
-    size_t n = (size_t)1 << log_n;
-    if (st == CZ_OK)
-        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, abc[0].dev, abc[0].dev, abc[1].dev, n));
-    if (st == CZ_OK)
-        st = pass(g->cu, czd_field_op(g->cu->d, 0, 1, abc[0].dev, abc[0].dev, abc[2].dev, n));
-    return st;
+    return cz_cuda_ntt_h_dev(g->cu, abc, log_n, &d->omega, &d->omega_2n);
 }
 
 static cz_status gpu_h_locked(gpu_be *g, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c, unsigned log_n)
@@ -990,6 +996,8 @@ cz_status cz_cuda_ntt(cz_cuda_ctx *c, cz_fr *a, unsigned l, const cz_fr *w, cz_c
 cz_status cz_cuda_ntt_dev(cz_cuda_ctx *c, cz_cuda_buf *a, unsigned l, const cz_fr *w, cz_cuda_ntt_kind k,
                           const cz_fr *g, unsigned f)
 { (void)c, (void)a, (void)l, (void)w, (void)k, (void)g, (void)f; return NO_CUDA; }
+cz_status cz_cuda_ntt_h_dev(cz_cuda_ctx *c, cz_cuda_buf abc[3], unsigned l, const cz_fr *w, const cz_fr *g)
+{ (void)c, (void)abc, (void)l, (void)w, (void)g; return NO_CUDA; }
 cz_status cz_cuda_g1_msm(cz_cuda_ctx *c, cz_g1_jac *o, const cz_g1_affine *b, const cz_fr *s, size_t n, unsigned f)
 { (void)c, (void)o, (void)b, (void)s, (void)n, (void)f; return NO_CUDA; }
 cz_status cz_cuda_g2_msm(cz_cuda_ctx *c, cz_g2_jac *o, const cz_g2_affine *b, const cz_fr *s, size_t n, unsigned f)

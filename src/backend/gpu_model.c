@@ -584,6 +584,30 @@ cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
     return CZ_OK;
 }
 
+cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                    const void *w, const void *w_inv, const void *n_inv, const void *g)
+{
+    void *v[3] = {dev_a, dev_b, dev_c};
+    cz_status st = CZ_OK;
+    for (int i = 0; i < 3 && st == CZ_OK; i++) {
+        st = czd_ntt(ctx, v[i], log_n, w_inv, NULL, 0, n_inv, g);
+        if (st == CZ_OK)
+            st = czd_ntt(ctx, v[i], log_n, w, NULL, 0, NULL, NULL);
+    }
+    if (st == CZ_OK)
+        st = launch(ctx, "k_h_product");
+    if (st != CZ_OK)
+        return st;
+    size_t n = (size_t)1 << log_n;
+    cz_fr *a = dev_a;
+    const cz_fr *b = dev_b, *c = dev_c;
+    for (size_t j = 0; j < n; j++) {
+        cz_fr_mul(&a[j], &a[j], &b[j]);
+        cz_fr_sub(&a[j], &a[j], &c[j]);
+    }
+    return CZ_OK;
+}
+
 /* ---- Groth16's a, b, c ---- */
 
 cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, const void *dev_ra,

@@ -1,0 +1,276 @@
+/*
+ * ntt_pass.cuh: one pass of the GPU NTT (a block's share of it), written
+ * once for the device and for a host emulation of the same index math.
+ *
+ * DESIGN. A transform of 2^log_n elements runs as passes of k <= 10
+ * radix-2 stages (the four-step decomposition of ntt.cu's note: a pass
+ * over the sub-transforms of size N' = 2^(k+L) treats each one as a
+ * 2^k x 2^L matrix, x = x1 2^L + x2, and multiplies element (x1, x2) by
+ * the twist w_N'^(bitrev_k(x1) x2)). A block holds 2^lc columns of 2^k
+ * elements, E = 2^(k+lc) <= 2048; each thread holds 8 of them in
+ * registers, all of one column. The k stages are done in rounds of three
+ * (the round over the lowest bits does r_low = 1..3 of them, a template
+ * parameter, so its trivial twiddles are known at compile time and
+ * skipped): in a round the thread's 8 registers are the 8 positions that
+ * differ in the round's three bits, so the three stages need no data
+ * exchange; between rounds the block swaps data through shared memory
+ * (32-byte elements as two 16-byte halves in two planes, the 16-byte index
+ * XOR-swizzled so that eight threads reading eight positions 8 apart hit
+ * eight distinct bank groups). A thread reads its first round's 8
+ * elements from global memory and writes its last round's 8 directly.
+ *
+ * Two directions with the same pass parameters:
+ *  - DIF (natural in, bit-reversed out): rounds from the top bits down;
+ *    butterfly (u, v) -> (u + v, (u - v) t); the twist after the stages.
+ *  - DIT (bit-reversed in, natural out): the passes in reverse order;
+ *    rounds from bit 0 up; the twist before the stages; butterfly
+ *    (u, v) -> (u + v t, u - v t).
+ * With t = w_2h^(x mod h) for the pair (x, x + h), w_2h from one table of
+ * the 2^(k-1) powers of w_2^k. Extras folded into loads and stores: a
+ * coset pre-scale g^x in a DIF's first pass, a post-scale c h^f (f the
+ * frequency, bitrev_n of the position) and the store at f (natural order,
+ * out of place) in a DIF's last pass, and h = A B - v in a DIT's last pass.
+ *
+ * Field type F needs +, -, * and the layout of 8 little-endian 32-bit
+ * limbs in v[]; on the host the emulation passes a wrapper of cz_fr.
+ */
+#ifndef CZ_CUDA_NTT_PASS_CUH
+#define CZ_CUDA_NTT_PASS_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define CZD_HD __host__ __device__ __forceinline__
+#else
+#define CZD_HD inline
+struct uint4 {
+    uint32_t x, y, z, w;
+};
+#endif
+
+static CZD_HD uint32_t czd_bitrev(uint32_t x, unsigned bits)
+{
+#ifdef __CUDA_ARCH__
+    return bits ? __brev(x) >> (32 - bits) : 0;
+#else
+    uint32_t r = 0;
+    for (unsigned i = 0; i < bits; i++)
+        r |= ((x >> i) & 1u) << (bits - 1 - i);
+    return r;
+#endif
+}
+
+/* b^e = lo[e mod 2^h] * hi[e >> h] */
+template <class F>
+struct czd_powt {
+    const F *lo, *hi;
+    unsigned h;
+    CZD_HD F at(uint64_t e) const { return lo[e & ((1ull << h) - 1)] * hi[e >> h]; }
+};
+
+enum {
+    CZD_TW_NONE = 0,
+    CZD_TW_DIRECT = 1, /* twd[x2 * k1]: the powers of w_N' */
+    CZD_TW_POW = 2,    /* twp.at((x2 * k1) << s0): powers of w_n */
+    CZD_POST_C = 1,    /* v *= post_c */
+    CZD_POST_POW = 2,  /* v *= post_t.at(f) */
+    CZD_POST_NATURAL = 4, /* store at f instead of the position */
+};
+
+template <class F>
+struct czd_pass_args {
+    const F *src;
+    F *dst;
+    unsigned log_n, s0, k, lc;
+    const F *roots; /* w_2^k^e, e < 2^(k-1) */
+    int tw;
+    const F *twd;
+    czd_powt<F> twp;
+    int pre; /* DIF first pass: v *= pre_t.at(x) */
+    czd_powt<F> pre_t;
+    int post; /* DIF last pass: CZD_POST_* */
+    F post_c;
+    czd_powt<F> post_t;
+    const F *pa, *pb; /* DIT last pass, when set: dst = pa * pb - v */
+};
+
+/* k = 3 nu + r_low, r_low in 1..3 */
+static CZD_HD unsigned czd_rlow(unsigned k) { return k - 3 * ((k - 1) / 3); }
+
+template <class F, bool DIT, int RLOW>
+struct czd_pass {
+    const czd_pass_args<F> p; /* a copy: kernel parameters stay in the constant bank */
+    unsigned k, L, lc, E, c, xr, nu;
+    size_t base, x2;
+    F v[8];
+
+    CZD_HD czd_pass(const czd_pass_args<F> &a, size_t bid, unsigned tid) : p(a)
+    {
+        k = a.k;
+        lc = a.lc;
+        L = a.log_n - a.s0 - k;
+        E = 1u << (k + lc);
+        nu = (k - RLOW) / 3;
+        size_t lowgroup = bid & ((1ull << (L - lc)) - 1);
+        size_t high = bid >> (L - lc);
+        base = (high << (k + L)) + (lowgroup << lc);
+        c = tid & ((1u << lc) - 1);
+        xr = tid >> lc;
+        x2 = (lowgroup << lc) + c;
+    }
+    /* low bit of the registers' 3 bits in round ri (processing order) */
+    CZD_HD unsigned round_b(unsigned ri) const
+    {
+        if (DIT)
+            return ri == 0 ? 0 : RLOW + 3 * (ri - 1);
+        return ri == nu ? 0 : RLOW + 3 * (nu - 1 - ri);
+    }
+    CZD_HD unsigned xpos(unsigned B, unsigned j) const
+    {
+        return ((xr >> B) << (B + 3)) | (xr & ((1u << B) - 1)) | (j << B);
+    }
+    CZD_HD size_t gidx(unsigned x) const { return base + ((size_t)x << L) + c; }
+    CZD_HD F twist(unsigned x) const
+    {
+        uint64_t ex = (uint64_t)x2 * czd_bitrev(x, k);
+        return p.tw == CZD_TW_DIRECT ? p.twd[ex] : p.twp.at(ex << p.s0);
+    }
+    CZD_HD static unsigned sw(unsigned e) { return e ^ ((e >> 3) & 7); }
+
+    CZD_HD void load()
+    {
+        const unsigned B = round_b(0);
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            unsigned x = xpos(B, j);
+            size_t g = gidx(x);
+            v[j] = p.src[g];
+            if (p.pre)
+                v[j] = v[j] * p.pre_t.at(g);
+            if (DIT && p.tw)
+                v[j] = v[j] * twist(x);
+        }
+    }
+
+    CZD_HD void bfly(int j0, int j1, const F *t)
+    {
+        F u = v[j0], w = v[j1];
+        if (DIT) {
+            if (t)
+                w = w * *t;
+            v[j0] = u + w;
+            v[j1] = u - w;
+        } else {
+            v[j0] = u + w;
+            v[j1] = t ? (u - w) * *t : u - w;
+        }
+    }
+    /* the stage on bit b (register bit rb = b - B) */
+    CZD_HD void stage(unsigned B, int rb)
+    {
+        const unsigned b = B + rb;
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            if (j & (1 << rb))
+                continue;
+            unsigned te = (xr & ((1u << B) - 1)) | ((j & ((1u << rb) - 1)) << B);
+            F t = p.roots[te << (k - 1 - b)];
+            bfly(j, j | (1 << rb), &t);
+        }
+    }
+    /* the low round: bits [0, RLOW), twiddle index j mod 2^b known here */
+    CZD_HD void stage_low(int b)
+    {
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            if (j & (1 << b))
+                continue;
+            unsigned te = j & ((1u << b) - 1);
+            if (te == 0) {
+                bfly(j, j | (1 << b), nullptr);
+            } else {
+                F t = p.roots[te << (k - 1 - b)];
+                bfly(j, j | (1 << b), &t);
+            }
+        }
+    }
+    CZD_HD void compute(unsigned ri)
+    {
+        const unsigned B = round_b(ri);
+        if (B == 0) {
+            if (DIT) {
+#pragma unroll
+                for (int b = 0; b < RLOW; b++)
+                    stage_low(b);
+            } else {
+#pragma unroll
+                for (int b = RLOW - 1; b >= 0; b--)
+                    stage_low(b);
+            }
+        } else {
+            if (DIT) {
+#pragma unroll
+                for (int rb = 0; rb < 3; rb++)
+                    stage(B, rb);
+            } else {
+#pragma unroll
+                for (int rb = 2; rb >= 0; rb--)
+                    stage(B, rb);
+            }
+        }
+    }
+
+    CZD_HD void put(uint4 *sh, unsigned ri) const
+    {
+        const unsigned B = round_b(ri);
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            unsigned e = sw((xpos(B, j) << lc) + c);
+            const uint32_t *l = v[j].v;
+            sh[e] = uint4{l[0], l[1], l[2], l[3]};
+            sh[E + e] = uint4{l[4], l[5], l[6], l[7]};
+        }
+    }
+    CZD_HD void get(const uint4 *sh, unsigned ri)
+    {
+        const unsigned B = round_b(ri);
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            unsigned e = sw((xpos(B, j) << lc) + c);
+            uint4 a = sh[e], b = sh[E + e];
+            uint32_t *l = v[j].v;
+            l[0] = a.x, l[1] = a.y, l[2] = a.z, l[3] = a.w;
+            l[4] = b.x, l[5] = b.y, l[6] = b.z, l[7] = b.w;
+        }
+    }
+
+    CZD_HD void store()
+    {
+        const unsigned B = round_b(nu);
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            unsigned x = xpos(B, j);
+            size_t g = gidx(x);
+            F r = v[j];
+            if (!DIT) {
+                if (p.tw)
+                    r = r * twist(x);
+                if (p.post) {
+                    size_t f = czd_bitrev((uint32_t)g, p.log_n);
+                    if (p.post & CZD_POST_C)
+                        r = r * p.post_c;
+                    if (p.post & CZD_POST_POW)
+                        r = r * p.post_t.at(f);
+                    if (p.post & CZD_POST_NATURAL)
+                        g = f;
+                }
+            } else if (p.pa) {
+                r = p.pa[g] * p.pb[g] - r;
+            }
+            p.dst[g] = r;
+        }
+    }
+};
+
+#endif
