@@ -1,4 +1,4 @@
-/* ctest: labels=unit;sanitize timeout=600 */
+/* ctest: labels=unit timeout=300 */
 /*
  * test_merkle.c: Merkle inclusion (src/circuit/merkle.c).
  *

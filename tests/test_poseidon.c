@@ -1,4 +1,4 @@
-/* ctest: labels=unit;sanitize timeout=300 */
+/* ctest: labels=unit timeout=300 */
 /*
  * test_poseidon.c: Poseidon with neptune's parameters (src/circuit/poseidon.c).
  *
