@@ -698,24 +698,30 @@ static bool record_row(cz_cs *t, int k, const cz_lc *lc)
     return true;
 }
 
+static int sterm_cmp(const void *a, const void *b)
+{
+    uint32_t x = ((const sterm *)a)->key, y = ((const sterm *)b)->key;
+    return (x > y) - (x < y);
+}
+
 static void sort_terms(sterm *s, size_t n)
 {
-    /* usually short and often sorted already: insertion sort, a shell-sort
-       gap sequence for the long ones (packing: 255 terms) */
-    static const size_t gaps[] = {57, 23, 10, 4, 1};
-    for (int g = n > 32 ? 0 : 4; g < 5; g++) {
-        size_t gap = gaps[g];
-        for (size_t i = gap; i < n; i++) {
-            if (s[i - gap].key <= s[i].key)
-                continue;
-            sterm x = s[i];
-            size_t j = i;
-            while (j >= gap && s[j - gap].key > x.key) {
-                s[j] = s[j - gap];
-                j -= gap;
-            }
-            s[j] = x;
+    /* short rows (most): insertion sort, often already in order; long ones
+       (packings, MultiEq sums of ~1,500 terms): qsort */
+    if (n > 32) {
+        qsort(s, n, sizeof *s, sterm_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if (s[i - 1].key <= s[i].key)
+            continue;
+        sterm x = s[i];
+        size_t j = i;
+        while (j > 0 && s[j - 1].key > x.key) {
+            s[j] = s[j - 1];
+            j--;
         }
+        s[j] = x;
     }
 }
 
