@@ -134,6 +134,58 @@ static void g_sha256_64bytes(cz_cs *cs, cz_rng *rng)
     publish(cs, out, 256);
 }
 
+static cz_num rand_num(cz_cs *cs, cz_rng *rng)
+{
+    cz_fr v;
+    cz_fr_random(&v, rng);
+    return cz_num_alloc(cs, &v);
+}
+
+/* Poseidon (neptune's parameters) of random inputs; the digest public. */
+static void poseidon_row(cz_cs *cs, cz_rng *rng, unsigned arity)
+{
+    cz_num in[11];
+    for (unsigned i = 0; i < arity; i++)
+        in[i] = rand_num(cs, rng);
+    cz_num h = cz_poseidon_gadget(cs, cz_poseidon_params_get(arity), in);
+    cz_num pub = cz_num_alloc_input(cs, &h.value);
+    cz_num_enforce_equal(cs, &pub, &h);
+}
+
+static void g_poseidon2(cz_cs *cs, cz_rng *rng) { poseidon_row(cs, rng, 2); }
+static void g_poseidon8(cz_cs *cs, cz_rng *rng) { poseidon_row(cs, rng, 8); }
+static void g_poseidon11(cz_cs *cs, cz_rng *rng) { poseidon_row(cs, rng, 11); }
+
+/* A binary SHA-256 path of depth 3 from random bits; the root public. */
+static void g_merkle_sha256(cz_cs *cs, cz_rng *rng)
+{
+    cz_bool leaf[256], sib[3][256], idx[3], root[256];
+    for (int i = 0; i < 256; i++)
+        leaf[i] = rand_bit(cs, rng);
+    for (int l = 0; l < 3; l++) {
+        for (int i = 0; i < 256; i++)
+            sib[l][i] = rand_bit(cs, rng);
+        idx[l] = rand_bit(cs, rng);
+    }
+    cz_merkle_sha256_gadget(cs, root, leaf, (const cz_bool(*)[256])sib, idx, 3);
+    publish(cs, root, 256);
+}
+
+/* An arity-8 Poseidon path of depth 2 from random nodes; the root public. */
+static void g_merkle_poseidon8(cz_cs *cs, cz_rng *rng)
+{
+    cz_num leaf = rand_num(cs, rng), sib[2][7];
+    cz_bool idx[6];
+    for (int l = 0; l < 2; l++)
+        for (int j = 0; j < 7; j++)
+            sib[l][j] = rand_num(cs, rng);
+    for (int i = 0; i < 6; i++)
+        idx[i] = rand_bit(cs, rng);
+    cz_num root = cz_merkle_poseidon8_gadget(cs, &leaf, (const cz_num(*)[7])sib, idx, 2);
+    cz_num pub = cz_num_alloc_input(cs, &root.value);
+    cz_num_enforce_equal(cs, &pub, &root);
+}
+
 static const gadget_row gadgets[] = {
     {"bool-ops", "xor, and, and-not, nor, ch, maj, constants, enforce_equal", g_bool_ops},
     {"u32-ops", "32-bit xor, and, not, rotr, shr, ch, maj, addmany of 6", g_u32_ops},
@@ -141,6 +193,11 @@ static const gadget_row gadgets[] = {
     {"pack", "164-bit decomposition, packing, multipack of 400 bits into inputs", g_pack},
     {"sha256-1block", "one SHA-256 compression of 512 bits over the IV (25,840 + 512 + 2)", g_sha256_1block},
     {"sha256-64bytes", "SHA-256 of a 64-byte message (two compressions, the second of padding)", g_sha256_64bytes},
+    {"poseidon-2", "Poseidon arity 2, neptune's parameters (311 constraints)", g_poseidon2},
+    {"poseidon-8", "Poseidon arity 8, neptune's parameters (505 constraints)", g_poseidon8},
+    {"poseidon-11", "Poseidon arity 11, neptune's parameters (598 constraints)", g_poseidon11},
+    {"merkle-sha256", "binary SHA-256 Merkle path of depth 3, 254-bit nodes (45,386 a level)", g_merkle_sha256},
+    {"merkle-poseidon8", "arity-8 Poseidon Merkle path of depth 2, insert_8 (527 a level + 3 index bits)", g_merkle_poseidon8},
 };
 
 static int usage(void)
