@@ -8,12 +8,17 @@
  *   cuzk-bench gen-c1 --preset PRESET [--seed N] --out c1.json   (genc1.c)
  *   cuzk-bench [--addr ADDR] preload --key ID --path FILE
  *   cuzk-bench [--addr ADDR] timeline --svg FILE [--since-ms T]
+ *   cuzk-bench [--addr ADDR] idle -n N [--seconds S]
  *
  * batch keeps CONCURRENCY jobs in flight until COUNT have finished, prints
  * a line per proof and a summary (wall and prove time, throughput), and a
- * JSON line with the same figures for scripts. A queue-full answer (429)
- * is retried after the daemon's hint; a daemon that goes away is a clear
- * error, never a hang.
+ * JSON line with the same figures for scripts. Only an answer that may
+ * change is retried: 429 (queue full) and 503 (shutting down), after the
+ * daemon's hint (1 to 10 s), for at most --retry-for seconds (default 300)
+ * per job; any other refusal (413: a job larger than max_pending, 4xx: a
+ * bad request) can never succeed, so it ends that job at once and no
+ * further jobs are sent. A daemon that goes away is a clear error, never
+ * a hang.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,6 +33,7 @@
 
 #include "client.h"
 #include "genc1.h"
+#include "idle.h"
 #include "timeline.h"
 
 #define DEFAULT_ADDR "unix:/tmp/cuzkd.sock"
@@ -59,19 +65,26 @@ static void usage(FILE *f)
             "  timeline --svg FILE [--since-ms T]\n"
             "                    draw the daemon's recent timeline (spans from daemon time T\n"
             "                    on; /v1/timeline's now_ms) as a waterfall SVG\n"
+            "  idle -n N [--seconds S]\n"
+            "                    open N connections that send an unfinished request and then\n"
+            "                    nothing (a test of the daemon's connection limits and\n"
+            "                    timeout); hold them up to S seconds (default 30); report\n"
+            "                    how many the daemon refused and when it closed the rest\n"
             "\n"
             "ADDR is unix:/path/to.sock or HOST:PORT (default $CUZK_ADDR or " DEFAULT_ADDR ").\n"
             "--upload sends the witness bytes instead of its path (the daemon need not\n"
             "see the file). --partitions N makes each job N partitions of that witness\n"
             "(a proof each, spread over the daemon's devices; prove= sums them; --out\n"
-            "writes proof-K-P.json). exit status: 0 all proofs completed, 1 some failed, 2 usage\n"
-            "or connection error.\n");
+            "writes proof-K-P.json). --retry-for S bounds the retries of 429 and 503 answers\n"
+            "per job (default 300 s); other refusals are not retried. exit status: 0 all\n"
+            "proofs completed, 1 some failed or were refused, 2 usage or connection error.\n");
 }
 
 typedef struct {
     const char *addr, *key, *witness, *out, *type;
     const char *priority;
     int count, conc, upload, parts;
+    double retry_for;       /* seconds of 429/503 retries per job */
     uint8_t *wtns;          /* --upload: the witness bytes */
     size_t wtns_len;
     atomic_int next, printed;
@@ -81,6 +94,7 @@ typedef struct {
     double *wall, *prove, *queue;
     int *ok;
     atomic_int fatal;       /* daemon unreachable */
+    atomic_int refused;     /* a refusal no retry can change: send no more jobs */
 } batch;
 
 static int write_file(const char *path, const char *text)
@@ -114,9 +128,11 @@ static uint8_t *slurp(const char *path, size_t *len)
 }
 
 /* Submit one job; returns its id (caller frees) or NULL with err. Retries
-   429 answers after the daemon's hint. */
+   429 and 503 answers after the daemon's hint, for at most B->retry_for
+   seconds; any other refusal sets B->refused. */
 static char *submit(cz_client *c, batch *B, char *err, size_t err_len, int *retries)
 {
+    double t0 = now_s();
     for (;;) {
         long code = 0;
         json_t *ans;
@@ -152,11 +168,19 @@ static char *submit(cz_client *c, batch *B, char *err, size_t err_len, int *retr
                 snprintf(err, err_len, "bad answer to submit");
             return NULL;
         }
-        if (code == 429) {
+        if (code == 429 || code == 503) {
             json_int_t ms = json_integer_value(json_object_get(ans, "retry_after_ms"));
+            ms = ms < 1000 ? 1000 : ms > 10000 ? 10000 : ms;
+            if (now_s() + (double)ms / 1e3 - t0 > B->retry_for) {
+                const char *e = json_string_value(json_object_get(ans, "error"));
+                snprintf(err, err_len, "gave up after %d retries in %.0f s (--retry-for): HTTP %ld: %s",
+                         *retries, now_s() - t0, code, e ? e : "?");
+                json_decref(ans);
+                return NULL;
+            }
             json_decref(ans);
             (*retries)++;
-            usleep((useconds_t)((ms > 0 ? ms : 1000) * 1000));
+            usleep((useconds_t)(ms * 1000));
             continue;
         }
         const char *id = json_string_value(json_object_get(ans, "job_id"));
@@ -166,6 +190,7 @@ static char *submit(cz_client *c, batch *B, char *err, size_t err_len, int *retr
         } else {
             const char *e = json_string_value(json_object_get(ans, "error"));
             snprintf(err, err_len, "submit refused (HTTP %ld): %s", code, e ? e : "?");
+            atomic_store(&B->refused, 1);
         }
         json_decref(ans);
         return r;
@@ -221,7 +246,7 @@ static void *batch_worker(void *arg)
     }
     for (;;) {
         int i = atomic_fetch_add(&B->next, 1);
-        if (i >= B->count || atomic_load(&B->fatal))
+        if (i >= B->count || atomic_load(&B->fatal) || atomic_load(&B->refused))
             break;
         double t0 = now_s();
         int retries = 0;
@@ -276,7 +301,7 @@ static void *batch_worker(void *arg)
         int n = atomic_fetch_add(&B->printed, 1) + 1;
         if (ok) {
             printf("[%d/%d] COMPLETED — %.1fs (prove=%.0f ms, queue=%.0f ms)%s\n", n, B->count,
-                   B->wall[i], B->prove[i], B->queue[i], retries ? " (retried after 429)" : "");
+                   B->wall[i], B->prove[i], B->queue[i], retries ? " (retried after 429/503)" : "");
         } else {
             const char *e = job ? json_string_value(json_object_get(job, "error")) : NULL;
             printf("[%d/%d] %s — %.1fs (prove=%.0f ms, queue=%.0f ms): %s\n", n, B->count,
@@ -360,7 +385,9 @@ static int run_batch(batch *B)
     printf("total time: %.1fs\n", total);
     printf("completed: %d\nfailed: %d\n", done, failed + missing);
     if (missing)
-        printf("not run: %d (the daemon could not be reached)\n", missing);
+        printf("not run: %d (%s)\n", missing,
+               atomic_load(&B->fatal) ? "the daemon could not be reached"
+                                      : "the daemon refused a job, and would refuse them all");
     printf("wall time: avg=%.1fs min=%.1fs max=%.1fs\n", wa, wmn, wmx);
     printf("prove time: avg=%.1fs min=%.1fs max=%.1fs\n", pa / 1e3, pmn / 1e3, pmx / 1e3);
     double ppm = done && total > 0 ? done / total * 60 : 0;
@@ -509,8 +536,10 @@ int main(int argc, char **argv)
     B.priority = "normal";
     B.count = !strcmp(cmd, "single") ? 1 : 10;
     B.conc = 1;
+    B.retry_for = 300;
     const char *path = NULL, *svg = NULL;
-    double since_ms = 0;
+    double since_ms = 0, idle_s = 30;
+    int idle_n = 0;
     for (; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if ((!strcmp(a, "-t") || !strcmp(a, "--type")) && v)
@@ -537,6 +566,12 @@ int main(int argc, char **argv)
             svg = argv[++i];
         else if (!strcmp(a, "--since-ms") && v)
             since_ms = atof(argv[++i]);
+        else if (!strcmp(a, "--retry-for") && v)
+            B.retry_for = atof(argv[++i]);
+        else if (!strcmp(a, "-n") && v)
+            idle_n = atoi(argv[++i]);
+        else if (!strcmp(a, "--seconds") && v)
+            idle_s = atof(argv[++i]);
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
@@ -565,6 +600,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "cuzk-bench: --priority must be low, normal, high or critical\n");
             return 2;
         }
+        if (!(B.retry_for >= 0)) {
+            fprintf(stderr, "cuzk-bench: --retry-for takes seconds >= 0\n");
+            return 2;
+        }
         if (B.conc > B.count)
             B.conc = B.count;
         cz_client probe; /* checks the address; also runs curl_global_init before threads */
@@ -573,6 +612,8 @@ int main(int argc, char **argv)
         cz_client_free(&probe);
         return run_batch(&B);
     }
+    if (!strcmp(cmd, "idle"))
+        return cz_bench_idle(addr, idle_n, idle_s);
     if (!strcmp(cmd, "status"))
         return simple_get(addr, "/v1/status", 0);
     if (!strcmp(cmd, "metrics"))

@@ -12,6 +12,19 @@
  * answer (a body past 64 x max_upload closes the connection). Errors are {"error": "...",
  * "code": "..."} with a 4xx status (5xx only for the daemon's own faults).
  *
+ * Hostile clients. Connections are bounded in total (max_connections) and
+ * per peer address on TCP (max_connections_per_client; libmicrohttpd
+ * cannot tell unix-socket peers apart, so there a connection's own limits
+ * apply: one request at a time, headers within MHD's per-connection
+ * memory, a body within max_upload), and a connection that sends nothing
+ * for connection_timeout_s seconds is closed, so idle or half-open
+ * connections cannot shut new clients out for longer than that. A long
+ * poll lifts the timeout while it waits (the client is not idle: the
+ * daemon is). The raw request line is checked before libmicrohttpd
+ * decodes it: a percent-encoded control byte or NUL (%00 would cut an id
+ * short) is answered 400. Bodies with duplicate JSON members are 400; a
+ * wrong method on a documented path is 405 with an Allow header.
+ *
  *   GET    /v1/health                     liveness
  *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory,
  *                                         host witness buffer pool
@@ -37,6 +50,8 @@
 #include "util/log.h"
 
 typedef struct {
+    int started;       /* the handler has seen this request */
+    int bad_uri;       /* the raw URI holds a percent-encoded control byte */
     char *body;
     size_t len, cap;
     int done;          /* a response was queued early (413) */
@@ -139,10 +154,58 @@ static uint8_t *b64_decode(const char *s, size_t *out_len)
     return out;
 }
 
+static enum MHD_Result send_405(struct MHD_Connection *c, const char *allow, const char *path)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "use %s on %s", allow, path);
+    json_t *o = json_pack("{s:s, s:s}", "error", msg, "code", "method");
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!s)
+        return MHD_NO;
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(s);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Allow", allow);
+    enum MHD_Result ret = MHD_queue_response(c, 405, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static int hexval(int ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* A percent-encoded control byte (NUL included) or DEL in a raw URI: ids,
+   keys and paths never hold one, and once decoded a NUL would cut them. */
+static int uri_has_control(const char *u)
+{
+    for (; *u; u++) {
+        if ((unsigned char)*u < 0x20 || *u == 0x7f)
+            return 1;
+        if (*u == '%' && hexval(u[1]) >= 0 && hexval(u[2]) >= 0) {
+            int v = hexval(u[1]) * 16 + hexval(u[2]);
+            if (v < 0x20 || v == 0x7f)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static json_t *parse_body(const request *r, char *err, size_t err_len)
 {
     json_error_t je;
-    json_t *o = r->len ? json_loadb(r->body, r->len, 0, &je) : NULL;
+    json_t *o = r->len ? json_loadb(r->body, r->len, JSON_REJECT_DUPLICATES, &je) : NULL;
     if (!o) {
         snprintf(err, err_len, "request body is not JSON%s%s", r->len ? ": " : " (empty body)",
                  r->len ? je.text : "");
@@ -252,8 +315,8 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             if (n == 0 || n > CZ_MAX_PARTITIONS || jr.witness_path || b64) {
                 json_decref(o);
                 return send_error(c, 400, "bad_request",
-                                  "witness_paths is an array of 1 to 1024 paths (one per partition), "
-                                  "without witness_path or witness_base64");
+                                  "witness_paths is an array of 1 to 1024 paths (one per partition); "
+                                  "give one of witness_path, witness_base64, witness_paths, not several");
             }
             if (!(paths = calloc(n, sizeof *paths))) {
                 json_decref(o);
@@ -268,8 +331,15 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             jr.witness_paths = paths;
             jr.n_partitions = n;
         }
+        if (b64 && jr.witness_path) {
+            json_decref(o);
+            free(paths);
+            return send_error(c, 400, "bad_request",
+                              "give one of witness_path, witness_base64, witness_paths, not several");
+        }
         if (b64) {
             if (!(bytes = b64_decode(b64, &jr.witness_len))) {
+                free(paths);
                 json_decref(o);
                 return send_error(c, 400, "bad_request", "witness_base64 is not valid base64");
             }
@@ -277,6 +347,8 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             jr.witness_path = NULL;
         }
     }
+    cz_submit_outcome outcome = CZ_SUBMIT_REFUSED;
+    jr.outcome = &outcome;
     enum MHD_Result ret;
     if (prio && cz_priority_parse(prio, &jr.priority)) {
         ret = send_error(c, 400, "bad_request", "priority must be low, normal, high or critical");
@@ -290,14 +362,31 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
         char id[24];
         size_t pos = 0;
         cz_status st = cz_engine_submit(A->engine, &jr, id, &pos, err, sizeof err);
-        if (st == CZ_ERR_BUSY)
+        if (st == CZ_ERR_BUSY && outcome == CZ_SUBMIT_CONFLICT) {
+            ret = send_error(c, 409, "request_id_conflict", err);
+        } else if (st == CZ_ERR_BUSY && outcome == CZ_SUBMIT_DRAINING) {
+            ret = send_error(c, 503, "shutting_down", err);
+        } else if (st == CZ_ERR_BUSY) {
             ret = send_json_ex(c, 429, json_pack("{s:s, s:s, s:i}", "error", err, "code", "queue_full",
                                                  "retry_after_ms", 1000), "1");
-        else if (st)
+        } else if (st == CZ_ERR_RANGE) {
+            ret = send_error(c, 413, "too_large", err);
+        } else if (st) {
             ret = send_error(c, status_code(st), "bad_request", err);
-        else
+        } else if (outcome == CZ_SUBMIT_EXISTING) {
+            /* the job this request made before, as it stands now */
+            json_t *j = cz_engine_await(A->engine, id, 0);
+            if (j) {
+                json_object_set_new(j, "position", json_integer((json_int_t)pos));
+                json_object_set_new(j, "existing", json_true());
+                ret = send_json(c, 200, j);
+            } else {
+                ret = send_error(c, 404, "not_found", "the job of this request_id was just forgotten");
+            }
+        } else {
             ret = send_json(c, 202, json_pack("{s:s, s:I, s:s}", "job_id", id, "position",
                                               (json_int_t)pos, "status", "queued"));
+        }
     }
     free(bytes);
     free(paths);
@@ -317,7 +406,13 @@ static enum MHD_Result get_proof(cz_api *A, struct MHD_Connection *c, const char
         if (wait > A->max_wait_ms)
             wait = A->max_wait_ms;
     }
+    /* The daemon, not the client, is idle while a long poll waits: lift
+       the idle timeout for the wait, and restart it (from now) after. */
+    if (wait > 0 && A->conn_timeout_s)
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
     json_t *o = cz_engine_await(A->engine, id, (int)wait);
+    if (wait > 0 && A->conn_timeout_s)
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)A->conn_timeout_s);
     if (!o)
         return send_error(c, 404, "not_found", "unknown job (or finished long ago and forgotten)");
     return send_json(c, 200, o);
@@ -338,13 +433,20 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
                              const char *method, const request *r)
 {
     int get = !strcmp(method, "GET"), post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE");
-    if (!strcmp(url, "/v1/health") && get)
+    int head = !strcmp(method, "HEAD"); /* MHD sends a GET's headers without the body */
+    get |= head;
+    if (!strcmp(url, "/v1/health") || !strcmp(url, "/v1/status") || !strcmp(url, "/v1/timeline") ||
+        !strcmp(url, "/metrics")) {
+        if (!get)
+            return send_405(c, "GET, HEAD", url);
+    }
+    if (!strcmp(url, "/v1/health"))
         return send_json(c, 200, json_pack("{s:b}", "ok", 1));
-    if (!strcmp(url, "/v1/status") && get)
+    if (!strcmp(url, "/v1/status"))
         return send_json(c, 200, cz_engine_status_json(A->engine));
-    if (!strcmp(url, "/v1/timeline") && get)
+    if (!strcmp(url, "/v1/timeline"))
         return send_json(c, 200, cz_engine_timeline_json(A->engine));
-    if (!strcmp(url, "/metrics") && get) {
+    if (!strcmp(url, "/metrics")) {
         char *t = cz_engine_metrics_text(A->engine);
         if (!t)
             return send_error(c, 500, "internal", "out of memory");
@@ -355,11 +457,11 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
             return send_json(c, 200, cz_engine_keys_json(A->engine));
         if (post)
             return post_key(A, c, r);
-        return send_error(c, 405, "method", "use GET or POST on /v1/keys");
+        return send_405(c, "GET, HEAD, POST", "/v1/keys");
     }
     if (!strncmp(url, "/v1/keys/", 9) && url[9]) {
         if (!del)
-            return send_error(c, 405, "method", "use DELETE on /v1/keys/ID");
+            return send_405(c, "DELETE", "/v1/keys/ID");
         char err[512];
         cz_status st = cz_engine_key_evict(A->engine, url + 9, err, sizeof err);
         if (st)
@@ -370,7 +472,7 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
     if (!strcmp(url, "/v1/proofs")) {
         if (post)
             return post_proof(A, c, r);
-        return send_error(c, 405, "method", "use POST on /v1/proofs");
+        return send_405(c, "POST", "/v1/proofs");
     }
     if (!strncmp(url, "/v1/proofs/", 11) && url[11]) {
         char id[64];
@@ -384,7 +486,11 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
             return get_proof(A, c, id);
         if ((!slash && del) || (slash && !strcmp(slash, "/cancel") && post))
             return cancel_proof(A, c, id);
-        return send_error(c, 405, "method", "use GET or DELETE on /v1/proofs/ID, POST on /v1/proofs/ID/cancel");
+        if (!slash)
+            return send_405(c, "GET, HEAD, DELETE", "/v1/proofs/ID");
+        if (!strcmp(slash, "/cancel"))
+            return send_405(c, "POST", "/v1/proofs/ID/cancel");
+        return send_error(c, 404, "not_found", "no such endpoint (see /v1/proofs/ID, /v1/proofs/ID/cancel)");
     }
     return send_error(c, 404, "not_found", "no such endpoint (see /v1/status, /v1/keys, /v1/proofs, /metrics)");
 }
@@ -403,10 +509,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 {
     cz_api *A = cls;
     request *r = *con_cls;
-    if (!r) {
-        if (!(r = calloc(1, sizeof *r)))
-            return MHD_NO;
-        *con_cls = r;
+    if (!r) { /* the URI callback could not allocate */
+        return MHD_NO;
+    }
+    if (!r->started) {
+        r->started = 1;
+        if (r->bad_uri) {
+            r->done = 1;
+            return send_error(c, 400, "bad_request",
+                              "the URL holds a control byte or NUL (percent-encoded or not)");
+        }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         const char *ex = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Expect");
         if (cl && strtoull(cl, NULL, 10) > A->max_upload) {
@@ -448,6 +560,18 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return route(A, c, url, method, r);
 }
 
+/* Called with the raw request line's URI, before libmicrohttpd decodes it;
+   what it returns is the request's context (freed by completed()). */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    request *r = calloc(1, sizeof *r);
+    if (r)
+        r->bad_uri = uri_has_control(uri);
+    return r;
+}
+
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode toe)
 {
@@ -468,8 +592,10 @@ int cz_api_start(cz_api *A, int listen_fd, char *err, size_t err_len)
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL,
         NULL, handler, A, MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_NOTIFY_COMPLETED,
-        completed, NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned)1000,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600, MHD_OPTION_END);
+        completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)A->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)A->max_connections_per_client,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)A->conn_timeout_s, MHD_OPTION_END);
     if (!d) {
         snprintf(err, err_len, "libmicrohttpd could not start on the listening socket");
         return -1;

@@ -27,6 +27,7 @@ typedef struct {
     char device[16];
     int devices, workers_per_device, witness_workers, prove_threads, max_pending;
     int verify, shutdown_grace_ms, max_wait_ms;
+    int max_connections, max_connections_per_client, connection_timeout_s;
     unsigned long long host_mem_budget, gpu_margin, gpu_memory_limit, max_upload;
     char log_level[16], log_format[16];
 } cz_daemon_config;

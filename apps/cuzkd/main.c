@@ -7,15 +7,25 @@
  * flags), starts the engine, loads the [keys] of the config, serves the
  * HTTP/JSON API on every listen address, and on SIGTERM or SIGINT drains:
  * new proofs are answered 503, queued jobs fail with "daemon shutting
- * down", running ones get shutdown_grace_ms to finish.
+ * down", running ones get shutdown_grace_ms to finish. SIGHUP is logged and
+ * otherwise ignored (the configuration is read once, at start): nothing
+ * stops, every job carries on.
+ *
+ * A unix socket path is taken only when no other daemon serves it: a lock
+ * file beside it (PATH.lock, flock'ed for the process's life, holding its
+ * pid) and a connect() to an existing socket (a live listener answers)
+ * both refuse the start with exit 2; a stale socket (nobody listening, no
+ * lock held) is replaced.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -50,8 +60,52 @@ static void usage(FILE *f)
             "listen address that cannot be bound, 3 for an internal fault.\n");
 }
 
-/* Bind and listen on unix:/path or HOST:PORT. -1 with err on failure. */
-static int open_listener(const char *addr, char *err, size_t err_len)
+/* Take PATH.lock (created if need be) for the life of the process: -1
+   with err when another process holds it. *lock_fd keeps it. */
+static int lock_socket_path(const char *path, int *lock_fd, char *err, size_t err_len)
+{
+    char lp[sizeof ((struct sockaddr_un *)0)->sun_path + 8];
+    snprintf(lp, sizeof lp, "%s.lock", path);
+    int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: %s", lp, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        char pid[32] = "";
+        ssize_t n = pread(fd, pid, sizeof pid - 1, 0);
+        pid[n > 0 ? n : 0] = 0;
+        pid[strcspn(pid, "\n")] = 0;
+        snprintf(err, err_len, "%s is in use by another cuzkd%s%s (its lock %s is held); stop it or "
+                 "choose another --listen path", path, pid[0] ? " pid " : "", pid, lp);
+        close(fd);
+        return -1;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+        /* the pid is for the message above only */
+    }
+    *lock_fd = fd;
+    return 0;
+}
+
+/* Whether something accepts connections on the unix socket at sa. */
+static int socket_is_live(const struct sockaddr_un *sa)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return 0;
+    int rc = connect(fd, (const struct sockaddr *)sa, sizeof *sa);
+    int e = errno;
+    close(fd);
+    /* refused or gone: stale; accepted, or a full backlog (EAGAIN): live */
+    return rc == 0 || e == EAGAIN;
+}
+
+/* Bind and listen on unix:/path or HOST:PORT. -1 with err on failure.
+   For a unix path, *lock_fd receives the held lock (see above). */
+static int open_listener(const char *addr, int *lock_fd, char *err, size_t err_len)
 {
     if (!strncmp(addr, "unix:", 5)) {
         const char *path = addr + 5;
@@ -63,10 +117,17 @@ static int open_listener(const char *addr, char *err, size_t err_len)
             return -1;
         }
         strcpy(sa.sun_path, path);
+        if (lock_socket_path(path, lock_fd, err, err_len))
+            return -1;
         struct stat st;
         if (lstat(path, &st) == 0) {
             if (!S_ISSOCK(st.st_mode)) {
                 snprintf(err, err_len, "%s: exists and is not a socket", path);
+                return -1;
+            }
+            if (socket_is_live(&sa)) {
+                snprintf(err, err_len, "%s: another process is listening on it; stop it or choose "
+                         "another --listen path", path);
                 return -1;
             }
             unlink(path); /* a stale socket of an earlier run */
@@ -223,11 +284,13 @@ int main(int argc, char **argv)
     sigaddset(&sigs, SIGTERM);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGPIPE);
+    sigaddset(&sigs, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 
-    int listen_fd[CZ_MAX_LISTEN];
+    int listen_fd[CZ_MAX_LISTEN], lock_fd[CZ_MAX_LISTEN];
     for (int i = 0; i < cfg.n_listen; i++) {
-        listen_fd[i] = open_listener(cfg.listen[i], err, sizeof err);
+        lock_fd[i] = -1;
+        listen_fd[i] = open_listener(cfg.listen[i], &lock_fd[i], err, sizeof err);
         if (listen_fd[i] < 0) {
             cz_log(CZ_LOG_ERROR, "cuzkd", "cannot listen: %s", err);
             return 2;
@@ -266,6 +329,9 @@ int main(int argc, char **argv)
     api.engine = engine;
     api.max_upload = cfg.max_upload;
     api.max_wait_ms = cfg.max_wait_ms;
+    api.max_connections = cfg.max_connections;
+    api.max_connections_per_client = cfg.max_connections_per_client;
+    api.conn_timeout_s = cfg.connection_timeout_s;
     atomic_init(&api.shutting_down, 0);
     for (int i = 0; i < cfg.n_listen; i++) {
         if (cz_api_start(&api, listen_fd[i], err, sizeof err)) {
@@ -283,6 +349,9 @@ int main(int argc, char **argv)
             continue;
         if (sig == SIGTERM || sig == SIGINT)
             break;
+        if (sig == SIGHUP)
+            cz_log(CZ_LOG_INFO, "cuzkd", "SIGHUP: ignored (the configuration is read only at start; "
+                   "restart the daemon to change it); jobs carry on");
     }
     cz_log(CZ_LOG_INFO, "cuzkd", "%s: draining (grace %d ms)", sig == SIGTERM ? "SIGTERM" : "SIGINT",
            cfg.shutdown_grace_ms);
@@ -295,6 +364,8 @@ int main(int argc, char **argv)
         close(listen_fd[i]);
         if (!strncmp(cfg.listen[i], "unix:", 5))
             unlink(cfg.listen[i] + 5);
+        if (lock_fd[i] >= 0)
+            close(lock_fd[i]); /* the lock file stays: removing it would race a new start */
     }
     cz_log(CZ_LOG_INFO, "cuzkd", "stopped");
     cz_daemon_config_free(&cfg);

@@ -116,6 +116,7 @@ typedef struct job {
     struct job *next, *prev;     /* all jobs, submission order */
     char id[24];
     char request_id[128];
+    uint8_t req_hash[16];        /* the request's content, bound to request_id */
     uint64_t seq;
     key *key;
     cz_priority prio;
@@ -1125,9 +1126,61 @@ json_t *cz_engine_keys_json(cz_engine *e)
 /* jobs                                                                 */
 /* ------------------------------------------------------------------ */
 
+/* A 128-bit digest of what a request asks for: key, priority and the
+   witness (its paths, or the uploaded bytes). A request_id is bound to it,
+   so a repeat of one request finds its job and another request that
+   reuses the id is refused. Two FNV-1a lanes with different bases: this
+   tells a repeat from a client's mistake; it is not a cryptographic
+   binding, and needs none (job ids are no secret, so a crafted collision
+   reveals nothing that GET /v1/proofs/ID does not). */
+typedef struct {
+    uint64_t a, b;
+} req_digest;
+
+static void digest_bytes(req_digest *d, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        d->a = (d->a ^ b[i]) * 0x100000001b3ull;
+        d->b = (d->b ^ b[i]) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
+    }
+}
+
+static void request_hash(const cz_job_request *req, uint8_t out[16])
+{
+    req_digest d = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+    size_t np = req->witness_paths ? req->n_partitions : (req->witness_path ? 1 : 0);
+    digest_bytes(&d, req->key_id, strlen(req->key_id) + 1);
+    uint8_t head[2] = {(uint8_t)req->priority, req->witness ? 'b' : 'p'};
+    digest_bytes(&d, head, sizeof head);
+    if (req->witness) {
+        uint64_t n = req->witness_len;
+        digest_bytes(&d, &n, sizeof n);
+        digest_bytes(&d, req->witness, req->witness_len);
+    } else {
+        for (size_t i = 0; i < np; i++) {
+            const char *w = req->witness_paths ? req->witness_paths[i] : req->witness_path;
+            digest_bytes(&d, w, strlen(w) + 1);
+        }
+    }
+    memcpy(out, &d.a, 8);
+    memcpy(out + 8, &d.b, 8);
+}
+
+static int has_control_bytes(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
 cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
                            char *err, size_t err_len)
 {
+    cz_submit_outcome dummy;
+    cz_submit_outcome *outcome = req && req->outcome ? req->outcome : &dummy;
+    *outcome = CZ_SUBMIT_REFUSED;
     if (!req || !req->key_id || (!req->witness_path && !req->witness && !req->witness_paths) ||
         (unsigned)req->priority >= CZ_PRIO_COUNT) {
         set_err(err, err_len, "a job needs a key id and a witness (path or bytes)");
@@ -1151,13 +1204,30 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
                 e->cfg.max_witness_bytes);
         return CZ_ERR_RANGE;
     }
+    /* A job of more partitions than can ever be pending would be refused
+       as "queue full" forever: say so once, with a status not retried. */
+    if ((np ? np : 1) > (size_t)e->cfg.max_pending) {
+        set_err(err, err_len, "job of %zu partitions exceeds max_pending %d", np ? np : 1,
+                e->cfg.max_pending);
+        return CZ_ERR_RANGE;
+    }
     if (req->request_id && strlen(req->request_id) >= sizeof ((job *)0)->request_id) {
         set_err(err, err_len, "request_id longer than 127 bytes");
+        return CZ_ERR_ARG;
+    }
+    if (req->request_id && (!req->request_id[0] || has_control_bytes(req->request_id))) {
+        set_err(err, err_len, "request_id is empty or holds control bytes");
+        return CZ_ERR_ARG;
+    }
+    if (has_control_bytes(req->key_id)) {
+        set_err(err, err_len, "key id holds control bytes");
         return CZ_ERR_ARG;
     }
     job *j = calloc(1, sizeof *j);
     if (!j)
         return CZ_ERR_NOMEM;
+    if (req->request_id)
+        request_hash(req, j->req_hash);
     if (req->witness) {
         /* Uploaded bytes are checked now, so a malformed witness or one of
            the wrong length is answered at once (4xx) rather than as a
@@ -1216,11 +1286,21 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
             if (strcmp(x->request_id, j->request_id) == 0)
                 dup = x;
     key *k = find_key_locked(e, req->key_id);
-    if (dup) {
+    if (dup && memcmp(dup->req_hash, j->req_hash, sizeof j->req_hash) != 0) {
+        set_err(err, err_len, "request_id '%s' was used for a different request (job %s)",
+                j->request_id, dup->id);
+        *outcome = CZ_SUBMIT_CONFLICT;
+        st = CZ_ERR_BUSY;
+    } else if (dup) {
         snprintf(job_id, 24, "%s", dup->id);
-        *position = dup->state == CZ_JOB_QUEUED ? q_position(&e->pending, dup) : 0;
+        *position = dup->state == CZ_JOB_QUEUED && !dup->parts ? q_position(&e->pending, dup)
+                    : dup->parts && dup->parts[0]->state == CZ_JOB_QUEUED
+                        ? q_position(&e->pending, dup->parts[0])
+                        : 0;
+        *outcome = CZ_SUBMIT_EXISTING;
     } else if (e->draining) {
         set_err(err, err_len, "the daemon is shutting down");
+        *outcome = CZ_SUBMIT_DRAINING;
         st = CZ_ERR_BUSY;
     } else if (!k) {
         set_err(err, err_len, "unknown key '%s' (load it first)", req->key_id);
@@ -1233,8 +1313,10 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         set_err(err, err_len, "queue full: %zu partitions pending (max_pending %d)", e->n_active,
                 e->cfg.max_pending);
         e->rejected++;
+        *outcome = CZ_SUBMIT_FULL;
         st = CZ_ERR_BUSY;
     } else {
+        *outcome = CZ_SUBMIT_NEW;
         j->key = k;
         k->users++;
         k->last_use = now_ms();

@@ -94,6 +94,20 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
 json_t *cz_engine_keys_json(cz_engine *e);
 
 /* ---- jobs ---- */
+
+/* What cz_engine_submit made of a request (an optional out of the request),
+   so that the daemon answers with the right status. */
+typedef enum {
+    CZ_SUBMIT_NEW,       /* CZ_OK: a new job */
+    CZ_SUBMIT_EXISTING,  /* CZ_OK: request_id named a job made for this same request (same key,
+                            priority and witness); job_id is that job, whatever its state */
+    CZ_SUBMIT_CONFLICT,  /* CZ_ERR_BUSY: request_id names a job made for a different request */
+    CZ_SUBMIT_FULL,      /* CZ_ERR_BUSY: max_pending partitions pending now; retry later */
+    CZ_SUBMIT_DRAINING,  /* CZ_ERR_BUSY: the engine is shutting down */
+    CZ_SUBMIT_REFUSED,   /* any other error: retrying the same request cannot succeed (a job of
+                            more partitions than max_pending is CZ_ERR_RANGE) */
+} cz_submit_outcome;
+
 typedef struct {
     const char *key_id;
     const char *witness_path;    /* either a path ... */
@@ -105,14 +119,18 @@ typedef struct {
     const char *const *witness_paths;
     size_t n_partitions;
     cz_priority priority;
-    const char *request_id;      /* optional: resubmission returns the same job */
+    const char *request_id;      /* optional: resubmission returns the same job; no control bytes */
+    cz_submit_outcome *outcome;  /* optional out */
 } cz_job_request;
 
 #define CZ_MAX_PARTITIONS 1024
 
 /* job_id receives "j<N>" (at least 24 bytes); *position the number of
-   jobs ahead of it (of its first partition). CZ_ERR_BUSY: queue full or draining (err says which);
-   CZ_ERR_NOT_FOUND: unknown key; CZ_ERR_ARG: bad request. */
+   jobs ahead of it (of its first partition). CZ_ERR_BUSY: queue full, draining, or a
+   request_id of another request (err and req->outcome say which); CZ_ERR_RANGE: more
+   partitions than max_pending, or too large a witness; CZ_ERR_NOT_FOUND: unknown key;
+   CZ_ERR_ARG: bad request. A request_id is bound to its request's content (key, priority,
+   witness paths or uploaded bytes) for as long as the job is retained. */
 cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
                            char *err, size_t err_len);
 /* Wait up to timeout_ms for the job to finish; return its JSON (status,
