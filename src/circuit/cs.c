@@ -32,6 +32,7 @@
  * and record nothing.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@
 #include "field/constants.h"
 #include "field/field.h"
 #include "groth16/groth16.h"
+#include "util/threadpool.h"
 
 #define PUB CZ_VAR_PUBLIC
 #define MAX_COEFS 65535u
@@ -1145,6 +1147,35 @@ static void row_value(cz_fr *out, const cz_shape *s, const cz_shape_matrix *m, u
     *out = acc;
 }
 
+typedef struct {
+    const cz_shape *s;
+    const cz_fr *w;
+    _Atomic uint64_t first_bad; /* the lowest unsatisfied row found; UINT64_MAX none */
+} check_ctx;
+
+static void check_rows(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    check_ctx *x = vctx;
+    for (size_t r = begin; r < end; r++) {
+        if (r >= atomic_load_explicit(&x->first_bad, memory_order_relaxed))
+            return; /* a lower row already failed */
+        cz_fr a, b, c;
+        row_value(&a, x->s, &x->s->m[0], r, x->w);
+        row_value(&b, x->s, &x->s->m[1], r, x->w);
+        row_value(&c, x->s, &x->s->m[2], r, x->w);
+        cz_fr_mul(&a, &a, &b);
+        if (!cz_fr_eq(&a, &c)) {
+            uint64_t cur = atomic_load(&x->first_bad);
+            while (r < cur && !atomic_compare_exchange_weak(&x->first_bad, &cur, (uint64_t)r))
+                ;
+            return;
+        }
+    }
+}
+
+/* Rows are checked in parallel on the global pool (inline where called
+   from inside it); the reported row is the lowest that fails. */
 cz_status cz_shape_check(const cz_shape *shape, const cz_fr *w, char *err, size_t err_len)
 {
     if (!shape || !w)
@@ -1156,16 +1187,13 @@ cz_status cz_shape_check(const cz_shape *shape, const cz_fr *w, char *err, size_
     cz_fr_one(&one);
     if (!cz_fr_eq(&w[0], &one))
         return shape_fail(err, err_len, CZ_ERR_WITNESS, "w[0] is not 1");
-    for (uint64_t r = 0; r < shape->n_constraints; r++) {
-        cz_fr a, b, c;
-        row_value(&a, shape, &shape->m[0], r, w);
-        row_value(&b, shape, &shape->m[1], r, w);
-        row_value(&c, shape, &shape->m[2], r, w);
-        cz_fr_mul(&a, &a, &b);
-        if (!cz_fr_eq(&a, &c))
-            return shape_fail(err, err_len, CZ_ERR_WITNESS, "constraint %llu is not satisfied",
-                              (unsigned long long)r);
-    }
+    check_ctx x = {shape, w, UINT64_MAX};
+    cz_threadpool *pool = shape->n_constraints >= 65536 ? cz_threadpool_global() : NULL;
+    cz_parallel_for(pool, shape->n_constraints, 8192, check_rows, &x);
+    uint64_t bad = atomic_load(&x.first_bad);
+    if (bad != UINT64_MAX)
+        return shape_fail(err, err_len, CZ_ERR_WITNESS, "constraint %llu is not satisfied",
+                          (unsigned long long)bad);
     return CZ_OK;
 }
 
