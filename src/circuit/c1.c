@@ -19,6 +19,7 @@
 
 #include "circuit/c1.h"
 #include "circuit/gadgets.h"
+#include "field/field.h"
 #include "io/binfile.h"
 #include "util/rng.h"
 
@@ -1131,5 +1132,51 @@ cz_status cz_c1_partition(const cz_c1 *c, unsigned k, cz_porep_partition *out, c
     out->comm_c = c->comm_c;
     out->comm_r_last = c->comm_r_last;
     out->ch = &c->ch[(size_t)k * c->params->challenges];
+    return CZ_OK;
+}
+
+/* ---- the boolean share of a witness ---- */
+
+static cz_status bool_counts(const cz_porep_params *p, cz_threadpool *pool, uint64_t *bools,
+                             uint64_t *aux, char *err, size_t err_len)
+{
+    cz_c1 *c1;
+    cz_status st = cz_c1_generate(&c1, p, 1, err, err_len);
+    if (st)
+        return st;
+    cz_porep_partition in;
+    cz_fr *w = NULL;
+    uint64_t n = 0;
+    st = cz_c1_partition(c1, 0, &in, err, err_len);
+    if (!st)
+        st = cz_porep_witness_alloc(p, &in, pool, &w, &n, err, err_len);
+    if (!st) {
+        uint64_t first = 1 + (uint64_t)cz_porep_num_public(p), b = 0;
+        for (uint64_t i = first; i < n; i++)
+            b += cz_fr_is_zero(&w[i]) || cz_fr_is_one(&w[i]);
+        *bools = b;
+        *aux = n - first;
+    }
+    cz_porep_witness_free(w, n);
+    cz_c1_free(c1);
+    return st;
+}
+
+cz_status cz_porep_boolean_share(const cz_porep_params *p, cz_threadpool *pool, double *pct,
+                                 char *err, size_t err_len)
+{
+    uint64_t b[2], a[2];
+    for (unsigned k = 0; k < 2; k++) {
+        cz_porep_params q = *p;
+        q.challenges = k + 1;
+        q.partitions = 1;
+        cz_status st = bool_counts(&q, pool, &b[k], &a[k], err, err_len);
+        if (st)
+            return st;
+    }
+    uint64_t bch = b[1] - b[0], ach = a[1] - a[0];
+    double tb = (double)(b[0] - bch) + (double)p->challenges * (double)bch;
+    double ta = (double)(a[0] - ach) + (double)p->challenges * (double)ach;
+    *pct = 100.0 * tb / ta;
     return CZ_OK;
 }

@@ -58,6 +58,13 @@ cz_status cz_c1_partition(const cz_c1 *c1, unsigned k, cz_porep_partition *out, 
                           size_t err_len);
 void cz_c1_free(cz_c1 *c1);
 
+/* The share (percent) of aux witness values in {0, 1} for the preset's
+   shape: measured on generated inputs of one and two challenges and
+   extrapolated linearly to p->challenges (every challenge has the same
+   shape), so it stays cheap for porep-32g. */
+cz_status cz_porep_boolean_share(const cz_porep_params *p, cz_threadpool *pool, double *pct,
+                                 char *err, size_t err_len);
+
 /* The label of a node: SHA-256(replica_id || layer u32 BE || node u64 BE
    || zero pad to 64 B || label_entries parent labels, cyclically), the
    result's last byte masked to 254 bits (& 0x3f). */
