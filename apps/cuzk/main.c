@@ -6,6 +6,9 @@
  *   cuzk info   [opts] FILE
  *   cuzk setup  [opts] circuit.r1cs circuit.zkey [verification_key.json]
  *   cuzk export-vk [opts] circuit.zkey verification_key.json
+ *   cuzk circuit list | info PRESET | export PRESET --c1 c1.json --partition K r1cs wtns
+ *   cuzk setup --circuit PRESET circuit.zkey [verification_key.json]
+ *   cuzk prove --circuit PRESET --c1 c1.json --partition K circuit.zkey proof.json public.json
  *
  * Thin: parse the arguments, call the library, print. Stage timings go to
  * stderr as "cuzk: <stage> <ms> ms" (not with --quiet); --json prints one
@@ -23,6 +26,7 @@
 #include <unistd.h>
 
 #include "backend/cuda.h"
+#include "circuit.h"
 #include "cuzk/cuzk.h"
 #include "cuzk/prover.h"
 #include "groth16/groth16.h"
@@ -49,6 +53,9 @@ typedef struct {
     uint64_t seed;
     const char *args[8];
     int n_args;
+    const char *circuit, *c1; /* --circuit PRESET, --c1 FILE (native circuits, circuit.c) */
+    int partition;            /* --partition K */
+    int unchecked_c1;         /* --unchecked-c1 (tests) */
 } cli;
 
 /* ---- output helpers ---- */
@@ -135,6 +142,11 @@ static const char *main_help =
     "  cuzk info   [opts] FILE   (.zkey, .wtns, .r1cs, or a vk / proof / public JSON)\n"
     "  cuzk setup  [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
     "  cuzk export-vk [opts] circuit.zkey verification_key.json\n"
+    "  cuzk circuit list | info PRESET\n"
+    "  cuzk circuit export [opts] PRESET --c1 c1.json --partition K circuit.r1cs witness.wtns\n"
+    "  cuzk setup  [opts] --circuit PRESET circuit.zkey [verification_key.json]\n"
+    "  cuzk prove  [opts] --circuit PRESET --c1 c1.json --partition K circuit.zkey proof.json\n"
+    "              public.json   (witness synthesis in-process)\n"
     "  cuzk --help | cuzk <command> --help | cuzk --version\n"
     "\n"
     "common options:\n"
@@ -155,13 +167,18 @@ static const char *cmd_help(const char *cmd)
 {
     if (!strcmp(cmd, "prove"))
         return "usage: cuzk prove [opts] circuit.zkey witness.wtns proof.json public.json\n"
+               "       cuzk prove [opts] --circuit PRESET --c1 c1.json --partition K circuit.zkey\n"
+               "                  proof.json public.json\n"
                "\n"
                "Prove with a snarkjs Groth16 key (BLS12-381) and a circom witness; writes\n"
                "proof.json and public.json in snarkjs's format. The proof is verified\n"
-               "before it is written unless --no-verify.\n"
+               "before it is written unless --no-verify. With --circuit the witness of\n"
+               "partition K of a native circuit (cuzk circuit list) is computed in-process\n"
+               "from a commit-1-like input (cuzk-bench gen-c1), which is checked first.\n"
                "\n"
                "options: --threads N, --quiet, --json, --device cpu|cuda|auto, --gpu N,\n"
-               "         --no-verify (skip the self-check)\n"
+               "         --no-verify (skip the self-check), --circuit PRESET, --c1 FILE,\n"
+               "         --partition K (default 0)\n"
                "exit: 0 proved, 1 self-check failed, 2 bad input, 3 internal error\n";
     if (!strcmp(cmd, "verify"))
         return "usage: cuzk verify [opts] verification_key.json public.json proof.json\n"
@@ -181,11 +198,13 @@ static const char *cmd_help(const char *cmd)
                "exit: 0, or 2 if the file is unreadable or malformed\n";
     if (!strcmp(cmd, "setup"))
         return "usage: cuzk setup [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
+               "       cuzk setup [opts] --circuit PRESET circuit.zkey [verification_key.json]\n"
                "\n"
-               "Make a snarkjs-compatible Groth16 proving key from random toxic waste.\n"
+               "Make a snarkjs-compatible Groth16 proving key from random toxic waste, for\n"
+               "an .r1cs or a native circuit's preset (cuzk circuit list).\n"
                "FOR DEVELOPMENT AND BENCHMARKS ONLY: one party knows the toxic waste.\n"
                "\n"
-               "options: --threads N, --quiet, --json,\n"
+               "options: --threads N, --quiet, --json, --circuit PRESET,\n"
                "         --seed N (deterministic toxic waste; tests and benchmarks only)\n"
                "exit: 0, 2 bad input, 3 internal error\n";
     if (!strcmp(cmd, "export-vk"))
@@ -196,6 +215,27 @@ static const char *cmd_help(const char *cmd)
                "\n"
                "options: --threads N, --quiet, --json\n"
                "exit: 0, 2 bad input, 3 internal error\n";
+    if (!strcmp(cmd, "circuit"))
+        return "usage: cuzk circuit list\n"
+               "       cuzk circuit info [--json] PRESET\n"
+               "       cuzk circuit export [opts] PRESET --c1 c1.json --partition K circuit.r1cs\n"
+               "                           witness.wtns\n"
+               "\n"
+               "Native circuits written in C (docs/POREP_CIRCUIT.md): the PoRep-shaped\n"
+               "presets porep-32g, porep-512m, porep-8m and porep-mini.\n"
+               "  list    the presets, one a line\n"
+               "  info    key: value lines: constraints, public_inputs, aux,\n"
+               "          boolean_aux_percent, domain_size, ... and sub.NAME lines with\n"
+               "          each sub-circuit's constraints (from a COUNT run)\n"
+               "  export  the circuit as an .r1cs and partition K's witness as a .wtns,\n"
+               "          for snarkjs (wtns check) or cuzk setup / prove\n"
+               "The c1 input (cuzk-bench gen-c1 makes one) is checked first: a bad one is\n"
+               "refused with one line naming its first fault (partition, challenge, field).\n"
+               "\n"
+               "options: --threads N, --quiet, --json, --c1 FILE, --partition K (default 0),\n"
+               "         --unchecked-c1 (tests only: skip the c1's hash checks, so a bad\n"
+               "         input reaches the witness)\n"
+               "exit: 0, 2 bad input or usage, 3 internal error\n";
     return NULL;
 }
 
@@ -230,7 +270,9 @@ static int parse_args(cli *c, int argc, char **argv, const char *cmd)
             memcpy(name, a, nl);
             name[nl] = 0;
             int takes = !strcmp(name, "--threads") || !strcmp(name, "--device") ||
-                        !strcmp(name, "--gpu") || !strcmp(name, "--seed");
+                        !strcmp(name, "--gpu") || !strcmp(name, "--seed") ||
+                        !strcmp(name, "--circuit") || !strcmp(name, "--c1") ||
+                        !strcmp(name, "--partition");
             if (takes) {
                 if (eq)
                     val = eq + 1;
@@ -261,6 +303,24 @@ static int parse_args(cli *c, int argc, char **argv, const char *cmd)
                     return usage_error("%s: --seed wants a number, got \"%s\"", cmd, val);
                 c->seed = v;
                 c->have_seed = 1;
+            } else if (!strcmp(name, "--circuit")) {
+                if (strcmp(cmd, "setup") && strcmp(cmd, "prove"))
+                    return usage_error("%s: --circuit is an option of setup and prove", cmd);
+                c->circuit = val;
+            } else if (!strcmp(name, "--c1") || !strcmp(name, "--partition") ||
+                       !strcmp(name, "--unchecked-c1")) {
+                if (strcmp(cmd, "circuit") && strcmp(cmd, "prove"))
+                    return usage_error("%s: %s is an option of circuit export and prove", cmd,
+                                       name);
+                if (!strcmp(name, "--c1")) {
+                    c->c1 = val;
+                } else if (!strcmp(name, "--unchecked-c1")) {
+                    c->unchecked_c1 = 1;
+                } else {
+                    if (parse_uint(val, &v) || v > 65535)
+                        return usage_error("%s: --partition wants a number, got \"%s\"", cmd, val);
+                    c->partition = (int)v;
+                }
             } else if (!strcmp(name, "--quiet")) {
                 c->quiet = 1;
             } else if (!strcmp(name, "--json")) {
@@ -355,9 +415,34 @@ static cz_status write_vk(const cz_zkey *key, const char *path, char *err, size_
 
 /* ---- commands ---- */
 
-static int cmd_prove(const cli *c)
+/* --circuit: the same argument list with the witness slot named after the
+   c1 input (argument 1 of prove, argument 0 of setup) */
+static int circuit_args(cli *cc, const cli *c, const char *cmd, int slot, int lo, int hi)
+{
+    *cc = *c;
+    if (c->n_args < lo || c->n_args > hi)
+        return usage_error("%s --circuit: expected %s, got %d argument%s", cmd,
+                           slot ? "circuit.zkey proof.json public.json"
+                                : "circuit.zkey [verification_key.json]",
+                           c->n_args, c->n_args == 1 ? "" : "s");
+    if (slot && !c->c1)
+        return usage_error("%s --circuit: --c1 FILE is required", cmd);
+    for (int i = 0, j = 0; i <= c->n_args; i++)
+        cc->args[i] = i == slot ? (slot ? c->c1 : c->circuit) : c->args[j++];
+    cc->n_args = c->n_args + 1;
+    return 0;
+}
+
+static int cmd_prove(const cli *c0)
 {
     int rc;
+    cli cc;
+    const cli *c = c0;
+    if (c0->circuit) {
+        if ((rc = circuit_args(&cc, c0, "prove", 1, 3, 3)))
+            return rc;
+        c = &cc;
+    }
     if ((rc = want_args(c, "prove", 4, 4)))
         return rc;
     const char *zkey_path = c->args[0], *wtns_path = c->args[1];
@@ -369,6 +454,13 @@ static int cmd_prove(const cli *c)
     progress(c, "load key");
     t = now_ms();
     cz_zkey *key;
+    /* Mapped, not read: a one-shot process proving its operator's own
+       file, where a copy would double the memory of a large key. A key
+       file truncated while this runs faults this process alone (SIGBUS),
+       as any tool reading a file cut under it fails; cuzkd, which lives
+       long and serves others, reads private copies instead. Only regular
+       files are opened (cz_file_open), and the matrices' memory is checked
+       against the machine's RAM before it is allocated. */
     st = cz_zkey_load(&key, zkey_path, c->threads, err, sizeof err);
     if (st)
         return fail(st, err);
@@ -399,17 +491,30 @@ static int cmd_prove(const cli *c)
     cz_blob wb;
     cz_fr *w = NULL;
     uint32_t nw = 0;
-    st = cz_blob_map(&wb, wtns_path, err, sizeof err);
-    if (!st) {
-        st = cz_wtns_parse(&w, &nw, wb.data, wb.len, wtns_path, key->n_vars, err, sizeof err);
-        cz_blob_release(&wb);
+    double cms[2];
+    if (c->circuit) {
+        cz_cli_circuit_opts co = {c->c1, c->partition, c->threads, c->quiet, c->json,
+                                  c->unchecked_c1};
+        st = cz_cli_circuit_witness(c->circuit, &co, key->n_vars, key->n_public, &w, &nw, cms,
+                                    err, sizeof err);
+    } else {
+        st = cz_blob_map(&wb, wtns_path, err, sizeof err);
+        if (!st) {
+            st = cz_wtns_parse(&w, &nw, wb.data, wb.len, wtns_path, key->n_vars, err, sizeof err);
+            cz_blob_release(&wb);
+        }
     }
     if (st) {
         cz_zkey_free(key);
         cz_backend_destroy(be);
         return fail(st, err);
     }
-    stage_done(c, "read_witness", now_ms() - t);
+    if (c->circuit) {
+        stage_done(c, "read_c1", cms[0]);
+        stage_done(c, "synthesize", cms[1]);
+    } else {
+        stage_done(c, "read_witness", now_ms() - t);
+    }
 
     progress(c, "prove");
     cz_proof proof;
@@ -454,13 +559,6 @@ static int cmd_prove(const cli *c)
             self_check_failed = 1;
         } else {
             stage_done(c, "verify", now_ms() - t);
-    /* Mapped, not read: a one-shot process proving its operator's own
-       file, where a copy would double the memory of a large key. A key
-       file truncated while this runs faults this process alone (SIGBUS),
-       as any tool reading a file cut under it fails; cuzkd, which lives
-       long and serves others, reads private copies instead. Only regular
-       files are opened (cz_file_open), and the matrices' memory is checked
-       against the machine's RAM before it is allocated. */
         }
     }
     char *pj = NULL, *uj = NULL;
@@ -565,9 +663,16 @@ static int cmd_export_vk(const cli *c)
     return 0;
 }
 
-static int cmd_setup(const cli *c)
+static int cmd_setup(const cli *c0)
 {
     int rc;
+    cli cc;
+    const cli *c = c0;
+    if (c0->circuit) {
+        if ((rc = circuit_args(&cc, c0, "setup", 0, 1, 2)))
+            return rc;
+        c = &cc;
+    }
     if ((rc = want_args(c, "setup", 2, 3)))
         return rc;
     fprintf(stderr, "cuzk: WARNING: this key is for development and benchmarks only: its toxic "
@@ -576,10 +681,11 @@ static int cmd_setup(const cli *c)
     char err[512];
     double t0 = now_ms(), t = t0;
     cz_r1cs *cs;
-    cz_status st = cz_r1cs_load(&cs, c->args[0], err, sizeof err);
+    cz_status st = c->circuit ? cz_cli_circuit_r1cs(c->circuit, c->threads, &cs, err, sizeof err)
+                              : cz_r1cs_load(&cs, c->args[0], err, sizeof err);
     if (st)
         return fail(st, err);
-    stage_done(c, "read_r1cs", now_ms() - t);
+    stage_done(c, c->circuit ? "shape" : "read_r1cs", now_ms() - t);
     progress(c, "setup");
     t = now_ms();
     cz_setup_opts o = {.seeded = c->have_seed != 0, .seed = c->seed, .threads = c->threads};
@@ -632,6 +738,9 @@ static int cmd_info(const cli *c)
         cz_zkey_info zi;
         st = cz_zkey_read_info(&zi, b.data, b.len, path, err, sizeof err);
         cz_zkey *key = NULL;
+        /* every check of a load, but no matrices: describing a key never
+           allocates by what its header claims */
+        cz_zkey_load_opts lo = {.threads = c->threads, .no_matrices = true};
         if (!st)
             st = cz_zkey_load_ex(&key, path, &lo, err, sizeof err);
         if (!st) {
@@ -738,9 +847,6 @@ static int cmd_info(const cli *c)
         const char *k;
         json_t *v;
         json_object_foreach(o, k, v) {
-        /* every check of a load, but no matrices: describing a key never
-           allocates by what its header claims */
-        cz_zkey_load_opts lo = {.threads = c->threads, .no_matrices = true};
             if (json_is_string(v))
                 printf("%s: %s\n", k, json_string_value(v));
             else if (json_is_integer(v))
@@ -753,10 +859,16 @@ static int cmd_info(const cli *c)
     return 0;
 }
 
+static int cmd_circuit(const cli *c)
+{
+    cz_cli_circuit_opts o = {c->c1, c->partition, c->threads, c->quiet, c->json, c->unchecked_c1};
+    return cz_cli_circuit(c->args, c->n_args, &o);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("no command given (usage: cuzk prove|verify|info|setup|export-vk "
+        return usage_error("no command given (usage: cuzk prove|verify|info|setup|export-vk|circuit "
                            "[opts] args..., see cuzk --help)");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
@@ -787,6 +899,8 @@ int main(int argc, char **argv)
         fn = cmd_setup;
     else if (!strcmp(cmd, "export-vk"))
         fn = cmd_export_vk;
+    else if (!strcmp(cmd, "circuit"))
+        fn = cmd_circuit;
     else {
         fprintf(stderr, "cuzk: unknown command \"%s\" (see cuzk --help)\n", cmd);
         return EXIT_USAGE;
