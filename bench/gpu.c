@@ -3,7 +3,8 @@
  *
  *   bench-gpu [--msm-min 16] [--msm-max 26] [--ntt-min 16] [--ntt-max 27]
  *             [--g2-max 22] [--h-min 20] [--h-max 27] [--reps 5]
- *             [--only msm|ntt|h|g2] [--wsweep LOG]
+ *             [--only msm|ntt|h|g2|bits] [--wsweep LOG]
+ *             [--bits LOG,LOG,...] [--bits-g2 N]
  *
  * Inputs are made on the device machine: points of random discrete log by
  * the GPU generator (base points k_j G, then sums of two), scalars and NTT
@@ -12,8 +13,14 @@
  * with scalars already on the GPU ("dev") and uploaded from pinned host
  * memory within the timed call ("pinned"), as sppark's figures are. Each
  * figure is the median of --reps runs after one warm-up. "h_step" is
- * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev). --wsweep LOG
- * (a comma-separated list) times the G1 MSM of 2^LOG points with window widths 8..20 (12..20 above 2^20). Prints one JSON
+ * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev).
+ * --wsweep LOG
+ * (a comma-separated list) times the G1 MSM of 2^LOG points with window widths 8..20 (12..20 above 2^20).
+ * --bits (G1, 2^LOG points each) and --bits-g2 (G2, N points) time the MSM
+ * with PoRep-like scalars (1 % random, the rest 0 or 1 evenly, as
+ * Filecoin's witnesses): "porep" rows take the automatic (bit-heavy) path,
+ * "porep_general" rows force the general Pippenger on the same input, and
+ * the two results must be equal (exit 1 otherwise). Prints one JSON
  * line per figure (stdout) and a table (stderr). Exit 77 without a GPU.
  */
 #include <stdio.h>
@@ -40,17 +47,21 @@ static int cmp_d(const void *a, const void *b)
 static const char *g_commit = "unknown";
 static const char *g_dev = "?";
 
-static void report(const char *what, unsigned log_n, double *t, int reps)
+static void report_n(const char *what, unsigned log_n, double n, double *t, int reps)
 {
     qsort(t, (size_t)reps, sizeof *t, cmp_d);
     double med = t[reps / 2];
-    double n = (double)((size_t)1 << log_n);
     printf("{\"bench\":\"%s\",\"log_n\":%u,\"n\":%.0f,\"ms\":%.3f,\"ms_min\":%.3f,\"ms_max\":%.3f,"
            "\"reps\":%d,\"rate_per_s\":%.4g,\"device\":\"%s\",\"commit\":\"%s\"}\n",
            what, log_n, n, med, t[0], t[reps - 1], reps, n / (med / 1e3), g_dev, g_commit);
     fprintf(stderr, "%-22s 2^%-2u %10.3f ms  (min %.3f, max %.3f)\n", what, log_n, med, t[0],
             t[reps - 1]);
     fflush(stdout);
+}
+
+static void report(const char *what, unsigned log_n, double *t, int reps)
+{
+    report_n(what, log_n, (double)((size_t)1 << log_n), t, reps);
 }
 
 static void die(cz_cuda_ctx *ctx, cz_status st, const char *what)
@@ -145,6 +156,79 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
     free(s);
 }
 
+/* PoRep-like scalars: 1 % random (below 2^254), the rest 0 or 1 evenly */
+static void porep_fr(cz_fr *a, size_t n, cz_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = cz_rng_u64(rng);
+        if (u % 100 == 0)
+            random_fr(&a[i], 1, rng);
+        else if (u >> 63)
+            cz_fr_one(&a[i]);
+        else
+            cz_fr_zero(&a[i]);
+    }
+}
+
+/* the MSM of n points with PoRep-like scalars on the device, automatic
+   path and general path; the results must agree */
+static void bench_bits(cz_cuda_ctx *ctx, int g2, size_t n, int reps, cz_rng *rng)
+{
+    size_t pb = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < n)
+        lg++;
+    cz_fr *s = malloc(n * sizeof *s);
+    if (!s)
+        die(NULL, CZ_ERR_NOMEM, "scalars");
+    porep_fr(s, n, rng);
+    size_t others = 0;
+    cz_fr one;
+    cz_fr_one(&one);
+    for (size_t i = 0; i < n; i++)
+        others += !cz_fr_is_zero(&s[i]) && !cz_fr_eq(&s[i], &one);
+    cz_cuda_buf pts, sc;
+    double t0 = now_ms();
+    CK(ctx, cz_cuda_buf_alloc(ctx, &pts, n * pb), "points buffer");
+    cz_fr k[4096];
+    random_fr(k, 4096, rng);
+    if (g2)
+        CK(ctx, cz_cuda_g2_gen_points(ctx, &pts, n, k, 4096), "gen points");
+    else
+        CK(ctx, cz_cuda_g1_gen_points(ctx, &pts, n, k, 4096), "gen points");
+    CK(ctx, cz_cuda_buf_alloc(ctx, &sc, n * sizeof *s), "scalar buffer");
+    CK(ctx, cz_cuda_upload(ctx, &sc, 0, s, n * sizeof *s), "upload");
+    fprintf(stderr, "# %zu %s points and PoRep-like scalars (%zu neither 0 nor 1) in %.0f ms\n", n,
+            g2 ? "G2" : "G1", others, now_ms() - t0);
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    cz_g1_jac o1[2];
+    cz_g2_jac o2[2];
+    for (int mode = 0; mode < 2; mode++) {
+        unsigned flags = mode ? CZ_CUDA_MSM_GENERAL : 0;
+        for (int r = -1; r < reps; r++) {
+            double a = now_ms();
+            if (g2)
+                CK(ctx, cz_cuda_g2_msm_dev(ctx, &o2[mode], &pts, NULL, &sc, n, flags, 0), "msm");
+            else
+                CK(ctx, cz_cuda_g1_msm_dev(ctx, &o1[mode], &pts, NULL, &sc, n, flags, 0), "msm");
+            if (r >= 0)
+                t[r] = now_ms() - a;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%s_msm_porep%s", g2 ? "g2" : "g1", mode ? "_general" : "");
+        report_n(name, lg, (double)n, t, reps);
+    }
+    if (g2 ? !cz_g2_jac_eq(&o2[0], &o2[1]) : !cz_g1_jac_eq(&o1[0], &o1[1])) {
+        fprintf(stderr, "bench-gpu: %s MSM of %zu PoRep-like scalars: bit-heavy and general paths differ\n",
+                g2 ? "G2" : "G1", n);
+        exit(1);
+    }
+    CK(ctx, cz_cuda_buf_free(ctx, &sc), "free");
+    CK(ctx, cz_cuda_buf_free(ctx, &pts), "free");
+    free(t);
+    free(s);
+}
+
 static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
 {
     size_t nmax = (size_t)1 << hi;
@@ -223,6 +307,8 @@ int main(int argc, char **argv)
     unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22, h_lo = 20, h_hi = 27;
     int reps = 5;
     const char *only = NULL;
+    uint64_t bits_logs = 0;
+    size_t bits_g2 = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--msm-min")) msm_lo = (unsigned)atoi(v);
@@ -234,6 +320,18 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--h-max")) h_hi = (unsigned)atoi(v);
         else if (!strcmp(k, "--reps")) reps = atoi(v);
         else if (!strcmp(k, "--only")) only = v;
+        else if (!strcmp(k, "--bits-g2")) bits_g2 = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--bits")) {
+            for (const char *p = v; *p;) {
+                char *end;
+                unsigned long lg = strtoul(p, &end, 10);
+                if (end == p)
+                    break;
+                if (lg < 31)
+                    bits_logs |= (uint64_t)1 << lg;
+                p = *end == ',' ? end + 1 : end;
+            }
+        }
         else if (!strcmp(k, "--wsweep")) {
             for (const char *p = v; *p;) { /* a comma-separated list of sizes */
                 char *end;
@@ -278,6 +376,13 @@ int main(int argc, char **argv)
         bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
     if (!only || !strcmp(only, "g2"))
         bench_msm(ctx, 1, msm_lo, g2_hi, reps, &rng);
+    if (!only || !strcmp(only, "bits")) {
+        for (unsigned lg = 0; lg < 31; lg++)
+            if (bits_logs >> lg & 1)
+                bench_bits(ctx, 0, (size_t)1 << lg, reps, &rng);
+        if (bits_g2)
+            bench_bits(ctx, 1, bits_g2, reps, &rng);
+    }
     cz_cuda_ctx_destroy(ctx);
     return 0;
 }

@@ -93,15 +93,21 @@ cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, cons
                        const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows);
 
 /* MSM sum s_i P_i over n points and scalars on the device; scalars
-   Montgomery unless plain (plain: any 256-bit integer, taken mod r).
-   window_bits 0 = automatic. Leaves in parts (host, room for
+   Montgomery unless flags has CZD_MSM_PLAIN (then any 256-bit integer,
+   taken mod r). The device counts the scalars that are 0 or 1 and takes
+   the bit-heavy path (1s summed, the rest a compacted Pippenger) when at
+   least a quarter are; CZD_MSM_GENERAL / CZD_MSM_BITS force one path.
+   window_bits 0 = automatic (for the Pippenger part). Leaves in parts (host, room for
    CZD_MSM_PARTS_CAP XYZZ points) *cnt points per window for *nwin windows
    of *c bits: window w's sum W_w is the sum of parts[w * cnt + k], k < cnt,
    and the MSM is sum_w 2^(c w) W_w, which the caller forms (n = 0: nwin = 0). */
+#define CZD_MSM_PLAIN 1u   /* = CZ_CUDA_MSM_PLAIN */
+#define CZD_MSM_GENERAL 2u /* = CZ_CUDA_MSM_GENERAL */
+#define CZD_MSM_BITS 4u    /* = CZ_CUDA_MSM_BITS */
 #define CZD_MSM_MAX_PARTS 64
 #define CZD_MSM_PARTS_CAP (128 * CZD_MSM_MAX_PARTS)
 cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt, unsigned *c,
-                  const void *dev_points, const void *dev_scalars, size_t n, int plain,
+                  const void *dev_points, const void *dev_scalars, size_t n, unsigned flags,
                   unsigned window_bits);
 
 #ifdef CUZK_GPU_MODEL

@@ -26,6 +26,14 @@
  * ~200 times slower than a CPU core (measured: a serial chain of 500 XYZZ
  * operations cost ~35 ms on the H200, ~0.1 ms on the host).
  *
+ * Bit-heavy scalars (msm_bits.cuh): a count on the device of the scalars
+ * that are exactly 0 or 1 decides the path; when at least a quarter are,
+ * the 0s are dropped, the bases of the 1s are summed by a grid-stride
+ * reduction (one mixed addition each, no sort) and Pippenger runs on the
+ * compacted others only, through an index map to their points; the sum of
+ * the 1s joins window 0's parts. Otherwise every scalar goes through
+ * Pippenger as below (a 0 or 1 there still costs a sort pair per window).
+ *
  * Work: n * nwin mixed adds (nwin = ceil(256/c)), about 2^26 * 16 = 2^30
  * for the largest G1 case at c = 16. Memory: 16 bytes per (scalar, window)
  * pair (keys and values, double-buffered) for the windows of one batch;
@@ -88,14 +96,16 @@ __global__ void k_scalars_canon(czd_fr *out, const czd_fr *in, size_t n, int pla
         out[i] = czd_scalar_plain(in[i], plain);
 }
 
-/* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i. */
-__global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, size_t n,
-                         unsigned c, unsigned w0, unsigned wc, uint32_t sentinel)
+/* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i;
+   the pair names point map[i] (i without a map). */
+__global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, const uint32_t *map,
+                         size_t n, unsigned c, unsigned w0, unsigned wc, uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     czd_fr s = scalars[i];
+    const uint32_t pi = map ? map[i] : (uint32_t)i; /* the point of scalar i */
     uint32_t carry = 0;
     const uint32_t half = 1u << (c - 1);
     for (unsigned w = 0; w < w0 + wc; w++) {
@@ -113,7 +123,7 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, 
         if (w >= w0) {
             size_t o = (size_t)(w - w0) * n + i;
             keys[o] = mag ? (((w - w0) << (c - 1)) | (mag - 1)) : sentinel;
-            vals[o] = (uint32_t)i | (neg << 31);
+            vals[o] = pi | (neg << 31);
         }
     }
 }
@@ -276,6 +286,9 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
     out[tid] = acc;
 }
 
+/* the bit-heavy path's kernels (they use czd_scalar_plain above) */
+#include "msm_bits.cuh"
+
 static unsigned czd_log2_ceil(size_t x)
 {
     unsigned l = 0;
@@ -284,19 +297,17 @@ static unsigned czd_log2_ceil(size_t x)
     return l;
 }
 
+/* Pippenger over n canonical scalars scal[] (on the device) whose points
+   are pts[map[i]] (pts[i] without a map): leaves *out pointing at nwin * cnt
+   XYZZ parts on the device (window w's sum is the sum of its cnt parts),
+   carved from sc. */
 template <class F>
-static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, unsigned *cnt_out,
-                              unsigned *c_out, const void *dev_points, const void *dev_scalars,
-                              size_t n, int plain, unsigned c)
+static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd_xyzz<F> **out,
+                               unsigned *nwin_out, unsigned *cnt_out, unsigned *c_out,
+                               const czd_affine<F> *pts, const czd_fr *scal, const uint32_t *map,
+                               size_t n, unsigned c)
 {
     typedef czd_xyzz<F> X;
-    *nwin_out = 0;
-    *cnt_out = 0;
-    *c_out = 0;
-    if (n == 0)
-        return CZ_OK;
-    if (n >= ((size_t)1 << 31))
-        return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
     if (c == 0) {
         /* measured on the H200 (docs/PERF.md): for G1 from 2^20 to 2^26
            points c = 16 is fastest (16 windows, the last one 15 bits
@@ -319,20 +330,10 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
 
-    czd_scratch sc(ctx);
-    CZD_TAKE(ctx, sc, czd_fr, scal, n);
     CZD_TAKE(ctx, sc, X, buckets, nbuckets);
     const unsigned M = nbw < 4 ? nbw : 4, P = nbw / M;
     CZD_TAKE(ctx, sc, X, red0, (size_t)nwin * P);
     CZD_TAKE(ctx, sc, X, red1, (size_t)nwin * ((P + 7) / 8));
-
-    char what[64];
-    snprintf(what, sizeof what, "msm g%d n=%zu c=%u", (int)(sizeof(F) / sizeof(czd_fp)), n, c);
-    czd_prof prof(ctx, what);
-    k_scalars_canon<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, (const czd_fr *)dev_scalars,
-                                                                 n, plain);
-    CZD_LAUNCHED(ctx, "k_scalars_canon");
-    prof.mark("canon");
 
     /* windows per batch: pairs (16 bytes each, double-buffered keys and
        values), bounds (8 bytes per bucket), segment partials, CUB's temp */
@@ -368,13 +369,12 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
     }
     CZD_TAKE(ctx, sc, char, temp, temp_bytes);
 
-    const czd_affine<F> *pts = (const czd_affine<F> *)dev_points;
     for (unsigned w0 = 0; w0 < nwin; w0 += wc) {
         unsigned wcb = nwin - w0 < wc ? nwin - w0 : wc;
         size_t total = (size_t)wcb * n;
         uint32_t sentinel = (uint32_t)wcb << (c - 1);
         unsigned end_bit = czd_log2_ceil((size_t)sentinel + 1);
-        k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, n, c, w0, wcb,
+        k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, map, n, c, w0, wcb,
                                                               sentinel);
         CZD_LAUNCHED(ctx, "k_digits");
         prof.mark("digits");
@@ -428,26 +428,186 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         nxt = t;
         cnt = cnt2;
     }
-    CZD_TRY(ctx, cudaMemcpyAsync(parts, cur, (size_t)nwin * cnt * sizeof(X), cudaMemcpyDeviceToHost,
-                                 ctx->stream));
-    prof.mark("chunks_copy");
-    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
-    prof.report();
+    prof.mark("chunks");
+    *out = cur;
     *nwin_out = nwin;
     *cnt_out = cnt;
     *c_out = c;
     return CZ_OK;
 }
 
+/* The bit-heavy path after the count: n1 scalars are 1, m are others
+   (tile offsets in tile_off). Leaves *out, nwin, cnt, c as czd_pippenger
+   (nwin = 0: the sum is infinity). */
+template <class F>
+static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd_xyzz<F> **out,
+                              unsigned *nwin_out, unsigned *cnt_out, unsigned *c_out,
+                              const czd_affine<F> *pts, const czd_fr *scalars, size_t n, int plain,
+                              const unsigned long long *tile_off, size_t ntiles, size_t n1, size_t m,
+                              unsigned c)
+{
+    typedef czd_xyzz<F> X;
+    CZD_TAKE(ctx, sc, uint32_t, ones, n1 ? n1 : 1);
+    CZD_TAKE(ctx, sc, uint32_t, omap, m ? m : 1);
+    CZD_TAKE(ctx, sc, czd_fr, oscal, m ? m : 1);
+    k_bits_split<<<(unsigned)ntiles, CZD_BITS_THREADS, 0, ctx->stream>>>(ones, omap, oscal, tile_off,
+                                                                         scalars, n, plain);
+    CZD_LAUNCHED(ctx, "k_bits_split");
+    prof.mark("bits_split");
+
+    /* the 1s: one running sum per thread, then chunks of 8 */
+    X *one_parts = nullptr;
+    unsigned cnt1 = 0;
+    if (n1) {
+        int per_sm = 0;
+        CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_ones_sum<F>, 128, 0));
+        if (per_sm < 1)
+            per_sm = 1;
+        size_t blocks = (size_t)ctx->prop.multiProcessorCount * per_sm;
+        size_t need = (n1 + 128 * 16 - 1) / (128 * 16); /* at least 16 points a thread */
+        if (blocks > need)
+            blocks = need;
+        size_t T = blocks * 128;
+        CZD_TAKE(ctx, sc, X, p0, T);
+        CZD_TAKE(ctx, sc, X, p1, (T + 7) / 8);
+        k_ones_sum<F><<<(unsigned)blocks, 128, 0, ctx->stream>>>(p0, ones, n1, pts);
+        CZD_LAUNCHED(ctx, "k_ones_sum");
+        X *cur = p0, *nxt = p1;
+        unsigned cnt = (unsigned)T;
+        while (cnt > CZD_MSM_MAX_PARTS) {
+            unsigned cnt2 = (cnt + 7) / 8;
+            k_sum_chunks<F><<<czd_blocks(cnt2, 64), 64, 0, ctx->stream>>>(nxt, cur, 1, cnt, 8);
+            CZD_LAUNCHED(ctx, "k_sum_chunks");
+            X *t = cur;
+            cur = nxt;
+            nxt = t;
+            cnt = cnt2;
+        }
+        one_parts = cur;
+        cnt1 = cnt;
+        prof.mark("ones_sum");
+    }
+
+    /* the others: Pippenger through the index map */
+    X *win = nullptr;
+    unsigned nwin = 1, cnt = 0;
+    *c_out = 1;
+    if (m) {
+        cz_status st = czd_pippenger<F>(ctx, sc, prof, &win, &nwin, &cnt, c_out, pts, oscal, omap, m, c);
+        if (st != CZ_OK)
+            return st;
+    }
+    unsigned cnt2 = cnt > cnt1 ? cnt : cnt1;
+    if (cnt2 == 0) { /* every scalar 0 */
+        *nwin_out = 0;
+        *cnt_out = 0;
+        *out = nullptr;
+        return CZ_OK;
+    }
+    CZD_TAKE(ctx, sc, X, merged, (size_t)nwin * cnt2);
+    k_bits_merge<F><<<czd_blocks((size_t)nwin * cnt2, 64), 64, 0, ctx->stream>>>(
+        merged, win, nwin, cnt, one_parts, cnt1, cnt2);
+    CZD_LAUNCHED(ctx, "k_bits_merge");
+    prof.mark("merge");
+    *out = merged;
+    *nwin_out = nwin;
+    *cnt_out = cnt2;
+    return CZ_OK;
+}
+
+template <class F>
+static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, unsigned *cnt_out,
+                              unsigned *c_out, const void *dev_points, const void *dev_scalars,
+                              size_t n, unsigned flags, unsigned c)
+{
+    typedef czd_xyzz<F> X;
+    *nwin_out = 0;
+    *cnt_out = 0;
+    *c_out = 0;
+    if (n == 0)
+        return CZ_OK;
+    if (n >= ((size_t)1 << 31))
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
+    if (c != 0 && (c < 2 || c > 20))
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
+    if ((flags & CZD_MSM_GENERAL) && (flags & CZD_MSM_BITS))
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM: both the general and the bit path forced");
+    const int plain = (flags & CZD_MSM_PLAIN) != 0;
+    const czd_affine<F> *pts = (const czd_affine<F> *)dev_points;
+    const czd_fr *scalars = (const czd_fr *)dev_scalars;
+
+    czd_scratch sc(ctx);
+    char what[64];
+    snprintf(what, sizeof what, "msm g%d n=%zu", (int)(sizeof(F) / sizeof(czd_fp)), n);
+    czd_prof prof(ctx, what);
+    X *res = nullptr;
+    unsigned nwin = 0, cnt = 0, cw = 0;
+    int done = 0;
+    /* the bit path reads scalars 16 bytes at a time: a buffer that is not
+       16-byte aligned (never one of the backend's) takes the general path */
+    if (!(flags & CZD_MSM_GENERAL) && ((uintptr_t)dev_scalars & 15) == 0) {
+        /* the count: 1s and others per tile, their scan, the totals */
+        size_t ntiles = (n + CZD_BITS_TILE - 1) / CZD_BITS_TILE;
+        CZD_TAKE(ctx, sc, unsigned long long, tile_cnt, ntiles);
+        CZD_TAKE(ctx, sc, unsigned long long, tile_off, ntiles);
+        CZD_TAKE(ctx, sc, unsigned long long, tot, 1);
+        size_t scan_bytes = 0;
+        CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, tile_cnt, tile_off,
+                                                   (int)ntiles, ctx->stream));
+        CZD_TAKE(ctx, sc, char, scan_tmp, scan_bytes);
+        k_bits_count<<<(unsigned)ntiles, CZD_BITS_THREADS, 0, ctx->stream>>>(tile_cnt, scalars, n,
+                                                                              plain);
+        CZD_LAUNCHED(ctx, "k_bits_count");
+        CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, tile_cnt, tile_off,
+                                                   (int)ntiles, ctx->stream));
+        k_bits_total<<<1, 1, 0, ctx->stream>>>(tot, tile_cnt, tile_off, ntiles);
+        CZD_LAUNCHED(ctx, "k_bits_total");
+        unsigned long long h_tot = 0;
+        CZD_TRY(ctx, cudaMemcpyAsync(&h_tot, tot, sizeof h_tot, cudaMemcpyDeviceToHost, ctx->stream));
+        CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+        prof.mark("bits_count");
+        size_t n1 = (size_t)(h_tot & 0xffffffffu), m = (size_t)(h_tot >> 32);
+        /* bits (0 or 1) in at least a quarter of the scalars: each costs a
+           sort pair per window on the general path, at most one mixed
+           addition here */
+        if ((flags & CZD_MSM_BITS) || (n - m) * 4 >= n) {
+            cz_status st = czd_msm_bits<F>(ctx, sc, prof, &res, &nwin, &cnt, &cw, pts, scalars, n,
+                                           plain, tile_off, ntiles, n1, m, c);
+            if (st != CZ_OK)
+                return st;
+            done = 1;
+        }
+    }
+    if (!done) {
+        CZD_TAKE(ctx, sc, czd_fr, scal, n);
+        k_scalars_canon<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, scalars, n, plain);
+        CZD_LAUNCHED(ctx, "k_scalars_canon");
+        prof.mark("canon");
+        cz_status st = czd_pippenger<F>(ctx, sc, prof, &res, &nwin, &cnt, &cw, pts, scal, nullptr, n, c);
+        if (st != CZ_OK)
+            return st;
+    }
+    if (nwin && cnt)
+        CZD_TRY(ctx, cudaMemcpyAsync(parts, res, (size_t)nwin * cnt * sizeof(X),
+                                     cudaMemcpyDeviceToHost, ctx->stream));
+    prof.mark("copy");
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    prof.report();
+    *nwin_out = nwin && cnt ? nwin : 0;
+    *cnt_out = nwin && cnt ? cnt : 0;
+    *c_out = cw;
+    return CZ_OK;
+}
+
 extern "C" cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt,
                              unsigned *c, const void *dev_points, const void *dev_scalars, size_t n,
-                             int plain, unsigned window_bits)
+                             unsigned flags, unsigned window_bits)
 {
     if (group == 1)
-        return czd_msm_impl<czd_fp>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, plain,
+        return czd_msm_impl<czd_fp>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
                                     window_bits);
     if (group == 2)
-        return czd_msm_impl<czd_fp2>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, plain,
+        return czd_msm_impl<czd_fp2>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
                                      window_bits);
     return czd_fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
 }

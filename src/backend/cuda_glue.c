@@ -246,12 +246,15 @@ static cz_status msm_dev(cz_cuda_ctx *ctx, int group, void *parts, unsigned *nwi
         return fail(ctx, CZ_ERR_ARG, "MSM: bad argument (one of host/device scalars)");
     if (bases->bytes < n * point_bytes)
         return fail(ctx, CZ_ERR_ARG, "MSM: bases buffer smaller than n points");
-    int plain = (flags & CZ_CUDA_MSM_PLAIN) != 0;
+    _Static_assert(CZ_CUDA_MSM_PLAIN == CZD_MSM_PLAIN && CZ_CUDA_MSM_GENERAL == CZD_MSM_GENERAL &&
+                       CZ_CUDA_MSM_BITS == CZD_MSM_BITS,
+                   "MSM flags of cuda.h and czd.h");
+    unsigned mf = flags & (CZD_MSM_PLAIN | CZD_MSM_GENERAL | CZD_MSM_BITS);
     if (scalars_dev) {
         if (scalars_dev->bytes < n * sizeof(cz_fr))
             return fail(ctx, CZ_ERR_ARG, "MSM: scalar buffer smaller than n scalars");
         return pass(ctx, czd_msm(ctx->d, group, parts, nwin, cnt, c, bases->dev, scalars_dev->dev, n,
-                                 plain, wbits));
+                                 mf, wbits));
     }
     size_t bytes = n * sizeof(cz_fr);
     cz_cuda_buf s;
@@ -259,7 +262,7 @@ static cz_status msm_dev(cz_cuda_ctx *ctx, int group, void *parts, unsigned *nwi
     if (st != CZ_OK)
         return st;
     if ((st = cz_cuda_upload(ctx, &s, 0, scalars_host, bytes)) == CZ_OK)
-        st = pass(ctx, czd_msm(ctx->d, group, parts, nwin, cnt, c, bases->dev, s.dev, n, plain, wbits));
+        st = pass(ctx, czd_msm(ctx->d, group, parts, nwin, cnt, c, bases->dev, s.dev, n, mf, wbits));
     tmp_free(ctx, &s, 1);
     return st;
 }

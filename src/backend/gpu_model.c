@@ -712,9 +712,10 @@ MSM_PARTS(g1, fp)
 MSM_PARTS(g2, fp2)
 
 cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt, unsigned *c,
-                  const void *dev_points, const void *dev_scalars, size_t n, int plain,
+                  const void *dev_points, const void *dev_scalars, size_t n, unsigned flags,
                   unsigned window_bits)
 {
+    const int plain = (flags & CZD_MSM_PLAIN) != 0;
     if (group != 1 && group != 2)
         return fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
     *nwin = *cnt = *c = 0;
@@ -722,6 +723,8 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
         return CZ_OK;
     if (n >= ((size_t)1 << 31))
         return fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
+    if ((flags & CZD_MSM_GENERAL) && (flags & CZD_MSM_BITS))
+        return fail(ctx, CZ_ERR_ARG, "MSM: both the general and the bit path forced");
     cz_status st = launch(ctx, "k_accumulate");
     if (st != CZ_OK)
         return st;
