@@ -26,6 +26,8 @@
 #include "field/field.h"
 #include "groth16/groth16.h"
 
+static void expect_err(cz_cs *cs, cz_status st, const char *needle);
+
 /* ---- a random circuit: it tracks its own values, so it runs in any mode ---- */
 
 #define MAXV 4096
@@ -331,6 +333,16 @@ static void test_layout(void **state)
     assert_int_equal(cz_cs_wire(cs, x), 3);
     assert_int_equal(cz_cs_wire(cs, y), 4);
     assert_int_equal(cz_cs_take_shape(cs, &s, err, sizeof err), CZ_OK);
+    /* a finished shape takes nothing more */
+    cz_cs_enforce(cs, &a, &b, &c);
+    expect_err(cs, CZ_ERR_ARG, "after the shape was finished");
+    cz_shape *s_again;
+    assert_int_equal(cz_cs_take_shape(cs, &s_again, err, sizeof err), CZ_ERR_ARG);
+    cz_cs_free(cs);
+    assert_int_equal(cz_cs_new(&cs, CZ_CS_SHAPE), CZ_OK);
+    assert_int_equal(cz_cs_finish(cs, err, sizeof err), CZ_OK);
+    cz_cs_alloc(cs, NULL);
+    expect_err(cs, CZ_ERR_ARG, "allocated after the shape was finished");
     cz_cs_free(cs);
     assert_int_equal(s->n_public, 2);
     assert_int_equal(s->n_aux, 2);

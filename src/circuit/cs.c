@@ -388,6 +388,12 @@ static cz_var alloc_slow(cz_cs *cs, const cz_fr *value, bool pub)
         return v;
     }
     cz_cs *t = target(cs);
+    if (t->mode == CZ_CS_SHAPE && t->finished) {
+        /* the columns are wires now: a new variable could not be placed */
+        fail(t, CZ_ERR_ARG, "a variable allocated after the shape was finished");
+        cz_var v = {pub ? PUB : 0};
+        return v;
+    }
     if (t->mode == CZ_CS_SHAPE || t->mode == CZ_CS_COUNT || !t->has_buf) {
         /* cursors without an end (forwarding children included) */
         uint64_t limit = PUB - 1;
@@ -731,6 +737,10 @@ static void enforce_shape(cz_cs *t, const cz_lc *a, const cz_lc *b, const cz_lc 
 {
     const cz_lc *lcs[3] = {a, b, c};
     recorder *r = t->rec;
+    if (t->finished || !r) {
+        fail(t, CZ_ERR_ARG, "a constraint after the shape was finished");
+        return;
+    }
     for (int k = 0; k < 3; k++) {
         for (uint32_t i = 0; lcs[k] && i < lcs[k]->n; i++) {
             if (!var_known(t, lcs[k]->t[i].var)) {
