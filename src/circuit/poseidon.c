@@ -39,7 +39,8 @@
  * allocations), and each aux variable has one constraint defining it. The
  * forms are stored as rows over local variables; SHAPE just emits them,
  * WITNESS computes the S-box inputs with the native form (the S-box inputs
- * are the same in both forms) and allocates y, y^2, y^4, y^5.
+ * are the same in both forms), recording y, y^2, y^4, y^5, and allocates
+ * them.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -177,6 +178,20 @@ static inline void sbox5(cz_fr *x)
     cz_fr_sqr(&x2, x);
     cz_fr_sqr(&x4, &x2);
     cz_fr_mul(x, &x4, x);
+}
+
+/* x^5, recording x, x^2, x^4, x^5 in tr[0..3] when tr is not NULL */
+static inline void sbox5_trace(cz_fr *x, cz_fr *tr)
+{
+    if (!tr) {
+        sbox5(x);
+        return;
+    }
+    tr[0] = *x;
+    cz_fr_sqr(&tr[1], x);
+    cz_fr_sqr(&tr[2], &tr[1]);
+    cz_fr_mul(x, &tr[2], x);
+    tr[3] = *x;
 }
 
 /* out = a (n x n) * b (n x n) */
@@ -336,9 +351,10 @@ static bool build_native(pos_impl *q)
     return true;
 }
 
-/* The permutation in the optimised form; trace (may be NULL) receives the
-   S inputs of the S-boxes in textbook order (round by round, element by
-   element), which both forms share. */
+/* The permutation in the optimised form; trace (may be NULL) receives, for
+   each of the S S-boxes in textbook order (round by round, element by
+   element), its input y and y^2, y^4, y^5 (4 S values): both forms share
+   the S-box inputs. */
 static void permute_fast(const pos_impl *q, cz_fr *s, cz_fr *trace)
 {
     const unsigned t = q->pub.t, h = q->pub.rf / 2, rp = q->pub.rp, n = t - 1;
@@ -350,9 +366,9 @@ static void permute_fast(const pos_impl *q, cz_fr *s, cz_fr *trace)
             for (unsigned k = 0; k < rp; k++) {
                 const cz_fr *row = q->sp_row + (size_t)k * t, *col = q->sp_col + (size_t)k * n;
                 cz_fr_add(&s[0], &s[0], &q->part_c[k]);
+                sbox5_trace(&s[0], trace);
                 if (trace)
-                    *trace++ = s[0];
-                sbox5(&s[0]);
+                    trace += 4;
                 cz_fr acc, p;
                 cz_fr_mul(&acc, &row[0], &s[0]);
                 for (unsigned j = 1; j < t; j++) {
@@ -377,9 +393,9 @@ static void permute_fast(const pos_impl *q, cz_fr *s, cz_fr *trace)
         const cz_fr *c = q->full_rc + (size_t)r * t;
         for (unsigned i = 0; i < t; i++) {
             cz_fr_add(&x[i], &s[i], &c[i]);
+            sbox5_trace(&x[i], trace);
             if (trace)
-                *trace++ = x[i];
-            sbox5(&x[i]);
+                trace += 4;
         }
         mds_apply(s, m, x, t);
     }
@@ -663,7 +679,7 @@ cz_num cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_num *
     }
     const bool rec = cz_cs_records(cs), vals = cz_cs_has_values(cs);
     cz_var vars[POS_MAX_LOCAL];
-    cz_fr trace[POS_MAX_SBOX];
+    cz_fr trace[4 * POS_MAX_SBOX]; /* y, y^2, y^4, y^5 per S-box */
     for (unsigned i = 0; i < p->arity; i++)
         vars[i] = in[i].var;
     if (vals) {
@@ -686,15 +702,9 @@ cz_num cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_num *
         const pos_sbox *sb = &q->sbox[k];
         if (sb->kind == SBOX_CONST)
             continue;
-        cz_fr y, x2, x4, x5;
-        if (vals) {
-            y = trace[k];
-            cz_fr_sqr(&x2, &y);
-            cz_fr_sqr(&x4, &x2);
-            cz_fr_mul(&x5, &x4, &y);
-        }
+        const cz_fr *tr = vals ? &trace[4 * k] : NULL; /* y, x2, x4, x5 */
         if (sb->kind == SBOX_ALLOC) {
-            vars[sb->y_id] = cz_cs_alloc(cs, vals ? &y : NULL);
+            vars[sb->y_id] = cz_cs_alloc(cs, tr);
             if (rec) {
                 lc_row(&a, q, &sb->in, vars, &ok);
                 lc_var(&b, cz_var_one(), NULL, &ok);
@@ -702,9 +712,9 @@ cz_num cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_num *
             }
             cz_cs_enforce(cs, &a, &b, &c);
         }
-        vars[sb->x2_id] = cz_cs_alloc(cs, vals ? &x2 : NULL);
-        vars[sb->x2_id + 1] = cz_cs_alloc(cs, vals ? &x4 : NULL);
-        vars[sb->x2_id + 2] = cz_cs_alloc(cs, vals ? &x5 : NULL);
+        vars[sb->x2_id] = cz_cs_alloc(cs, tr ? tr + 1 : NULL);
+        vars[sb->x2_id + 1] = cz_cs_alloc(cs, tr ? tr + 2 : NULL);
+        vars[sb->x2_id + 2] = cz_cs_alloc(cs, tr ? tr + 3 : NULL);
         const cz_fr *yc = sb->kind == SBOX_DIRECT ? &sb->in.c : NULL;
         if (rec) {
             lc_var(&a, vars[sb->y_id], yc, &ok);
