@@ -165,7 +165,9 @@ typedef struct {
 /* The parameters for arity 2, 8 or 11 (generated once, thread-safe; NULL
    for another arity or out of memory). */
 const cz_poseidon_params *cz_poseidon_params_get(unsigned arity);
-/* Native: the Merkle-tree hash of exactly `arity` inputs (state[1] out). */
+/* Native: the Merkle-tree hash of exactly `arity` inputs (state[1] out).
+   Parameters from cz_poseidon_params_get take the fast round form, a copy
+   of them the textbook form (the same digest); invalid ones give 0. */
 void cz_poseidon_hash(const cz_poseidon_params *p, cz_fr *out, const cz_fr *in);
 /* In circuit: 311 / 505 / 598 constraints for arity 2 / 8 / 11. */
 cz_num cz_poseidon_gadget(cz_cs *cs, const cz_poseidon_params *p, const cz_num *in);

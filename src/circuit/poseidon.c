@@ -610,7 +610,11 @@ unsigned cz_poseidon_constraints(const cz_poseidon_params *p)
 void cz_poseidon_hash(const cz_poseidon_params *p, cz_fr *out, const cz_fr *in)
 {
     const pos_impl *q = p ? impl_of(p) : NULL;
-    if (!q || !in) {
+    if (!q) { /* a copy of the parameters: the textbook form needs no more */
+        cz_poseidon_hash_plain(p, out, in);
+        return;
+    }
+    if (!in || !out) {
         if (out)
             cz_fr_zero(out);
         return;
@@ -624,7 +628,7 @@ void cz_poseidon_hash(const cz_poseidon_params *p, cz_fr *out, const cz_fr *in)
 
 void cz_poseidon_hash_plain(const cz_poseidon_params *p, cz_fr *out, const cz_fr *in)
 {
-    if (!p || !in || p->t > POS_MAX_T) {
+    if (!p || !in || p->t > POS_MAX_T || p->t != p->arity + 1 || !p->round_constants || !p->mds) {
         if (out)
             cz_fr_zero(out);
         return;
