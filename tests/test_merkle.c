@@ -450,6 +450,40 @@ static void test_p8_gadget(void **state)
     run_free(&r);
 }
 
+static void test_bad_args(void **state)
+{
+    (void)state;
+    uint8_t root[32], leaf[32] = {1};
+    memset(root, 0xff, 32);
+    cz_merkle_sha256_root(root, NULL, NULL, NULL, 2);
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(root[i], 0);
+    cz_merkle_sha256_root(root, leaf, NULL, NULL, 0); /* depth 0: the leaf */
+    assert_memory_equal(root, leaf, 32);
+    cz_merkle_sha256_root(NULL, leaf, NULL, NULL, 0);
+    cz_fr r, l;
+    cz_fr_set_u64(&l, 5);
+    cz_merkle_poseidon8_root(&r, &l, NULL, NULL, 1);
+    assert_true(cz_fr_is_zero(&r));
+    cz_merkle_poseidon8_root(&r, &l, NULL, NULL, 0);
+    assert_true(cz_fr_eq(&r, &l));
+
+    char err[256];
+    cz_cs *cs;
+    cz_bool bits[256];
+    assert_int_equal(cz_cs_new(&cs, CZ_CS_CHECK), CZ_OK);
+    for (int i = 0; i < 256; i++)
+        bits[i] = cz_bool_alloc(cs, i & 1);
+    cz_merkle_sha256_gadget(cs, bits, bits, NULL, NULL, 1);
+    assert_int_equal(cz_cs_finish(cs, err, sizeof err), CZ_ERR_ARG);
+    cz_cs_free(cs);
+    assert_int_equal(cz_cs_new(&cs, CZ_CS_CHECK), CZ_OK);
+    cz_num n = cz_num_alloc(cs, &l);
+    (void)cz_merkle_poseidon8_gadget(cs, &n, NULL, NULL, 1);
+    assert_int_equal(cz_cs_finish(cs, err, sizeof err), CZ_ERR_ARG);
+    cz_cs_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_sha_gadget),
         cmocka_unit_test(test_p8_native_tree),
         cmocka_unit_test(test_p8_gadget),
+        cmocka_unit_test(test_bad_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

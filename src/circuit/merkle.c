@@ -39,6 +39,12 @@ static void sha_node(uint8_t out[32], const uint8_t left[32], const uint8_t righ
 void cz_merkle_sha256_root(uint8_t root[32], const uint8_t leaf[32], const uint8_t (*siblings)[32],
                            const uint8_t *index_bits, unsigned depth)
 {
+    if (!root)
+        return;
+    if (!leaf || (depth && (!siblings || !index_bits))) {
+        memset(root, 0, 32);
+        return;
+    }
     uint8_t cur[32];
     memcpy(cur, leaf, 32);
     for (unsigned k = 0; k < depth; k++) {
@@ -111,6 +117,13 @@ void cz_merkle_sha256_gadget(cz_cs *cs, cz_bool root_bits[256], const cz_bool le
                              unsigned depth)
 {
     cz_bool cur[256], msg[512];
+    if (!root_bits || !leaf_bits || (depth && (!sibling_bits || !index_bits))) {
+        cz_cs_fail(cs, CZ_ERR_ARG, "merkle sha256 gadget: a NULL argument");
+        if (root_bits)
+            for (int i = 0; i < 256; i++)
+                root_bits[i] = cz_bool_const(0);
+        return;
+    }
     memcpy(cur, leaf_bits, sizeof cur);
     char name[32];
     for (unsigned k = 0; k < depth; k++) {
@@ -143,8 +156,10 @@ static void insert8_native(cz_fr out[8], const cz_fr *element, const cz_fr sib[7
 void cz_merkle_poseidon8_root(cz_fr *root, const cz_fr *leaf, const cz_fr (*siblings)[7],
                               const uint8_t *index_bits, unsigned depth)
 {
+    if (!root)
+        return;
     const cz_poseidon_params *p = cz_poseidon_params_get(8);
-    if (!p) {
+    if (!p || !leaf || (depth && (!siblings || !index_bits))) {
         cz_fr_zero(root);
         return;
     }
@@ -234,7 +249,13 @@ static void insert8_gadget(cz_cs *cs, cz_num out[8], const cz_num *a, const cz_n
 cz_num cz_merkle_poseidon8_gadget(cz_cs *cs, const cz_num *leaf, const cz_num (*siblings)[7],
                                   const cz_bool *index_bits, unsigned depth)
 {
-    cz_num cur = *leaf, in[8];
+    cz_num cur, in[8];
+    memset(&cur, 0, sizeof cur);
+    if (!leaf || (depth && (!siblings || !index_bits))) {
+        cz_cs_fail(cs, CZ_ERR_ARG, "merkle poseidon8 gadget: a NULL argument");
+        return cur;
+    }
+    cur = *leaf;
     const cz_poseidon_params *p = cz_poseidon_params_get(8);
     if (!p) {
         cz_cs_fail(cs, CZ_ERR_NOMEM, "merkle poseidon8: no Poseidon parameters (out of memory)");
