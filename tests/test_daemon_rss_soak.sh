@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# ctest: labels=slow timeout=3000
+# cuzkd's memory over a long run: CZ_SOAK_JOBS proofs of the small
+# fixture circuit (default 20,000) in 20 rounds, each round a cuzk-bench
+# batch on fresh connections (half with uploaded witnesses, half by path;
+# CZ_SOAK_CONC in flight, default 50, so the daemon's connection threads
+# come and go as under a farm's load). The daemon's VmRSS is recorded
+# after every round, printed as a series, and must level off: the last 5
+# samples lie within a band of max(4 MiB, 5%) and the last is no more than
+# that band above the 10th. Under AddressSanitizer the allocator's
+# quarantine is kept small (16 MiB) so that it fills in the first rounds.
+# Every job must be done, and a proof from the end of the run verifies.
+# tests/test_daemon_rss_soak_short.sh runs it with 2,000 jobs in the unit
+# suite; docs/PERF.md ("cuzkd memory over 20,000 jobs") has a full run.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cz_init
+. "$(dirname "$0")/daemon_lib.sh"
+
+JOBS=${CZ_SOAK_JOBS:-20000}
+CONC=${CZ_SOAK_CONC:-50}
+ROUNDS=20
+PER=$((JOBS / ROUNDS))
+[ "$PER" -ge 10 ] || { cz_fail "CZ_SOAK_JOBS must be at least 200"; cz_finish; }
+
+WTNS=$FIX/small.wtns
+if ldd "$CUZKD" 2>/dev/null | grep -q libasan; then
+    export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=16
+fi
+cz_daemon_start soak --key small="$FIX/small.zkey" || cz_finish
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$DPID/status"; }
+
+series=()
+bad=0
+t0=$(date +%s)
+for ((r = 1; r <= ROUNDS; r++)); do
+    up=()
+    [ $((r % 2)) = 0 ] && up=(--upload)
+    if ! "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" \
+        -c "$PER" -j "$CONC" "${up[@]}" >"$TMP/round.log" 2>&1; then
+        bad=$((bad + 1))
+        tail -5 "$TMP/round.log" >&2
+    fi
+    series+=("$(rss)")
+    echo "round $r: $((r * PER)) jobs, VmRSS ${series[-1]} KiB ($(($(date +%s) - t0)) s)"
+done
+cz_check "every round completed all its jobs ($bad rounds with failures)" test "$bad" = 0
+echo "RSS series (KiB, one sample per $PER jobs): ${series[*]}"
+echo "{\"test\":\"rss_soak\",\"jobs\":$JOBS,\"per_sample\":$PER,\"concurrency\":$CONC,\"rss_kib\":[$(IFS=,; echo "${series[*]}")]}"
+last5=("${series[@]: -5}")
+mn=${last5[0]} mx=${last5[0]}
+for v in "${last5[@]}"; do
+    [ "$v" -lt "$mn" ] && mn=$v
+    [ "$v" -gt "$mx" ] && mx=$v
+done
+band=$((mx * 5 / 100))
+[ "$band" -lt 4096 ] && band=4096
+cz_check "RSS levels off: the last 5 samples lie within $band KiB ($mn..$mx KiB)" test $((mx - mn)) -le "$band"
+cz_check "RSS levels off: the last sample (${series[-1]} KiB) is within $band KiB of the 10th (${series[9]} KiB)" \
+    test $((series[-1] - series[9])) -le "$band"
+done_count=$(api GET /metrics | awk '/^cuzk_jobs_finished_total\{status="done"\}/ { print $2 }')
+cz_check "the daemon counted $((ROUNDS * PER)) proofs done (got $done_count)" test "$done_count" = $((ROUNDS * PER))
+cz_expect 0 "a proof from the end of the run" \
+    "$BENCH" --addr "unix:$SOCK" single --key small --witness "$WTNS" --out "$TMP/o"
+cz_expect 0 "it verifies (cuzk verify)" "$CUZK" verify --quiet "$FIX/small_vk.json" "$TMP/o/public-1.json" "$TMP/o/proof-1.json"
+cz_daemon_stop
+cz_finish
