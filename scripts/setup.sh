@@ -4,11 +4,14 @@
 #   scripts/setup.sh --check   exit 0 if nothing is missing, 1 otherwise
 # Debian packages for the build; npm packages (snarkjs, circom2,
 # @noble/curves) for the test oracles only, pinned in tools/oracle.
+# postgresql + libpq-dev: the farm (cuzkd --db, src/farm) and its tests,
+# which start a private server of their own (tests/pg_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBS=(build-essential cmake pkg-config libcmocka-dev libjansson-dev
-      libmicrohttpd-dev libinih-dev libcurl4-openssl-dev nodejs npm curl jq bc)
+      libmicrohttpd-dev libinih-dev libcurl4-openssl-dev nodejs npm curl jq bc
+      postgresql libpq-dev)
 
 missing_debs() {
     local m=()
