@@ -2,6 +2,7 @@
 /*
  * test_poseidon.c: Poseidon with neptune's parameters (src/circuit/poseidon.c).
  *
+ *  - first use of the parameters from four threads at once;
  *  - known answers: neptune's own test vectors (hash_values, inputs
  *    0 .. arity-1) for arity 2, 8 and 11, and neptune's published t = 9
  *    round constants (first, second, third and last of the 585);
@@ -15,6 +16,7 @@
  */
 #include "common/test_util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,54 @@
 static void fr_hex(cz_fr *out, const char *hex)
 {
     assert_true(cz_fr_from_str(out, hex));
+}
+
+/* ---- first use from several threads at once ---- */
+
+typedef struct {
+    uint64_t seed;
+    int bad;
+} thr_ctx;
+
+static void *thr_main(void *v)
+{
+    thr_ctx *x = v;
+    cz_rng rng;
+    cz_rng_seed(&rng, x->seed);
+    static const unsigned ar[3] = {11, 2, 8};
+    for (int it = 0; it < 30; it++) {
+        const cz_poseidon_params *p = cz_poseidon_params_get(ar[(it + x->seed) % 3]);
+        if (!p) {
+            x->bad++;
+            continue;
+        }
+        cz_fr in[11], a, b;
+        for (unsigned i = 0; i < p->arity; i++)
+            cz_fr_random(&in[i], &rng);
+        cz_poseidon_hash(p, &a, in);
+        cz_poseidon_hash_plain(p, &b, in);
+        x->bad += !cz_fr_eq(&a, &b);
+    }
+    return NULL;
+}
+
+/* Runs first: the parameters are generated on first use, here by four
+   threads racing for them. */
+static void test_threads_first_use(void **state)
+{
+    (void)state;
+    pthread_t th[4];
+    thr_ctx x[4];
+    uint64_t seed = cz_test_seed();
+    for (int i = 0; i < 4; i++) {
+        x[i].seed = seed + (uint64_t)i;
+        x[i].bad = 0;
+        assert_int_equal(pthread_create(&th[i], NULL, thr_main, &x[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(x[i].bad, 0);
+    }
 }
 
 /* ---- known answers ---- */
@@ -329,6 +379,7 @@ static void test_bad_args(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_first_use),
         cmocka_unit_test(test_kat_hash_values),
         cmocka_unit_test(test_round_constants_t9),
         cmocka_unit_test(test_params),
