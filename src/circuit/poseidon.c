@@ -403,11 +403,6 @@ static void permute_fast(const pos_impl *q, cz_fr *s, cz_fr *trace)
 
 /* ---- the symbolic run for the gadget ---- */
 
-typedef struct {
-    cz_fr *f;      /* t forms of width POS_MAX_LOCAL + 1 (index 0 = constant) */
-    unsigned width;
-} sym_state;
-
 static bool push_term(pos_impl *q, uint32_t *cap, uint32_t id, const cz_fr *c)
 {
     if (q->n_terms == *cap) {
