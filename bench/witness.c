@@ -1,0 +1,290 @@
+/*
+ * witness.c: the PoRep-shaped circuit's CPU costs (bench-witness).
+ *
+ *   bench-witness [--preset P]... [--threads N[,N...]] [--rounds R]
+ *                 [--no-witness] [--shape] [--count]
+ *
+ * Per preset (default porep-mini and porep-8m):
+ *   count    a whole COUNT run (every challenge, with the breakdown);
+ *   witness  one partition's witness from a generated c1, into a buffer
+ *            allocated and touched beforehand (the prover's case: the
+ *            pinned witness buffer is reused), best of R rounds, for each
+ *            thread count; rate = constraints per second per thread;
+ *   shape    a SHAPE run in a child process: its time and the child's peak
+ *            resident memory (getrusage RUSAGE_CHILDREN, ru_maxrss), so
+ *            the figure is the recording's own.
+ * Output: a table and a JSON line per figure (bench, preset, size =
+ * constraints, threads, ms, cpu_ms, commit, machine), as the other
+ * benches. DESIGN: wall time is the figure (the witness is a parallel
+ * job); process CPU time is printed beside it because the machine is
+ * shared.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "circuit/c1.h"
+#include "circuit/porep.h"
+#include "util/threadpool.h"
+
+static char g_commit[64] = "unknown", g_machine[160] = "cpu";
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void detect_env(void)
+{
+    const char *c = getenv("CZ_COMMIT");
+    if (c && *c) {
+        snprintf(g_commit, sizeof g_commit, "%s", c);
+    } else {
+        FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+        if (f) {
+            if (fgets(g_commit, sizeof g_commit, f))
+                g_commit[strcspn(g_commit, "\r\n")] = 0;
+            pclose(f);
+        }
+    }
+    char model[128] = "cpu";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f)) {
+            if (!strncmp(line, "model name", 10)) {
+                char *p = strchr(line, ':');
+                if (p) {
+                    p += 2;
+                    p[strcspn(p, "\r\n")] = 0;
+                    snprintf(model, sizeof model, "%s", p);
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    snprintf(g_machine, sizeof g_machine, "%s x%d", model, cz_cpu_count());
+}
+
+static void emit(const char *bench, const char *preset, uint64_t size, int threads, double ms,
+                 double cpu_ms, const char *extra_txt, const char *extra_json)
+{
+    printf("%-8s %-11s %11llu %3d %11.1f ms %11.1f cpu-ms  %s\n", bench, preset,
+           (unsigned long long)size, threads, ms, cpu_ms, extra_txt ? extra_txt : "");
+    printf("{\"bench\":\"%s\",\"preset\":\"%s\",\"size\":%llu,\"threads\":%d,\"ms\":%.3f,"
+           "\"cpu_ms\":%.3f,%s\"commit\":\"%s\",\"machine\":\"%s\"}\n",
+           bench, preset, (unsigned long long)size, threads, ms, cpu_ms,
+           extra_json ? extra_json : "", g_commit, g_machine);
+    fflush(stdout);
+}
+
+static int bench_count(const cz_porep_params *p)
+{
+    char err[512];
+    cz_porep_counts c;
+    cz_porep_breakdown bd;
+    cz_porep_counts_get(p, &c, err, sizeof err); /* the model, cached: not timed */
+    double t = wall_now(), tc = cpu_now();
+    if (cz_porep_count(p, &c, &bd, err, sizeof err)) {
+        fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+        return 1;
+    }
+    double ms = (wall_now() - t) * 1e3, cms = (cpu_now() - tc) * 1e3;
+    char txt[128], js[128];
+    snprintf(txt, sizeof txt, "%.0f M constraints/s", (double)c.n_constraints / ms / 1e3);
+    snprintf(js, sizeof js, "\"constraints_per_s\":%.0f,", (double)c.n_constraints / ms * 1e3);
+    emit("count", p->name, c.n_constraints, 1, ms, cms, txt, js);
+    return 0;
+}
+
+static int bench_witness(const cz_porep_params *p, const int *threads, int n_threads, int rounds)
+{
+    char err[512];
+    cz_porep_counts c;
+    if (cz_porep_counts_get(p, &c, err, sizeof err)) {
+        fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+        return 1;
+    }
+    double t = wall_now();
+    cz_c1 *c1;
+    if (cz_c1_generate(&c1, p, 1, err, sizeof err)) {
+        fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+        return 1;
+    }
+    fprintf(stderr, "# %s: c1 of %u partitions generated in %.2f s\n", p->name, p->partitions,
+            wall_now() - t);
+    cz_porep_partition in;
+    cz_c1_partition(c1, 0, &in, err, sizeof err);
+    uint64_t n = 1 + (uint64_t)c.n_public + c.n_aux;
+    cz_fr *w = malloc(n * sizeof *w);
+    if (!w) {
+        fprintf(stderr, "bench-witness: %s: out of memory for %llu values\n", p->name,
+                (unsigned long long)n);
+        cz_c1_free(c1);
+        return 1;
+    }
+    memset(w, 0, n * sizeof *w); /* touched: a reused buffer */
+    int rc = 0;
+    for (int k = 0; k < n_threads && !rc; k++) {
+        cz_threadpool *pool = cz_threadpool_create(threads[k]);
+        double best = 1e30, best_cpu = 0;
+        for (int r = 0; r < rounds; r++) {
+            double t0 = wall_now(), c0 = cpu_now();
+            if (cz_porep_witness(p, &in, pool, w, n, err, sizeof err)) {
+                fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+                rc = 1;
+                break;
+            }
+            double dt = wall_now() - t0;
+            if (dt < best) {
+                best = dt;
+                best_cpu = cpu_now() - c0;
+            }
+        }
+        cz_threadpool_destroy(pool);
+        if (rc)
+            break;
+        char txt[160], js[160];
+        double rate = (double)c.n_constraints / best / threads[k];
+        snprintf(txt, sizeof txt, "%.2f M constraints/s per thread, %.0f M aux values/s",
+                 rate / 1e6, (double)c.n_aux / best / 1e6);
+        snprintf(js, sizeof js, "\"constraints_per_s_per_thread\":%.0f,\"aux\":%llu,", rate,
+                 (unsigned long long)c.n_aux);
+        emit("witness", p->name, c.n_constraints, threads[k], best * 1e3, best_cpu * 1e3, txt, js);
+    }
+    cz_wipe(w, n * sizeof *w);
+    free(w);
+    cz_c1_free(c1);
+    return rc;
+}
+
+static int bench_shape(const cz_porep_params *p)
+{
+    fflush(stdout);
+    int fd[2];
+    if (pipe(fd))
+        return 1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return 1;
+    if (pid == 0) {
+        close(fd[0]);
+        char err[512];
+        double res[3] = {0, 0, 0};
+        double t = wall_now(), tc = cpu_now();
+        cz_shape *s;
+        if (cz_porep_shape(p, &s, err, sizeof err)) {
+            fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+            _exit(1);
+        }
+        res[0] = (wall_now() - t) * 1e3;
+        res[1] = (cpu_now() - tc) * 1e3;
+        res[2] = (double)(s->m[0].nnz + s->m[1].nnz + s->m[2].nnz);
+        if (write(fd[1], res, sizeof res) != (ssize_t)sizeof res)
+            _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    double res[3];
+    ssize_t got = read(fd[0], res, sizeof res);
+    close(fd[0]);
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) ||
+        got != (ssize_t)sizeof res) {
+        fprintf(stderr, "bench-witness: %s: the shape run failed\n", p->name);
+        return 1;
+    }
+    cz_porep_counts c;
+    char err[256];
+    cz_porep_counts_get(p, &c, err, sizeof err);
+    double gib = (double)ru.ru_maxrss * 1024.0 / (1u << 30);
+    char txt[160], js[160];
+    snprintf(txt, sizeof txt, "peak RSS %.2f GiB, %.0f M nonzeros", gib, res[2] / 1e6);
+    snprintf(js, sizeof js, "\"peak_rss_kib\":%ld,\"nnz\":%.0f,", ru.ru_maxrss, res[2]);
+    emit("shape", p->name, c.n_constraints, 1, res[0], res[1], txt, js);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *presets[8];
+    int n_presets = 0, threads[16], n_threads = 0, rounds = 3;
+    int do_witness = 1, do_shape = 0, do_count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--preset") && v && n_presets < 8) {
+            presets[n_presets++] = argv[++i];
+        } else if (!strcmp(a, "--threads") && v) {
+            for (char *s = argv[++i]; *s && n_threads < 16;) {
+                threads[n_threads++] = (int)strtol(s, &s, 10);
+                if (*s == ',')
+                    s++;
+                else if (*s)
+                    break;
+            }
+        } else if (!strcmp(a, "--rounds") && v) {
+            rounds = atoi(argv[++i]);
+        } else if (!strcmp(a, "--no-witness")) {
+            do_witness = 0;
+        } else if (!strcmp(a, "--shape")) {
+            do_shape = 1;
+        } else if (!strcmp(a, "--count")) {
+            do_count = 1;
+        } else {
+            fprintf(stderr,
+                    "usage: bench-witness [--preset P]... [--threads N[,N...]] [--rounds R]\n"
+                    "                     [--no-witness] [--shape] [--count]\n");
+            return 2;
+        }
+    }
+    if (!n_presets) {
+        presets[n_presets++] = "porep-mini";
+        presets[n_presets++] = "porep-8m";
+    }
+    if (!n_threads) {
+        threads[n_threads++] = 1;
+        if (cz_cpu_count() > 1)
+            threads[n_threads++] = cz_cpu_count();
+    }
+    for (int k = 0; k < n_threads; k++)
+        if (threads[k] < 1 || threads[k] > 1024) {
+            fprintf(stderr, "bench-witness: --threads wants numbers 1..1024\n");
+            return 2;
+        }
+    if (rounds < 1)
+        rounds = 1;
+    detect_env();
+    printf("# bench-witness commit %s, machine %s\n", g_commit, g_machine);
+    printf("%-8s %-11s %11s %3s %14s %18s\n", "bench", "preset", "constraints", "thr", "wall",
+           "cpu");
+    int rc = 0;
+    for (int i = 0; i < n_presets; i++) {
+        const cz_porep_params *p = cz_porep_preset(presets[i]);
+        if (!p) {
+            fprintf(stderr, "bench-witness: unknown preset %s\n", presets[i]);
+            return 2;
+        }
+        if (do_count)
+            rc |= bench_count(p);
+        if (do_shape)
+            rc |= bench_shape(p);
+        if (do_witness)
+            rc |= bench_witness(p, threads, n_threads, rounds);
+    }
+    return rc;
+}
