@@ -388,6 +388,8 @@ void cz_num_to_bits_le(cz_cs *cs, cz_bool *out, unsigned n, const cz_num *x)
 {
     if (n == 0 || n > 254) {
         cz_cs_fail(cs, CZ_ERR_ARG, "cz_num_to_bits_le: %u bits (1..254)", n);
+        for (unsigned i = 0; i < n && i < 255; i++)
+            out[i] = cz_bool_const(0);
         return;
     }
     uint64_t l[4];
