@@ -505,12 +505,12 @@ static const cz_fr *value_ptr(const cz_cs *t, cz_var v)
             return &t->bitval[1];
         if (t->has_buf)
             return p <= t->tot_pub ? &t->w[p] : NULL;
-        return p < t->pub_next ? &t->pv[p] : NULL;
+        return p < t->pub_next && p < t->pv_cap ? &t->pv[p] : NULL;
     }
     uint64_t a = v.idx;
     if (t->has_buf)
         return a < t->tot_aux ? &t->w[t->aux_off + a] : NULL;
-    return a < t->aux_next ? &t->av[a] : NULL;
+    return a < t->aux_next && a < t->av_cap ? &t->av[a] : NULL;
 }
 
 static void var_name(char *buf, size_t n, cz_var v)
