@@ -295,6 +295,63 @@ static void test_unsatisfied(void **state)
     }
 }
 
+/* A long row (3,000 terms over 300 variables, many repeats, some
+   cancelling) is sorted, merged and zero-free, with the summed coefficients. */
+static void test_long_row(void **state)
+{
+    (void)state;
+    cz_rng rng;
+    cz_test_rng(&rng);
+    for (int it = 0; it < 4; it++) {
+        cz_cs *cs;
+        char err[256];
+        assert_int_equal(cz_cs_new(&cs, CZ_CS_SHAPE), CZ_OK);
+        enum { NV = 300 };
+        cz_var v[NV + 1];
+        v[NV] = cz_var_one();
+        for (int i = 0; i < NV; i++)
+            v[i] = i % 3 ? cz_cs_alloc(cs, NULL) : cz_cs_alloc_input(cs, NULL);
+        static cz_fr want[NV + 1];
+        for (int i = 0; i <= NV; i++)
+            cz_fr_zero(&want[i]);
+        cz_lc a;
+        cz_lc_init(&a);
+        for (int t = 0; t < 3000; t++) {
+            int k = (int)(cz_rng_u64(&rng) % (it == 3 ? 7 : NV + 1)); /* it 3: few keys */
+            if (k == 6 && it == 3)
+                k = NV;
+            int64_t c = (int64_t)(cz_rng_u64(&rng) % 5) - 2;
+            assert_true(cz_lc_add_i64(&a, v[k], c));
+            cz_fr f;
+            cz_fr_set_u64(&f, (uint64_t)(c < 0 ? -c : c));
+            if (c < 0)
+                cz_fr_neg(&f, &f);
+            cz_fr_add(&want[k], &want[k], &f);
+        }
+        cz_cs_enforce(cs, &a, NULL, NULL);
+        cz_shape *s;
+        assert_int_equal(cz_cs_take_shape(cs, &s, err, sizeof err), CZ_OK);
+        uint64_t n_nonzero = 0;
+        for (int i = 0; i <= NV; i++)
+            n_nonzero += !cz_fr_is_zero(&want[i]);
+        assert_int_equal(s->m[0].nnz, n_nonzero);
+        for (uint64_t i = 0; i < s->m[0].nnz; i++) {
+            if (i)
+                assert_true(s->m[0].col[i - 1] < s->m[0].col[i]);
+            /* find the variable of this wire */
+            int k = -1;
+            for (int j = 0; j <= NV && k < 0; j++)
+                if (cz_cs_wire(cs, v[j]) == s->m[0].col[i])
+                    k = j;
+            assert_true(k >= 0);
+            assert_true(cz_fr_eq(&s->coefs[s->m[0].coef[i]], &want[k]));
+        }
+        cz_shape_free(s);
+        cz_cs_free(cs);
+        cz_lc_free(&a);
+    }
+}
+
 /* ---- layout ---- */
 
 static void test_layout(void **state)
@@ -777,6 +834,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_modes_agree),
         cmocka_unit_test(test_unsatisfied),
+        cmocka_unit_test(test_long_row),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_fork_join),
         cmocka_unit_test(test_errors),

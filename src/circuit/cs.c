@@ -706,20 +706,8 @@ static bool record_row(cz_cs *t, int k, const cz_lc *lc)
     return true;
 }
 
-static int sterm_cmp(const void *a, const void *b)
+static void insertion_sort(sterm *s, size_t n)
 {
-    uint32_t x = ((const sterm *)a)->key, y = ((const sterm *)b)->key;
-    return (x > y) - (x < y);
-}
-
-static void sort_terms(sterm *s, size_t n)
-{
-    /* short rows (most): insertion sort, often already in order; long ones
-       (packings, MultiEq sums of ~1,500 terms): qsort */
-    if (n > 32) {
-        qsort(s, n, sizeof *s, sterm_cmp);
-        return;
-    }
     for (size_t i = 1; i < n; i++) {
         if (s[i - 1].key <= s[i].key)
             continue;
@@ -731,6 +719,54 @@ static void sort_terms(sterm *s, size_t n)
         }
         s[j] = x;
     }
+}
+
+static inline void sterm_swap(sterm *a, sterm *b)
+{
+    sterm t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Short rows (most) are often in order already: insertion sort. Long ones
+   (MultiEq sums of ~1,500 terms, packings) by quicksort on the key with a
+   median of three, the smaller side first by recursion (depth <= log n),
+   insertion sort below 24. */
+static void sort_terms(sterm *s, size_t n)
+{
+    while (n > 24) {
+        size_t m = n / 2;
+        if (s[m].key < s[0].key)
+            sterm_swap(&s[m], &s[0]);
+        if (s[n - 1].key < s[0].key)
+            sterm_swap(&s[n - 1], &s[0]);
+        if (s[n - 1].key < s[m].key)
+            sterm_swap(&s[n - 1], &s[m]);
+        uint32_t pivot = s[m].key;
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (s[i].key < pivot)
+                i++;
+            while (s[j].key > pivot)
+                j--;
+            if (i >= j)
+                break;
+            sterm_swap(&s[i], &s[j]);
+            i++;
+            j--;
+        }
+        /* [0, j] <= pivot <= [j + 1, n) */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_terms(s, left);
+            s += left;
+            n -= left;
+        } else {
+            sort_terms(s + left, n - left);
+            n = left;
+        }
+    }
+    insertion_sort(s, n);
 }
 
 static void enforce_shape(cz_cs *t, const cz_lc *a, const cz_lc *b, const cz_lc *c)
