@@ -230,6 +230,16 @@ static void test_migrate_concurrent(void **state)
     assert_null(q);
     assert_non_null(strstr(err, "newer"));
 
+    /* URLs: a password in one is refused (the environment or a file holds it) */
+    assert_int_equal(cz_farm_url_check(g_ci, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_farm_url_check("postgresql:///farm?host=/run/pg", err, sizeof err), CZ_OK);
+    assert_int_equal(cz_farm_url_check("postgresql://cuzk:secret@db.example/farm", err, sizeof err), CZ_ERR_ARG);
+    assert_non_null(strstr(err, "password"));
+    assert_null(strstr(err, "secret"));
+    assert_int_equal(cz_farm_url_check("host=/tmp password=secret", err, sizeof err), CZ_ERR_ARG);
+    assert_int_equal(cz_farm_url_check("postgresql://[::1", err, sizeof err), CZ_ERR_ARG);
+    assert_int_equal(cz_farm_url_check("", err, sizeof err), CZ_ERR_ARG);
+
     /* no server there: an error, not a crash */
     c.url = "host=/nonexistent/dir user=postgres";
     assert_int_equal(cz_farm_queue_open(&q, &c, err, sizeof err), CZ_ERR_IO);
@@ -711,7 +721,7 @@ static void test_await_hosts_retention(void **state)
 
 static int pg_ctl(const char *what)
 {
-    char cmd[1024];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "bash '%s' %s", src_path("tests/pg_with.sh"), what);
     return system(cmd);
 }

@@ -32,7 +32,7 @@
 struct cz_farm_queue {
     PGconn *conn;
     cz_farm_config cfg;
-    char *url, *host_id;
+    char *url, *host_id, *password;
     char listen[MAX_LISTEN][32];
     int n_listen;
     int version;
@@ -86,7 +86,11 @@ static int q_connect(cz_farm_queue *q, char *err, size_t err_len)
 {
     if (q->conn)
         PQfinish(q->conn);
-    q->conn = PQconnectdb(q->url);
+    const char *keys[] = {"dbname", "password", NULL};
+    const char *vals[] = {q->url, q->password, NULL};
+    if (!q->password)
+        keys[1] = NULL;
+    q->conn = PQconnectdbParams(keys, vals, 1); /* dbname may be a URL or a connection string */
     if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         seterr(err, err_len, "database: %s", q->conn ? PQerrorMessage(q->conn) : "out of memory");
         return -1;
@@ -303,14 +307,16 @@ cz_status cz_farm_queue_open(cz_farm_queue **out, const cz_farm_config *cfg, cha
     q->cfg = *cfg;
     q->url = strdup(cfg->url);
     q->host_id = strdup(cfg->host_id);
+    q->password = cfg->password ? strdup(cfg->password) : NULL;
     q->version = -1;
-    if (!q->url || !q->host_id) {
+    if (!q->url || !q->host_id || (cfg->password && !q->password)) {
         cz_farm_queue_close(q);
         seterr(err, err_len, "out of memory");
         return CZ_ERR_NOMEM;
     }
     q->cfg.url = q->url;
     q->cfg.host_id = q->host_id;
+    q->cfg.password = q->password;
     if (q_connect(q, err, err_len)) {
         cz_farm_queue_close(q);
         return CZ_ERR_IO;
@@ -332,7 +338,36 @@ void cz_farm_queue_close(cz_farm_queue *q)
         PQfinish(q->conn);
     free(q->url);
     free(q->host_id);
+    if (q->password) {
+        memset(q->password, 0, strlen(q->password));
+        free(q->password);
+    }
     free(q);
+}
+
+cz_status cz_farm_url_check(const char *url, char *err, size_t err_len)
+{
+    if (!url || !*url) {
+        seterr(err, err_len, "the database URL is empty");
+        return CZ_ERR_ARG;
+    }
+    char *perr = NULL;
+    PQconninfoOption *opts = PQconninfoParse(url, &perr);
+    if (!opts) {
+        seterr(err, err_len, "database URL: %s", perr ? perr : "out of memory");
+        PQfreemem(perr);
+        return CZ_ERR_ARG;
+    }
+    cz_status st = CZ_OK;
+    for (PQconninfoOption *o = opts; o->keyword; o++)
+        if (!strcmp(o->keyword, "password") && o->val && *o->val) {
+            seterr(err, err_len,
+                   "the database URL carries a password: give it in PGPASSWORD, ~/.pgpass (PGPASSFILE) or "
+                   "farm.password_file instead");
+            st = CZ_ERR_ARG;
+        }
+    PQconninfoFree(opts);
+    return st;
 }
 
 int cz_farm_queue_schema_version(cz_farm_queue *q)
@@ -529,7 +564,7 @@ cz_status cz_farm_queue_submit(cz_farm_queue *q, const cz_farm_request *r, char 
 /* work                                                                 */
 /* ------------------------------------------------------------------ */
 
-void cz_farm_lease_clear(cz_farm_lease *l)
+void cz_farm_lease_drop_input(cz_farm_lease *l)
 {
     if (!l)
         return;
@@ -538,6 +573,16 @@ void cz_farm_lease_clear(cz_farm_lease *l)
         PQfreemem(l->input);
     }
     free(l->input_path);
+    l->input = NULL;
+    l->input_len = 0;
+    l->input_path = NULL;
+}
+
+void cz_farm_lease_clear(cz_farm_lease *l)
+{
+    if (!l)
+        return;
+    cz_farm_lease_drop_input(l);
     memset(l, 0, sizeof *l);
 }
 

@@ -49,7 +49,8 @@
 #include "cuzk/cuzk.h"
 
 typedef struct {
-    const char *url;       /* libpq connection string or postgresql:// URL */
+    const char *url;       /* libpq connection string or postgresql:// URL (no password: see password) */
+    const char *password;  /* optional (from a file); else libpq's PGPASSWORD or ~/.pgpass */
     const char *host_id;   /* this host's name in cz_hosts and as partition owner */
     int lease_ms;          /* lease length (default 15000) */
     int max_attempts;      /* claims of one partition before it fails its job (default 3) */
@@ -64,6 +65,11 @@ typedef struct cz_farm_queue cz_farm_queue;
 
 /* The schema version this code migrates to. */
 #define CZ_FARM_SCHEMA_VERSION 1
+
+/* A URL cuzkd accepts: libpq parses it, and it carries no password
+   (credentials come from the environment or a file, never from the
+   command line or a configuration others may read). CZ_ERR_ARG otherwise. */
+cz_status cz_farm_url_check(const char *url, char *err, size_t err_len);
 
 /* Connect and migrate the schema (under the advisory lock). */
 cz_status cz_farm_queue_open(cz_farm_queue **out, const cz_farm_config *cfg, char *err, size_t err_len);
@@ -113,6 +119,8 @@ typedef struct {
 cz_status cz_farm_queue_claim(cz_farm_queue *q, const char *const *keys, size_t n_keys,
                               cz_farm_lease *out, int *got, char *err, size_t err_len);
 void cz_farm_lease_clear(cz_farm_lease *l);
+/* Wipe and free the lease's input (bytes or path), keeping the rest. */
+void cz_farm_lease_drop_input(cz_farm_lease *l);
 /* Extend the lease to now() + lease_ms. CZ_ERR_BUSY: no longer ours;
    CZ_ERR_CANCELLED: its job was cancelled or failed (stop working). */
 cz_status cz_farm_queue_renew(cz_farm_queue *q, const cz_farm_lease *l, char *err, size_t err_len);
