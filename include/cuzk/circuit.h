@@ -117,8 +117,9 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c);
 void cz_cs_value(const cz_cs *cs, cz_fr *out, cz_var v);
 void cz_cs_lc_value(const cz_cs *cs, cz_fr *out, const cz_lc *lc);
 
-/* Namespaces name constraints in error messages and in cz_cs_stats'
-   breakdown ("label/sha256/round 12"); cheap in WITNESS mode (no-ops). */
+/* Namespaces name constraints in error messages ("label/sha256/round
+   12: constraint 812 is not satisfied"); no-ops in WITNESS mode. Per
+   sub-circuit costs come from the counts before and after (COUNT mode). */
 void cz_cs_push(cz_cs *cs, const char *name);
 void cz_cs_pop(cz_cs *cs);
 
