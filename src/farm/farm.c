@@ -1,0 +1,830 @@
+/*
+ * farm.c: one cuzkd host of a proving farm (see farm.h).
+ *
+ * DESIGN. The runner thread owns its queue connection and the slots; it
+ * loops: heartbeat and housekeeping once a second; for each slot, the
+ * local job's state (cz_engine_await with no wait), then the write of a
+ * finished result or failure under the lease's epoch, or the renewal of a
+ * running one every lease/3; then claims while slots are free and there
+ * may be work (a NOTIFY on cz_work, a slot just freed, or every poll_ms);
+ * then it waits for a notification (5 ms while partitions run, so results
+ * are written promptly; poll_ms when idle). Writes that fail because the
+ * database is away stay in their slot and are tried again each loop. The
+ * API side borrows pooled connections; each connection is used by one
+ * thread at a time.
+ */
+#include "farm/farm.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/log.h"
+
+#define POOL_MAX 16
+#define LAT_RING 4096
+#define KEYS_MAX 64
+
+typedef struct {
+    int used;
+    cz_farm_lease l;
+    char local[24];     /* the local engine's job id */
+    double t_claim;     /* monotonic ms at the claim */
+    double t_renewed;   /* monotonic ms of the claim or the last renewal that succeeded */
+    int expired;        /* by our clock the lease ran out: no renewal, the write will tell */
+    char *result;       /* a result to write (kept while the database is away) */
+    char *fail_reason;  /* or a failure to report */
+    int fail_det;       /* 1 deterministic, 0 retry, -1 give the lease back */
+    double lat_ms;      /* claim to local start */
+} slot;
+
+struct cz_farm {
+    cz_farm_host_config cfg;
+    char *url, *host_id, *password;
+    cz_engine *e;
+    pthread_t runner;
+    int started;
+    atomic_int stop;
+    pthread_mutex_t mu; /* the pool, the counters, the snapshot */
+    cz_farm_queue *pool[POOL_MAX];
+    int n_pool;
+    int slots;
+    slot *slot;         /* the runner's */
+    json_t *devices;    /* names, for the heartbeat */
+    uint64_t claimed, completed, failed, retried, refused, lost, released, db_errors;
+    double lat[LAT_RING];
+    uint64_t n_lat;
+    json_t *running;    /* snapshot of the slots, for the status */
+    int db_ok;
+};
+
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+void cz_farm_host_config_default(cz_farm_host_config *c)
+{
+    memset(c, 0, sizeof *c);
+    cz_farm_config_default(&c->queue);
+    c->poll_ms = 250;
+}
+
+/* ------------------------------------------------------------------ */
+/* the connection pool                                                  */
+/* ------------------------------------------------------------------ */
+
+static cz_farm_queue *pool_get(cz_farm *f, char *err, size_t err_len)
+{
+    pthread_mutex_lock(&f->mu);
+    cz_farm_queue *q = f->n_pool ? f->pool[--f->n_pool] : NULL;
+    pthread_mutex_unlock(&f->mu);
+    if (q)
+        return q;
+    cz_farm_config c = f->cfg.queue;
+    c.url = f->url;
+    c.host_id = f->host_id;
+    if (cz_farm_queue_open(&q, &c, err, err_len))
+        return NULL;
+    return q;
+}
+
+static void pool_put(cz_farm *f, cz_farm_queue *q)
+{
+    if (!q)
+        return;
+    /* notifications for awaits that returned pile up in libpq: drop them */
+    if (cz_farm_queue_wait(q, 0) < 0) {
+        cz_farm_queue_close(q);
+        return;
+    }
+    pthread_mutex_lock(&f->mu);
+    if (f->n_pool < POOL_MAX) {
+        f->pool[f->n_pool++] = q;
+        q = NULL;
+    }
+    pthread_mutex_unlock(&f->mu);
+    cz_farm_queue_close(q);
+}
+
+/* ------------------------------------------------------------------ */
+/* the runner                                                           */
+/* ------------------------------------------------------------------ */
+
+static void count(cz_farm *f, uint64_t *c)
+{
+    pthread_mutex_lock(&f->mu);
+    (*c)++;
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* A database error: logged when the database goes away and when it is
+   back, not at every loop. */
+static void db_error(cz_farm *f, const char *what, const char *err)
+{
+    pthread_mutex_lock(&f->mu);
+    f->db_errors++;
+    int was_ok = f->db_ok;
+    f->db_ok = 0;
+    pthread_mutex_unlock(&f->mu);
+    if (was_ok)
+        cz_log(CZ_LOG_WARN, "farm", "%s: %s (retrying)", what, err);
+}
+
+static void db_fine(cz_farm *f)
+{
+    pthread_mutex_lock(&f->mu);
+    int was_ok = f->db_ok;
+    f->db_ok = 1;
+    pthread_mutex_unlock(&f->mu);
+    if (!was_ok)
+        cz_log(CZ_LOG_INFO, "farm", "database reachable");
+}
+
+/* The ids of the keys the engine holds (at most KEYS_MAX). */
+static size_t key_ids(cz_farm *f, char ids[KEYS_MAX][128], json_t **arr_out)
+{
+    json_t *keys = cz_engine_keys_json(f->e), *arr = json_array();
+    size_t n = 0, i;
+    json_t *k;
+    json_array_foreach(keys, i, k)
+    {
+        const char *id = json_string_value(json_object_get(k, "id"));
+        if (id && n < KEYS_MAX) {
+            snprintf(ids[n++], 128, "%s", id);
+            json_array_append_new(arr, json_string(id));
+        }
+    }
+    json_decref(keys);
+    *arr_out = arr;
+    return n;
+}
+
+static void slot_free(slot *s)
+{
+    cz_farm_lease_clear(&s->l);
+    free(s->result);
+    free(s->fail_reason);
+    memset(s, 0, sizeof *s);
+}
+
+static int n_used(cz_farm *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->slots; i++)
+        n += f->slot[i].used;
+    return n;
+}
+
+static void set_failure(slot *s, const char *why, int deterministic)
+{
+    free(s->fail_reason);
+    s->fail_reason = strdup(why && *why ? why : "failed");
+    s->fail_det = deterministic;
+}
+
+/* Give a claimed partition to the local engine. */
+static void slot_start(cz_farm *f, slot *s, double t_claim)
+{
+    cz_job_request jr;
+    memset(&jr, 0, sizeof jr);
+    jr.key_id = s->l.key_id;
+    jr.priority = (cz_priority)s->l.priority;
+    jr.origin = (cz_origin)s->l.origin;
+    if (s->l.input) {
+        jr.witness = s->l.input;
+        jr.witness_len = s->l.input_len;
+    } else {
+        jr.witness_path = s->l.input_path;
+    }
+    cz_submit_outcome oc = CZ_SUBMIT_REFUSED;
+    jr.outcome = &oc;
+    char err[512] = "";
+    size_t pos = 0;
+    cz_status st = cz_engine_submit(f->e, &jr, s->local, &pos, err, sizeof err);
+    double t = mono_ms();
+    cz_farm_lease_drop_input(&s->l); /* the engine copied the bytes */
+    s->t_claim = t_claim;
+    s->t_renewed = t_claim;
+    if (st == CZ_OK) {
+        s->lat_ms = t - t_claim;
+        pthread_mutex_lock(&f->mu);
+        f->lat[f->n_lat++ % LAT_RING] = s->lat_ms;
+        pthread_mutex_unlock(&f->mu);
+        cz_log(CZ_LOG_DEBUG, "farm", "j%" PRId64 " partition %d: claimed (epoch %" PRId64 ", attempt %d), local job %s",
+               s->l.job, s->l.index, s->l.epoch, s->l.attempt, s->local);
+        return;
+    }
+    s->local[0] = 0;
+    if (st == CZ_ERR_BUSY && (oc == CZ_SUBMIT_FULL || oc == CZ_SUBMIT_DRAINING)) {
+        /* no room after all, or shutting down: give it back */
+        s->fail_det = -1;
+        return;
+    }
+    /* refused at submission: the same input is refused everywhere (a bad
+       witness, a path refused or missing), except a lack of memory */
+    set_failure(s, err, st != CZ_ERR_NOMEM && st != CZ_ERR_INTERNAL && st != CZ_ERR_BUSY);
+}
+
+/* The local job ended: what to write. */
+static void slot_collect(cz_farm *f, slot *s, json_t *j)
+{
+    const char *status = json_string_value(json_object_get(j, "status"));
+    if (!strcmp(status, "done")) {
+        json_t *r = json_object();
+        json_object_set(r, "proof", json_object_get(j, "proof"));
+        json_object_set(r, "public", json_object_get(j, "public"));
+        json_t *t = json_deep_copy(json_object_get(j, "timings_ms"));
+        if (!t)
+            t = json_object();
+        json_object_set_new(t, "claim_to_start", json_real(s->lat_ms));
+        json_object_set_new(r, "timings_ms", t);
+        if (json_object_get(j, "device"))
+            json_object_set(r, "device", json_object_get(j, "device"));
+        json_object_set_new(r, "host", json_string(f->host_id));
+        json_object_set_new(r, "epoch", json_integer(s->l.epoch));
+        s->result = json_dumps(r, JSON_COMPACT);
+        json_decref(r);
+        if (!s->result)
+            set_failure(s, "out of memory", 0);
+        return;
+    }
+    const char *e = json_string_value(json_object_get(j, "error"));
+    if (!e)
+        e = status;
+    if (strstr(e, "shutting down")) {
+        s->fail_det = -1; /* release: another host runs it */
+        return;
+    }
+    /* A failure before the proof ran (reading, parsing, checking the
+       witness) repeats with the same input; one in or after the proof (a
+       device fault) or a lack of memory may not. */
+    double gpu = json_number_value(json_object_get(json_object_get(j, "timings_ms"), "gpu"));
+    int det = gpu <= 0 && !strstr(e, "out of memory");
+    set_failure(s, e, det);
+}
+
+/* Write what the slot holds; returns 1 when the slot is done with. */
+static int slot_write(cz_farm *f, cz_farm_queue *q, slot *s)
+{
+    char err[512] = "";
+    cz_status st;
+    const char *what;
+    if (s->result) {
+        what = "result";
+        st = cz_farm_queue_complete(q, &s->l, s->result, err, sizeof err);
+    } else if (s->fail_det < 0) {
+        what = "release";
+        st = cz_farm_queue_release(q, &s->l, err, sizeof err);
+    } else {
+        what = "failure";
+        st = cz_farm_queue_fail(q, &s->l, s->fail_reason, s->fail_det, err, sizeof err);
+    }
+    if (st == CZ_ERR_IO || st == CZ_ERR_INTERNAL) {
+        db_error(f, what, err);
+        return 0;
+    }
+    db_fine(f);
+    if (st == CZ_OK) {
+        if (s->result)
+            count(f, &f->completed);
+        else if (s->fail_det < 0)
+            count(f, &f->released);
+        else if (s->fail_det)
+            count(f, &f->failed);
+        else
+            count(f, &f->retried);
+        if (!s->result && s->fail_det >= 0)
+            cz_log(CZ_LOG_WARN, "farm", "j%" PRId64 " partition %d (attempt %d): %s%s", s->l.job, s->l.index,
+                   s->l.attempt, s->fail_reason, s->fail_det ? "" : " (will be retried)");
+    } else if (st == CZ_ERR_BUSY) {
+        count(f, &f->refused);
+        cz_log(CZ_LOG_WARN, "farm", "late %s refused: %s", what, err);
+    } else {
+        /* CZ_ERR_CANCELLED: the job ended meanwhile */
+        cz_log(CZ_LOG_INFO, "farm", "%s not written: %s", what, err);
+    }
+    return 1;
+}
+
+static void slot_step(cz_farm *f, cz_farm_queue *q, slot *s, double now)
+{
+    if (!s->result && !s->fail_reason && s->fail_det >= 0 && s->local[0]) {
+        json_t *j = cz_engine_await(f->e, s->local, 0);
+        const char *status = j ? json_string_value(json_object_get(j, "status")) : NULL;
+        if (!j) {
+            set_failure(s, "the local job was lost", 0);
+        } else if (!strcmp(status, "done") || !strcmp(status, "failed")) {
+            slot_collect(f, s, j);
+        } else if (!strcmp(status, "cancelled")) {
+            json_decref(j);
+            slot_free(s);
+            return;
+        }
+        json_decref(j);
+    }
+    if (s->result || s->fail_reason || s->fail_det < 0) {
+        if (slot_write(f, q, s))
+            slot_free(s);
+        return;
+    }
+    /* running: renew every lease/3, unless our lease has certainly run
+       out already (we were frozen or cut off): then another host may hold
+       it, and the epoch decides at the write */
+    int lease = f->cfg.queue.lease_ms;
+    if (s->expired || now - s->t_renewed < lease / 3.0)
+        return;
+    if (now - s->t_renewed > lease) {
+        s->expired = 1;
+        cz_log(CZ_LOG_WARN, "farm",
+               "j%" PRId64 " partition %d: no renewal for %.0f ms (longer than the %d ms lease): the write will "
+               "tell whether it is still ours",
+               s->l.job, s->l.index, now - s->t_renewed, lease);
+        return;
+    }
+    char err[512] = "";
+    cz_status st = cz_farm_queue_renew(q, &s->l, err, sizeof err);
+    if (st == CZ_OK) {
+        s->t_renewed = now;
+        db_fine(f);
+    } else if (st == CZ_ERR_BUSY || st == CZ_ERR_CANCELLED) {
+        db_fine(f);
+        if (st == CZ_ERR_BUSY)
+            count(f, &f->lost);
+        cz_log(st == CZ_ERR_BUSY ? CZ_LOG_WARN : CZ_LOG_INFO, "farm", "%s: stopping local job %s", err, s->local);
+        cz_engine_cancel(f->e, s->local);
+        slot_free(s);
+    } else {
+        db_error(f, "renew", err);
+    }
+}
+
+static void heartbeat(cz_farm *f, cz_farm_queue *q, char ids[KEYS_MAX][128], size_t *n_ids)
+{
+    json_t *keys;
+    *n_ids = key_ids(f, ids, &keys);
+    json_t *info = json_pack("{s:o, s:i, s:i, s:O, s:i}", "keys", keys, "slots", f->slots, "running", n_used(f),
+                             "devices", f->devices, "pid", (int)getpid());
+    char err[512] = "";
+    cz_status st = cz_farm_queue_heartbeat(q, info, err, sizeof err);
+    json_decref(info);
+    if (st) {
+        db_error(f, "heartbeat", err);
+        return;
+    }
+    int failed = 0, deleted = 0;
+    if ((st = cz_farm_queue_reap(q, &failed, &deleted, err, sizeof err))) {
+        db_error(f, "housekeeping", err);
+        return;
+    }
+    db_fine(f);
+    if (failed)
+        cz_log(CZ_LOG_WARN, "farm", "%d partition(s) failed their jobs: their leases expired too often", failed);
+}
+
+static void snapshot(cz_farm *f, double now)
+{
+    json_t *run = json_array();
+    for (int i = 0; i < f->slots; i++) {
+        slot *s = &f->slot[i];
+        if (!s->used)
+            continue;
+        char job[32];
+        snprintf(job, sizeof job, "j%" PRId64, s->l.job);
+        json_array_append_new(run, json_pack("{s:s, s:i, s:I, s:i, s:s, s:f, s:b}", "job", job, "partition",
+                                             s->l.index, "epoch", (json_int_t)s->l.epoch, "attempt", s->l.attempt,
+                                             "local_job", s->local, "age_ms", now - s->t_claim, "lease_expired",
+                                             s->expired));
+    }
+    pthread_mutex_lock(&f->mu);
+    json_decref(f->running);
+    f->running = run;
+    pthread_mutex_unlock(&f->mu);
+}
+
+static void *runner_main(void *arg)
+{
+    cz_farm *f = arg;
+    char err[512];
+    cz_farm_queue *q = NULL;
+    while (!q && !atomic_load(&f->stop)) {
+        if (!(q = pool_get(f, err, sizeof err))) {
+            db_error(f, "connect", err);
+            sleep_ms(500);
+        }
+    }
+    if (q && cz_farm_queue_listen(q, "cz_work", err, sizeof err))
+        db_error(f, "listen", err);
+    static char ids[KEYS_MAX][128];
+    size_t n_ids = 0;
+    double last_hb = -1e9, last_claim = -1e9;
+    int want_claim = 1;
+    while (q && !atomic_load(&f->stop)) {
+        double now = mono_ms();
+        if (now - last_hb >= 1000) {
+            heartbeat(f, q, ids, &n_ids);
+            last_hb = now;
+        }
+        int freed = 0;
+        for (int i = 0; i < f->slots; i++)
+            if (f->slot[i].used) {
+                slot_step(f, q, &f->slot[i], now);
+                freed |= !f->slot[i].used;
+            }
+        if (freed || now - last_claim >= f->cfg.poll_ms)
+            want_claim = 1;
+        while (want_claim && n_ids && !atomic_load(&f->stop)) {
+            int free_i = -1;
+            for (int i = 0; i < f->slots && free_i < 0; i++)
+                if (!f->slot[i].used)
+                    free_i = i;
+            if (free_i < 0)
+                break; /* full: claim again when a slot frees */
+            slot *s = &f->slot[free_i];
+            const char *kp[KEYS_MAX];
+            for (size_t k = 0; k < n_ids; k++)
+                kp[k] = ids[k];
+            double t0 = mono_ms();
+            int got = 0;
+            cz_status st = cz_farm_queue_claim(q, kp, n_ids, &s->l, &got, err, sizeof err);
+            last_claim = now;
+            if (st) {
+                db_error(f, "claim", err);
+                want_claim = 0;
+                break;
+            }
+            db_fine(f);
+            if (!got) {
+                want_claim = 0;
+                break;
+            }
+            s->used = 1;
+            count(f, &f->claimed);
+            slot_start(f, s, t0);
+            if (s->fail_reason || s->fail_det < 0) {
+                int release = s->fail_det < 0;
+                if (slot_write(f, q, s))
+                    slot_free(s);
+                if (release) { /* the engine is full or stopping: not now */
+                    want_claim = 0;
+                    break;
+                }
+            }
+        }
+        snapshot(f, now);
+        int w = cz_farm_queue_wait(q, n_used(f) ? 5 : f->cfg.poll_ms);
+        if (w > 0)
+            want_claim = 1;
+        else if (w < 0)
+            sleep_ms(100); /* the database is away: the next call reconnects */
+    }
+    /* stopping: our unfinished partitions go back to the queue at once */
+    for (int i = 0; q && i < f->slots; i++) {
+        slot *s = &f->slot[i];
+        if (!s->used)
+            continue;
+        if (s->local[0] && !s->result)
+            cz_engine_cancel(f->e, s->local);
+        if (!s->result && !s->fail_reason)
+            s->fail_det = -1;
+        slot_write(f, q, s);
+        slot_free(s);
+    }
+    snapshot(f, mono_ms());
+    cz_farm_queue_close(q);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* life                                                                 */
+/* ------------------------------------------------------------------ */
+
+cz_status cz_farm_start(cz_farm **out, const cz_farm_host_config *cfg, cz_engine *e, char *err, size_t err_len)
+{
+    *out = NULL;
+    cz_farm *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, err_len, "out of memory");
+        return CZ_ERR_NOMEM;
+    }
+    f->cfg = *cfg;
+    if (f->cfg.poll_ms < 1)
+        f->cfg.poll_ms = 250;
+    f->e = e;
+    f->url = strdup(cfg->queue.url ? cfg->queue.url : "");
+    f->host_id = strdup(cfg->queue.host_id ? cfg->queue.host_id : "");
+    f->password = cfg->queue.password ? strdup(cfg->queue.password) : NULL;
+    pthread_mutex_init(&f->mu, NULL);
+    atomic_init(&f->stop, 0);
+    f->db_ok = 1;
+    json_t *status = cz_engine_status_json(e);
+    int workers = (int)json_array_size(json_object_get(status, "workers"));
+    f->devices = json_array();
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(status, "devices"), i, d)
+    {
+        json_array_append_new(f->devices, json_pack("{s:s, s:s}", "backend",
+                                                     json_string_value(json_object_get(d, "backend")), "name",
+                                                     json_string_value(json_object_get(d, "name"))));
+    }
+    json_decref(status);
+    f->slots = cfg->slots > 0 ? cfg->slots : workers + 1;
+    f->slot = calloc((size_t)f->slots, sizeof *f->slot);
+    if (!f->url || !f->host_id || !f->slot) {
+        cz_farm_destroy(f);
+        snprintf(err, err_len, "out of memory");
+        return CZ_ERR_NOMEM;
+    }
+    f->cfg.queue.url = f->url;
+    f->cfg.queue.host_id = f->host_id;
+    f->cfg.queue.password = f->password;
+    /* connect and migrate now, so that a wrong URL stops the daemon at start */
+    cz_farm_queue *q = pool_get(f, err, err_len);
+    if (!q) {
+        cz_farm_destroy(f);
+        return CZ_ERR_IO;
+    }
+    pool_put(f, q);
+    if (pthread_create(&f->runner, NULL, runner_main, f)) {
+        cz_farm_destroy(f);
+        snprintf(err, err_len, "cannot start the farm's runner thread");
+        return CZ_ERR_INTERNAL;
+    }
+    f->started = 1;
+    cz_log(CZ_LOG_INFO, "farm", "host %s: %d slot(s), lease %d ms, at most %d attempts", f->host_id, f->slots,
+           f->cfg.queue.lease_ms, f->cfg.queue.max_attempts);
+    *out = f;
+    return CZ_OK;
+}
+
+void cz_farm_stop(cz_farm *f)
+{
+    if (!f || !f->started)
+        return;
+    atomic_store(&f->stop, 1);
+    pthread_join(f->runner, NULL);
+    f->started = 0;
+}
+
+void cz_farm_destroy(cz_farm *f)
+{
+    if (!f)
+        return;
+    cz_farm_stop(f);
+    for (int i = 0; i < f->n_pool; i++)
+        cz_farm_queue_close(f->pool[i]);
+    for (int i = 0; f->slot && i < f->slots; i++)
+        slot_free(&f->slot[i]);
+    free(f->slot);
+    json_decref(f->devices);
+    json_decref(f->running);
+    pthread_mutex_destroy(&f->mu);
+    free(f->url);
+    free(f->host_id);
+    if (f->password) {
+        memset(f->password, 0, strlen(f->password));
+        free(f->password);
+    }
+    free(f);
+}
+
+/* ------------------------------------------------------------------ */
+/* the API side                                                         */
+/* ------------------------------------------------------------------ */
+
+static int has_control(const char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+cz_status cz_farm_submit(cz_farm *f, const cz_job_request *req, char *job_id, size_t *position, char *err,
+                         size_t err_len)
+{
+    cz_submit_outcome dummy;
+    cz_submit_outcome *oc = req && req->outcome ? req->outcome : &dummy;
+    *oc = CZ_SUBMIT_REFUSED;
+    if (position)
+        *position = 0;
+    job_id[0] = 0;
+    int n_ways = req ? (req->witness_path != NULL) + (req->witness != NULL) + (req->witness_paths != NULL) : 0;
+    if (!req || !req->key_id || !*req->key_id || n_ways != 1) {
+        snprintf(err, err_len, "a job needs a key id and a witness (path or bytes)");
+        return CZ_ERR_ARG;
+    }
+    if (has_control(req->key_id) || strlen(req->key_id) > 127) {
+        snprintf(err, err_len, "key id holds control bytes or is too long");
+        return CZ_ERR_ARG;
+    }
+    if (req->request_id && (strlen(req->request_id) > 127 || !*req->request_id || has_control(req->request_id))) {
+        snprintf(err, err_len, "request_id is empty, longer than 127 bytes or holds control bytes");
+        return CZ_ERR_ARG;
+    }
+    if (req->witness_paths && (req->n_partitions < 1 || req->n_partitions > CZ_MAX_PARTITIONS)) {
+        snprintf(err, err_len, "a job has 1 to %d partitions (witness paths), not %zu", CZ_MAX_PARTITIONS,
+                 req->n_partitions);
+        return CZ_ERR_RANGE;
+    }
+    cz_farm_request r = {.key_id = req->key_id, .priority = (int)req->priority, .request_id = req->request_id,
+                         .origin = (int)req->origin};
+    const char *one[1] = {req->witness_path};
+    if (req->witness) {
+        r.input = req->witness;
+        r.input_len = req->witness_len;
+    } else if (req->witness_paths) {
+        r.paths = req->witness_paths;
+        r.n_paths = req->n_partitions;
+    } else {
+        r.paths = one;
+        r.n_paths = 1;
+    }
+    /* ride out a short outage (a restart of the server) before answering */
+    double end = mono_ms() + 5000;
+    for (;;) {
+        cz_status st = CZ_ERR_IO;
+        cz_farm_queue *q = pool_get(f, err, err_len);
+        if (q) {
+            int known = 0;
+            st = cz_farm_queue_key_known(q, req->key_id, f->cfg.queue.lease_ms + 5000, &known, err, err_len);
+            if (!st && !known) {
+                pool_put(f, q);
+                snprintf(err, err_len, "unknown key '%s' (no live host of the farm holds it)", req->key_id);
+                return CZ_ERR_NOT_FOUND;
+            }
+            cz_farm_outcome fo = CZ_FARM_NEW;
+            if (!st)
+                st = cz_farm_queue_submit(q, &r, job_id, &fo, err, err_len);
+            if (st == CZ_ERR_IO) {
+                cz_farm_queue_close(q);
+            } else {
+                pool_put(f, q);
+                if (st == CZ_OK)
+                    *oc = fo == CZ_FARM_EXISTING ? CZ_SUBMIT_EXISTING : CZ_SUBMIT_NEW;
+                else if (fo == CZ_FARM_CONFLICT)
+                    *oc = CZ_SUBMIT_CONFLICT;
+                if (st == CZ_ERR_INTERNAL) { /* a database error other than a lost connection */
+                    *oc = CZ_SUBMIT_FULL;
+                    return CZ_ERR_BUSY;
+                }
+                return st;
+            }
+        }
+        if (mono_ms() > end) {
+            db_error(f, "submit", err);
+            *oc = CZ_SUBMIT_FULL;
+            char e2[600];
+            snprintf(e2, sizeof e2, "the farm's database is unreachable (%s); retry later", err);
+            snprintf(err, err_len, "%s", e2);
+            return CZ_ERR_BUSY;
+        }
+        sleep_ms(200);
+    }
+}
+
+json_t *cz_farm_await(cz_farm *f, const char *job_id, int timeout_ms, cz_status *st)
+{
+    cz_status dummy;
+    if (!st)
+        st = &dummy;
+    double end = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+    char err[512];
+    for (;;) {
+        cz_farm_queue *q = pool_get(f, err, sizeof err);
+        *st = CZ_ERR_IO;
+        if (q) {
+            /* in slices, so that a daemon shutting down answers at once */
+            double left = end - mono_ms();
+            int slice = left > 500 ? 500 : left > 0 ? (int)left : 0;
+            json_t *o = cz_farm_queue_await(q, job_id, slice, st, err, sizeof err);
+            if (*st == CZ_ERR_IO)
+                cz_farm_queue_close(q);
+            else
+                pool_put(f, q);
+            if (o) {
+                const char *s = json_string_value(json_object_get(o, "status"));
+                int finished = s && (!strcmp(s, "done") || !strcmp(s, "failed") || !strcmp(s, "cancelled"));
+                if (finished || mono_ms() >= end || atomic_load(&f->stop))
+                    return o;
+                json_decref(o);
+                continue;
+            }
+            if (*st == CZ_ERR_NOT_FOUND)
+                return NULL;
+        }
+        /* the database is away: wait for it within the client's wait */
+        if (mono_ms() + 200 > end)
+            return NULL;
+        sleep_ms(200);
+    }
+}
+
+cz_status cz_farm_cancel(cz_farm *f, const char *job_id)
+{
+    char err[512];
+    cz_farm_queue *q = pool_get(f, err, sizeof err);
+    if (!q)
+        return CZ_ERR_IO;
+    cz_status st = cz_farm_queue_cancel(q, job_id, err, sizeof err);
+    if (st == CZ_ERR_IO)
+        cz_farm_queue_close(q);
+    else
+        pool_put(f, q);
+    return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+json_t *cz_farm_status_json(cz_farm *f)
+{
+    pthread_mutex_lock(&f->mu);
+    size_t n = f->n_lat < LAT_RING ? (size_t)f->n_lat : LAT_RING;
+    double *lat = malloc((n ? n : 1) * sizeof *lat);
+    if (lat)
+        memcpy(lat, f->lat, n * sizeof *lat);
+    json_t *host = json_pack(
+        "{s:s, s:i, s:b, s:O, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}}", "host", f->host_id, "slots", f->slots,
+        "database_reachable", f->db_ok, "running", f->running ? f->running : json_array(), "counts", "claimed",
+        (json_int_t)f->claimed, "completed", (json_int_t)f->completed, "failed", (json_int_t)f->failed, "retried",
+        (json_int_t)f->retried, "writes_refused", (json_int_t)f->refused, "leases_lost", (json_int_t)f->lost,
+        "released", (json_int_t)f->released, "database_errors", (json_int_t)f->db_errors);
+    pthread_mutex_unlock(&f->mu);
+    if (lat && n) {
+        qsort(lat, n, sizeof *lat, cmp_double);
+        json_object_set_new(host, "claim_to_start_ms",
+                            json_pack("{s:I, s:f, s:f, s:f}", "n", (json_int_t)n, "median", lat[n / 2], "p99",
+                                      lat[(size_t)((double)(n - 1) * 0.99)], "max", lat[n - 1]));
+    }
+    free(lat);
+    char err[512] = "";
+    cz_farm_queue *q = pool_get(f, err, sizeof err);
+    json_t *farm = q ? cz_farm_queue_status_json(q, err, sizeof err) : NULL;
+    if (q && !farm)
+        cz_farm_queue_close(q);
+    else
+        pool_put(f, q);
+    if (!farm)
+        farm = json_pack("{s:s}", "error", err);
+    json_object_set_new(farm, "this_host", host);
+    return farm;
+}
+
+char *cz_farm_metrics_text(cz_farm *f)
+{
+    json_t *s = cz_farm_status_json(f);
+    json_t *h = json_object_get(s, "this_host"), *c = json_object_get(h, "counts");
+    size_t cap = 4096, len = 0;
+    char *out = malloc(cap);
+    if (!out) {
+        json_decref(s);
+        return NULL;
+    }
+    out[0] = 0;
+#define EMIT(...)                                                                 \
+    do {                                                                          \
+        int k_ = snprintf(out + len, cap - len, __VA_ARGS__);                     \
+        if (k_ > 0 && (size_t)k_ < cap - len)                                     \
+            len += (size_t)k_;                                                    \
+    } while (0)
+    static const char *const names[] = {"claimed", "completed", "failed", "retried",
+                                        "writes_refused", "leases_lost", "released", "database_errors"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        EMIT("# TYPE cuzk_farm_%s_total counter\ncuzk_farm_%s_total %" PRId64 "\n", names[i], names[i],
+             (int64_t)json_integer_value(json_object_get(c, names[i])));
+    EMIT("# TYPE cuzk_farm_slots gauge\ncuzk_farm_slots %d\n", (int)json_integer_value(json_object_get(h, "slots")));
+    EMIT("# TYPE cuzk_farm_running gauge\ncuzk_farm_running %zu\n", json_array_size(json_object_get(h, "running")));
+    EMIT("# TYPE cuzk_farm_database_up gauge\ncuzk_farm_database_up %d\n",
+         json_is_true(json_object_get(h, "database_reachable")) && !json_object_get(s, "error"));
+    if (!json_object_get(s, "error")) {
+        EMIT("# TYPE cuzk_farm_hosts gauge\ncuzk_farm_hosts %zu\n", json_array_size(json_object_get(s, "hosts")));
+        EMIT("# TYPE cuzk_farm_leases gauge\ncuzk_farm_leases %" PRId64 "\n",
+             (int64_t)json_integer_value(json_object_get(s, "leases")));
+        EMIT("# TYPE cuzk_farm_queue_depth gauge\n");
+        const char *k;
+        json_t *v;
+        json_object_foreach(json_object_get(s, "queue"), k, v)
+            EMIT("cuzk_farm_queue_depth{priority=\"%s\"} %" PRId64 "\n", k, (int64_t)json_integer_value(v));
+    }
+#undef EMIT
+    json_decref(s);
+    return out;
+}
