@@ -2,7 +2,7 @@
  * witness.c: the PoRep-shaped circuit's CPU costs (bench-witness).
  *
  *   bench-witness [--preset P]... [--threads N[,N...]] [--rounds R]
- *                 [--no-witness] [--shape] [--count]
+ *                 [--no-witness] [--shape] [--count] [--check]
  *
  * Per preset (default porep-mini and porep-8m):
  *   count    a whole COUNT run (every challenge, with the breakdown);
@@ -12,7 +12,10 @@
  *            thread count; rate = constraints per second per thread;
  *   shape    a SHAPE run in a child process: its time and the child's peak
  *            resident memory (getrusage RUSAGE_CHILDREN, ru_maxrss), so
- *            the figure is the recording's own.
+ *            the figure is the recording's own;
+ *   check    shape and witness agree: the SHAPE recording, one
+ *            partition's witness (all threads), and cz_shape_check of it,
+ *            in this process (the preset's whole memory at once).
  * Output: a table and a JSON line per figure (bench, preset, size =
  * constraints, threads, ms, cpu_ms, commit, machine), as the other
  * benches. DESIGN: wall time is the figure (the witness is a parallel
@@ -220,11 +223,60 @@ static int bench_shape(const cz_porep_params *p)
     return 0;
 }
 
+static int bench_check(const cz_porep_params *p, int threads)
+{
+    char err[512];
+    double t = wall_now();
+    cz_shape *s;
+    if (cz_porep_shape(p, &s, err, sizeof err)) {
+        fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+        return 1;
+    }
+    double t_shape = wall_now() - t;
+    cz_c1 *c1;
+    if (cz_c1_generate(&c1, p, 2, err, sizeof err)) {
+        fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+        cz_shape_free(s);
+        return 1;
+    }
+    cz_porep_partition in;
+    cz_c1_partition(c1, p->partitions - 1, &in, err, sizeof err);
+    cz_threadpool *pool = cz_threadpool_create(threads);
+    cz_fr *w;
+    uint64_t n;
+    t = wall_now();
+    cz_status st = cz_porep_witness_alloc(p, &in, pool, &w, &n, err, sizeof err);
+    double t_wit = wall_now() - t;
+    cz_threadpool_destroy(pool);
+    cz_c1_free(c1);
+    if (st) {
+        fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
+        cz_shape_free(s);
+        return 1;
+    }
+    t = wall_now();
+    double c0 = cpu_now();
+    st = cz_shape_check(s, w, err, sizeof err);
+    double ms = (wall_now() - t) * 1e3, cms = (cpu_now() - c0) * 1e3;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    char txt[800], js[200];
+    snprintf(txt, sizeof txt, "%s (shape %.1f s, witness %.1f s, peak RSS %.2f GiB)%s%s",
+             st ? "DISAGREE" : "the witness satisfies the shape", t_shape, t_wit,
+             (double)ru.ru_maxrss * 1024.0 / (1u << 30), st ? ": " : "", st ? err : "");
+    snprintf(js, sizeof js, "\"agree\":%s,\"shape_ms\":%.1f,\"witness_ms\":%.1f,\"peak_rss_kib\":%ld,",
+             st ? "false" : "true", t_shape * 1e3, t_wit * 1e3, ru.ru_maxrss);
+    emit("check", p->name, s->n_constraints, threads, ms, cms, txt, js);
+    cz_porep_witness_free(w, n);
+    cz_shape_free(s);
+    return st ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *presets[8];
     int n_presets = 0, threads[16], n_threads = 0, rounds = 3;
-    int do_witness = 1, do_shape = 0, do_count = 0;
+    int do_witness = 1, do_shape = 0, do_count = 0, do_check = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--preset") && v && n_presets < 8) {
@@ -245,10 +297,12 @@ int main(int argc, char **argv)
             do_shape = 1;
         } else if (!strcmp(a, "--count")) {
             do_count = 1;
+        } else if (!strcmp(a, "--check")) {
+            do_check = 1;
         } else {
             fprintf(stderr,
                     "usage: bench-witness [--preset P]... [--threads N[,N...]] [--rounds R]\n"
-                    "                     [--no-witness] [--shape] [--count]\n");
+                    "                     [--no-witness] [--shape] [--count] [--check]\n");
             return 2;
         }
     }
@@ -285,6 +339,8 @@ int main(int argc, char **argv)
             rc |= bench_shape(p);
         if (do_witness)
             rc |= bench_witness(p, threads, n_threads, rounds);
+        if (do_check)
+            rc |= bench_check(p, threads[n_threads - 1]);
     }
     return rc;
 }
