@@ -242,4 +242,52 @@ printf '["121509", "3", "11"]' >"$TMP/pub3.json"
 cz_expect "1 2" "public.json with 3 values for nPublic = 4" "$CUZK" verify "$VK" "$TMP/pub3.json" "$PROOF"
 cz_expect_err "info on garbage JSON" "$CUZK" info "$TMP/garbage.json"
 
+echo "== files that are not regular files, and headers that lie (issue 16)"
+# Before the fix a FIFO blocked every command in open(), /dev/zero was read
+# up to 2 GB, and a key claiming a huge domain over a sparse file was
+# believed (cuzk info: 3.4 GB of RSS for 2^24). Each run has a time limit.
+mkfifo "$TMP/fifo"
+cz_expect_err "info on /dev/zero" timeout -k 5 10 "$CUZK" info /dev/zero
+cz_check "... names what it is" grep -q "character device" "$TMP/.err"
+cz_expect_err "info on a FIFO" timeout -k 5 10 "$CUZK" info "$TMP/fifo"
+cz_check "... names what it is" grep -q "FIFO" "$TMP/.err"
+cz_expect_err "prove with a FIFO as the witness" timeout -k 5 10 "$CUZK" prove --quiet "$ZKEY" "$TMP/fifo" "${P[@]}"
+cz_check "... names what it is" grep -q "FIFO" "$TMP/.err"
+cz_expect_err "prove with a FIFO as the key" timeout -k 5 10 "$CUZK" prove --quiet "$TMP/fifo" "$WTNS" "${P[@]}"
+cz_expect_err "prove with /dev/zero as the witness" timeout -k 5 10 "$CUZK" prove --quiet "$ZKEY" /dev/zero "${P[@]}"
+cz_expect_err "verify with a FIFO as the proof" timeout -k 5 10 "$CUZK" verify "$VK" "$PUB" "$TMP/fifo"
+cz_expect_err "export-vk of a FIFO" timeout -k 5 10 "$CUZK" export-vk "$TMP/fifo" "$TMP/vk.json"
+cz_expect_err "setup on a FIFO" timeout -k 5 10 "$CUZK" setup --seed 1 "$TMP/fifo" "$TMP/k.zkey"
+printf 'root:x:0:0:root:/root:/bin/bash\n' >"$TMP/passwd"
+cz_expect_err "prove with a text file as the key" prove "$TMP/passwd" "$WTNS" "${P[@]}"
+cz_check "... the message holds no byte of its text" sh -c '! grep -q root "$1"' _ "$TMP/.err"
+
+le() { # le N V: V as N little-endian bytes
+    local s="" i
+    for ((i = 0; i < $1; i++)); do s+=$(printf '\\%03o' $((($2 >> (8 * i)) & 255))); done
+    # shellcheck disable=SC2059
+    printf "$s"
+}
+# small.zkey claiming a domain of 2^24 with a hole (sparse, 1.6 GB apparent)
+# as its H section, so every section size agrees with the header
+pos=12
+head -c 12 "$ZKEY" >"$TMP/big.zkey"
+while read -r id off size; do
+    if [ "$id" = 9 ]; then
+        size=$((96 << 24))
+        { le 4 9; le 8 "$size"; } | dd of="$TMP/big.zkey" bs=1M oflag=seek_bytes seek=$pos conv=notrunc status=none
+        truncate -s $((pos + 12 + size)) "$TMP/big.zkey"
+    else
+        dd if="$ZKEY" iflag=skip_bytes,count_bytes bs=1M skip=$((off - 12)) count=$((size + 12)) status=none |
+            dd of="$TMP/big.zkey" bs=1M oflag=seek_bytes seek=$pos conv=notrunc status=none
+        [ "$id" = 2 ] && le 4 $((1 << 24)) | dd of="$TMP/big.zkey" bs=1 seek=$((pos + 108)) conv=notrunc status=none
+    fi
+    pos=$((pos + 12 + size))
+done < <(cz_sections "$ZKEY")
+cz_check "(test setup: a sparse 1.6 GB key)" test "$(stat -c %s "$TMP/big.zkey")" -gt 1000000000
+cz_expect_err "info on a key whose header claims 2^24 points over a sparse file" timeout -k 5 60 "$CUZK" info "$TMP/big.zkey"
+cz_check "... says the domain is larger than the circuit needs" grep -q "larger than the circuit" "$TMP/.err"
+cz_expect_err "prove with it" timeout -k 5 60 "$CUZK" prove --quiet "$TMP/big.zkey" "$WTNS" "${P[@]}"
+rm -f "$TMP/big.zkey"
+
 cz_finish

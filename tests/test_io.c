@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -20,6 +21,7 @@
 #include "groth16/groth16.h"
 #include "io/binfile.h"
 #include "io/json.h"
+#include "io/paths.h"
 
 static uint8_t *fixture(const char *rel, size_t *len)
 {
@@ -367,6 +369,302 @@ static void test_files(void **state)
     /* empty bytes */
     assert_int_equal(cz_zkey_load_bytes(&key, "", 0, false, "e.zkey", 1, err, sizeof err),
                      CZ_ERR_FORMAT);
+}
+
+/* ---- hostile files (issue 16): FIFOs, devices, sparse headers, paths ---- */
+
+/* A temporary folder; removed by rm_tree. */
+static char *tmp_dir(void)
+{
+    static char d[64];
+    snprintf(d, sizeof d, "/tmp/cz_test_io_dXXXXXX");
+    assert_non_null(mkdtemp(d));
+    return d;
+}
+
+static void rm_tree(const char *d)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    /* Before the fix a FIFO blocked in open() and /dev/zero was read until
+       memory ran out: the alarm turns a hang into a failure. */
+    alarm(30);
+    char *d = tmp_dir(), fifo[128], err[256];
+    snprintf(fifo, sizeof fifo, "%s/f", d);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    cz_zkey *key;
+    cz_blob b;
+    cz_r1cs *cs;
+    assert_int_equal(cz_zkey_load(&key, fifo, 1, err, sizeof err), CZ_ERR_IO);
+    assert_non_null(strstr(err, "FIFO"));
+    assert_non_null(strstr(err, fifo));
+    assert_int_equal(cz_blob_map(&b, fifo, err, sizeof err), CZ_ERR_IO);
+    assert_int_equal(cz_blob_read(&b, fifo, 0, err, sizeof err), CZ_ERR_IO);
+    assert_int_equal(cz_r1cs_load(&cs, fifo, err, sizeof err), CZ_ERR_IO);
+    assert_int_equal(cz_blob_map(&b, "/dev/zero", err, sizeof err), CZ_ERR_IO);
+    assert_non_null(strstr(err, "character device"));
+    cz_zkey_load_opts o = {.private_copy = true};
+    assert_int_equal(cz_zkey_load_ex(&key, "/dev/zero", &o, err, sizeof err), CZ_ERR_IO);
+    assert_non_null(strstr(err, "character device"));
+    int fd;
+    uint64_t size;
+    assert_int_equal(cz_file_open(&fd, &size, d, err, sizeof err), CZ_ERR_IO);
+    assert_non_null(strstr(err, "directory"));
+    alarm(0);
+    rm_tree(d);
+}
+
+/* The bytes of a file that is not of the format are never echoed: only
+   its 4 magic bytes, as hex. */
+static void test_magic_not_echoed(void **state)
+{
+    (void)state;
+    const char text[] = "root:x:0:0:root:/root:/bin/bash\n";
+    char err[256];
+    cz_zkey *key;
+    assert_int_equal(cz_zkey_load_bytes(&key, text, sizeof text - 1, false, "t", 1, err, sizeof err),
+                     CZ_ERR_FORMAT);
+    assert_null(strstr(err, "root"));
+    assert_non_null(strstr(err, "72 6f 6f 74"));
+    cz_fr *w;
+    uint32_t n;
+    assert_int_equal(cz_wtns_parse(&w, &n, (const uint8_t *)text, sizeof text - 1, "t", 0, err,
+                                   sizeof err), CZ_ERR_FORMAT);
+    assert_null(strstr(err, "root"));
+}
+
+/* small.zkey with a domain of 2^log in its header and an H section of
+   2^log points left as a hole: every section size agrees with the header,
+   the file takes a few KB on disk. */
+static void write_big_domain(const char *path, unsigned log)
+{
+    size_t n;
+    uint8_t *z = fixture("small.zkey", &n);
+    cz_binfile f;
+    char err[256];
+    assert_int_equal(cz_binfile_parse(&f, z, n, "z", "zkey", 1, err, sizeof err), CZ_OK);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(z, 1, 12, fp), 12);
+    uint64_t pos = 12;
+    for (uint32_t i = 0; i < f.n_sections; i++) {
+        const cz_bin_section *s = &f.sections[i];
+        uint8_t h[12];
+        uint64_t size = s->id == 9 ? ((uint64_t)96 << log) : s->size;
+        cz_put_le32(h, s->id);
+        cz_put_le64(h + 4, size);
+        assert_int_equal(fseeko(fp, (off_t)pos, SEEK_SET), 0);
+        assert_int_equal(fwrite(h, 1, 12, fp), 12);
+        if (s->id != 9) {
+            uint8_t *c = malloc(s->size);
+            memcpy(c, z + s->offset, s->size);
+            if (s->id == 2)
+                cz_put_le32(c + 96, 1u << log);
+            assert_int_equal(fwrite(c, 1, s->size, fp), s->size);
+            free(c);
+        }
+        pos += 12 + size;
+    }
+    assert_int_equal(fclose(fp), 0);
+    assert_int_equal(truncate(path, (off_t)pos), 0);
+    cz_binfile_free(&f);
+    free(z);
+}
+
+static void test_zkey_huge_domain(void **state)
+{
+    (void)state;
+    alarm(60);
+    char *d = tmp_dir(), path[128], err[256];
+    snprintf(path, sizeof path, "%s/big.zkey", d);
+    write_big_domain(path, 24); /* 1.6 GB apparent; before the fix: 3.4 GB of RSS and loaded */
+    cz_zkey *key;
+    assert_int_equal(cz_zkey_load(&key, path, 1, err, sizeof err), CZ_ERR_FORMAT);
+    assert_non_null(strstr(err, "larger than the circuit needs"));
+    cz_zkey_load_opts info_only = {.threads = 1, .no_matrices = true};
+    assert_int_equal(cz_zkey_load_ex(&key, path, &info_only, err, sizeof err), CZ_ERR_FORMAT);
+    /* the header and the memory a private copy needs, from the file's
+       section table alone: more than its (sparse) size */
+    int fd;
+    uint64_t size, mem;
+    cz_zkey_info info;
+    assert_int_equal(cz_file_open(&fd, &size, path, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_zkey_peek_fd(&info, &mem, fd, size, path, err, sizeof err), CZ_OK);
+    assert_int_equal(info.domain_size, 1u << 24);
+    assert_true(mem >= size + cz_zkey_matrix_bytes(1u << 24, info.n_coefs));
+    close(fd);
+    /* a header whose H section is one point short: refused by the peek */
+    write_big_domain(path, 24);
+    {
+        FILE *fp = fopen(path, "r+b");
+        uint8_t h[8];
+        cz_put_le64(h, ((uint64_t)96 << 24) - 96);
+        assert_int_equal(fseeko(fp, 72580 - 8, SEEK_SET), 0); /* section 9's size field */
+        assert_int_equal(fwrite(h, 1, 8, fp), 8);
+        fclose(fp);
+    }
+    assert_int_equal(cz_file_open(&fd, &size, path, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_zkey_peek_fd(&info, &mem, fd, size, path, err, sizeof err), CZ_ERR_FORMAT);
+    close(fd);
+    alarm(0);
+    rm_tree(d);
+}
+
+/* A private copy: the key owns its bytes (no mapping, no extra aligned
+   copies: unaligned sections slide into place), proves the same, and a
+   matrices limit is checked before anything is allocated. */
+static void test_zkey_private_copy(void **state)
+{
+    (void)state;
+    char *d = tmp_dir(), path[128], err[256];
+    snprintf(path, sizeof path, "%s/k.zkey", d);
+    size_t n;
+    uint8_t *z = fixture("small.zkey", &n);
+    write_file(path, z, n);
+    cz_zkey *a, *b;
+    assert_int_equal(cz_zkey_load(&a, cz_test_src_path("tests/fixtures/small.zkey"), 1, err,
+                                  sizeof err), CZ_OK);
+    cz_zkey_load_opts o = {.threads = 1, .private_copy = true};
+    assert_int_equal(cz_zkey_load_ex(&b, path, &o, err, sizeof err), CZ_OK);
+    assert_null(b->blob.map);
+    assert_non_null(b->blob.owned);
+    for (int i = 0; i < 6; i++)
+        assert_null(b->copies[i]);
+    assert_true(((uintptr_t)b->a & 7) == 0 && ((uintptr_t)b->b2 & 7) == 0 &&
+                ((uintptr_t)b->h & 7) == 0 && ((uintptr_t)b->ic & 7) == 0);
+    /* the file changing now cannot reach the key */
+    assert_int_equal(truncate(path, 0), 0);
+    assert_memory_equal(a->a, b->a, a->n_vars * sizeof *a->a);
+    assert_memory_equal(a->b1, b->b1, a->n_vars * sizeof *a->b1);
+    assert_memory_equal(a->b2, b->b2, a->n_vars * sizeof *a->b2);
+    assert_memory_equal(a->c, b->c, (a->n_vars - a->n_public - 1) * sizeof *a->c);
+    assert_memory_equal(a->h, b->h, a->domain_size * sizeof *a->h);
+    assert_memory_equal(a->ic, b->ic, (a->n_public + 1) * sizeof *a->ic);
+    assert_int_equal(a->qa.nnz, b->qa.nnz);
+    assert_memory_equal(a->qa.row_ptr, b->qa.row_ptr, (a->domain_size + 1) * sizeof *a->qa.row_ptr);
+    assert_memory_equal(a->qb.col, b->qb.col, a->qb.nnz * sizeof *a->qb.col);
+    assert_memory_equal(a->qb.val, b->qb.val, a->qb.nnz * sizeof *a->qb.val);
+    cz_zkey_free(b);
+    /* the matrices' limit */
+    write_file(path, z, n);
+    cz_zkey_load_opts tight = {.threads = 1, .private_copy = true, .mem_limit = 4096};
+    assert_int_equal(cz_zkey_load_ex(&b, path, &tight, err, sizeof err), CZ_ERR_NOMEM);
+    assert_non_null(strstr(err, "matrices"));
+    cz_zkey_load_opts small = {.threads = 1, .private_copy = true, .max_file_bytes = n - 1};
+    assert_int_equal(cz_zkey_load_ex(&b, path, &small, err, sizeof err), CZ_ERR_NOMEM);
+    /* cz_blob_read: a limit, and a private copy */
+    cz_blob bl;
+    assert_int_equal(cz_blob_read(&bl, path, n - 1, err, sizeof err), CZ_ERR_RANGE);
+    assert_int_equal(cz_blob_read(&bl, path, n, err, sizeof err), CZ_OK);
+    assert_int_equal(truncate(path, 10), 0);
+    assert_memory_equal(bl.data, z, n);
+    cz_blob_release(&bl);
+    cz_zkey_free(a);
+    free(z);
+    rm_tree(d);
+}
+
+static void test_path_policy(void **state)
+{
+    (void)state;
+    alarm(30);
+    char *d = tmp_dir(), sub[128], p[256], err[256], real[4096];
+    snprintf(sub, sizeof sub, "%s/allowed", d);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(p, sizeof p, "%s/k.zkey", sub);
+    write_file(p, "zkey", 4);
+    snprintf(p, sizeof p, "%s/outside.txt", d);
+    write_file(p, "root:secret", 11);
+    snprintf(p, sizeof p, "%s/fifo", sub);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    snprintf(p, sizeof p, "%s/out-link", sub);
+    char target[160];
+    snprintf(target, sizeof target, "%s/outside.txt", d);
+    assert_int_equal(symlink(target, p), 0);
+    snprintf(p, sizeof p, "%s/in-link", sub);
+    assert_int_equal(symlink("k.zkey", p), 0);
+
+    cz_path_policy pol;
+    cz_path_policy_init(&pol);
+    assert_int_equal(cz_path_policy_add_list(&pol, sub, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_path_policy_add(&pol, sub, err, sizeof err), CZ_OK); /* twice: harmless */
+    assert_int_equal(pol.n, 1);
+    assert_int_not_equal(cz_path_policy_add(&pol, "/no/such/folder", err, sizeof err), CZ_OK);
+
+    int fd;
+    uint64_t size;
+    /* inside, directly and through a link that stays inside */
+    snprintf(p, sizeof p, "%s/k.zkey", sub);
+    assert_int_equal(cz_path_open(&fd, &size, real, sizeof real, p, &pol, "key", err, sizeof err),
+                     CZ_OK);
+    assert_int_equal(size, 4);
+    close(fd);
+    snprintf(p, sizeof p, "%s/in-link", sub);
+    assert_int_equal(cz_path_open(&fd, &size, real, sizeof real, p, &pol, "key", err, sizeof err),
+                     CZ_OK);
+    assert_non_null(strstr(real, "/allowed/k.zkey"));
+    close(fd);
+    /* inside but a FIFO: said so, at once */
+    snprintf(p, sizeof p, "%s/fifo", sub);
+    assert_int_equal(cz_path_open(&fd, &size, NULL, 0, p, &pol, "key", err, sizeof err), CZ_ERR_IO);
+    assert_non_null(strstr(err, "FIFO"));
+    /* inside but missing: said so, and told apart for a caller that lets
+       such a file come later */
+    bool missing = false;
+    snprintf(p, sizeof p, "%s/missing", sub);
+    assert_int_equal(cz_path_open_ex(&fd, &size, NULL, 0, &missing, p, &pol, "key", err,
+                                     sizeof err), CZ_ERR_IO);
+    assert_non_null(strstr(err, "No such file"));
+    assert_true(missing);
+    snprintf(p, sizeof p, "%s/missing", d);
+    assert_int_equal(cz_path_open_ex(&fd, &size, NULL, 0, &missing, p, &pol, "key", err,
+                                     sizeof err), CZ_ERR_IO);
+    assert_false(missing);
+    /* outside, whatever it is: one message, naming only the path given */
+    const char *outs[] = {"%s/outside.txt", "%s/allowed/../outside.txt", "%s/allowed/out-link",
+                          "%s/nothing-here", "%s", "/dev/zero", "/etc/passwd", "%s/no/dir/x"};
+    char first[256] = "";
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+        snprintf(p, sizeof p, outs[i], d);
+        assert_int_equal(cz_path_open(&fd, &size, NULL, 0, p, &pol, "key", err, sizeof err),
+                         CZ_ERR_IO);
+        assert_int_equal(fd, -1);
+        assert_null(strstr(err, "secret"));
+        const char *rest = err + strlen(p);
+        assert_true(!strncmp(err, p, strlen(p)));
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", rest);
+        assert_string_equal(rest, first);
+    }
+    assert_non_null(strstr(first, "refused"));
+    /* an empty policy allows nothing; no policy (the operator) any regular file */
+    cz_path_policy none;
+    cz_path_policy_init(&none);
+    snprintf(p, sizeof p, "%s/k.zkey", sub);
+    assert_int_equal(cz_path_open(&fd, &size, NULL, 0, p, &none, "key", err, sizeof err), CZ_ERR_IO);
+    snprintf(p, sizeof p, "%s/outside.txt", d);
+    assert_int_equal(cz_path_open(&fd, &size, NULL, 0, p, NULL, "key", err, sizeof err), CZ_OK);
+    close(fd);
+    assert_int_equal(cz_path_open(&fd, &size, NULL, 0, "/dev/zero", NULL, "key", err, sizeof err),
+                     CZ_ERR_IO);
+    assert_non_null(strstr(err, "character device"));
+    cz_path_policy_free(&pol);
+    alarm(0);
+    rm_tree(d);
 }
 
 /* ---- .wtns ---- */
@@ -720,6 +1018,11 @@ int main(void)
         cmocka_unit_test(test_zkey_header_faults),
         cmocka_unit_test(test_zkey_bn254),
         cmocka_unit_test(test_files),
+        cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_magic_not_echoed),
+        cmocka_unit_test(test_zkey_huge_domain),
+        cmocka_unit_test(test_zkey_private_copy),
+        cmocka_unit_test(test_path_policy),
         cmocka_unit_test(test_wtns),
         cmocka_unit_test(test_wtns_parse_into),
         cmocka_unit_test(test_wtns_roundtrip),

@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "util/log.h"
 
@@ -57,6 +58,9 @@ typedef struct {
     int done;          /* a response was queued early (413) */
     int too_large;     /* the body is past max_upload: drop it, then answer 413 */
     size_t dropped;
+    size_t held;       /* bytes of the host memory budget held for the body */
+    size_t expect;     /* Content-Length + 1 where given, else 0 */
+    int no_memory;     /* the body did not fit the budget: drop it, then 503 (413 if never) */
 } request;
 
 /* ---- responses ---- */
@@ -251,6 +255,20 @@ static unsigned status_code(cz_status st)
     }
 }
 
+/* Who names files in a request: a client on the unix socket or on TCP
+   (the path policy of [paths], docs/DAEMON.md "Files and paths"). */
+static cz_origin origin_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct sockaddr_storage ss;
+    socklen_t l = sizeof ss;
+    if (ci && getsockname(ci->connect_fd, (struct sockaddr *)&ss, &l) == 0 &&
+        ss.ss_family == AF_UNIX)
+        return CZ_FROM_LOCAL;
+    return CZ_FROM_REMOTE;
+}
+
 /* ---- routes ---- */
 
 static enum MHD_Result post_key(cz_api *A, struct MHD_Connection *c, const request *r)
@@ -265,7 +283,7 @@ static enum MHD_Result post_key(cz_api *A, struct MHD_Connection *c, const reque
     if (bad || !id || !path) {
         ret = send_error(c, 400, "bad_request", "a key needs string members \"id\" and \"path\"");
     } else {
-        cz_status st = cz_engine_key_load(A->engine, id, path, err, sizeof err);
+        cz_status st = cz_engine_key_load_from(A->engine, id, path, origin_of(c), err, sizeof err);
         if (st) {
             cz_log(CZ_LOG_WARN, "api", "load key %s from %s: %s", id, path, err);
             ret = send_error(c, status_code(st), "key_load", err);
@@ -284,6 +302,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     cz_job_request jr;
     memset(&jr, 0, sizeof jr);
     jr.priority = CZ_PRIO_NORMAL;
+    jr.origin = origin_of(c);
     const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     json_t *o = NULL;
     uint8_t *bytes = NULL;
@@ -503,6 +522,19 @@ static enum MHD_Result send_too_large(cz_api *A, struct MHD_Connection *c)
     return send_error(c, 413, "too_large", msg);
 }
 
+/* A body that the host memory budget cannot hold: 503 with Retry-After
+   while others hold it, 413 when it is larger than the whole budget. */
+static enum MHD_Result send_no_memory(cz_api *A, struct MHD_Connection *c, size_t bytes)
+{
+    if (bytes > cz_engine_mem_budget(A->engine))
+        return send_error(c, 413, "too_large",
+                          "request body larger than the host memory budget (engine.host_memory_budget)");
+    return send_json_ex(c, 503, json_pack("{s:s, s:s, s:i}", "error",
+                                          "the host memory budget is full: the body does not fit "
+                                          "now (retry later)", "code", "no_memory",
+                                          "retry_after_ms", 1000), "1");
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
                                const char *method, const char *version, const char *upload,
                                size_t *upload_size, void **con_cls)
@@ -527,6 +559,21 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
                 r->done = 1;
                 return send_too_large(A, c);
             }
+        } else if (cl && strtoull(cl, NULL, 10) > 0) {
+            /* The whole body's memory is held from the host budget before
+               a byte of it is read, so that concurrent uploads never each
+               hold a part and all fail: one that does not fit now is
+               dropped as it comes and answered 503 (413: never). */
+            r->expect = (size_t)strtoull(cl, NULL, 10) + 1;
+            if (cz_engine_mem_hold(A->engine, r->expect) != CZ_OK) {
+                r->no_memory = 1;
+                if (ex && strcasestr(ex, "100-continue")) {
+                    r->done = 1;
+                    return send_no_memory(A, c, r->expect);
+                }
+            } else {
+                r->held = r->expect;
+            }
         }
         return MHD_YES;
     }
@@ -540,10 +587,30 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
             r->dropped += n;
             return r->dropped / 64 > A->max_upload ? MHD_NO : MHD_YES;
         }
+        if (r->no_memory) {
+            r->dropped += n;
+            return r->dropped / 64 > A->max_upload ? MHD_NO : MHD_YES;
+        }
         if (r->len + n + 1 > r->cap) {
             size_t cap = r->cap ? r->cap : 4096;
             while (cap < r->len + n + 1)
                 cap *= 2;
+            if (r->expect >= r->len + n + 1)
+                cap = r->expect; /* the size held for it */
+            /* a body in memory counts in the host memory budget (a body
+               without a Content-Length: as it grows) */
+            if (cap > r->held && cz_engine_mem_hold(A->engine, cap - r->held) != CZ_OK) {
+                r->no_memory = 1;
+                r->dropped += r->len + n;
+                free(r->body);
+                r->body = NULL;
+                r->len = r->cap = 0;
+                cz_engine_mem_release(A->engine, r->held);
+                r->held = 0;
+                return MHD_YES;
+            }
+            if (cap > r->held)
+                r->held = cap;
             char *nb = realloc(r->body, cap);
             if (!nb)
                 return MHD_NO;
@@ -557,6 +624,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     }
     if (r->too_large)
         return send_too_large(A, c);
+    if (r->no_memory)
+        return send_no_memory(A, c, r->dropped + 1);
     return route(A, c, url, method, r);
 }
 
@@ -577,6 +646,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 {
     request *r = *con_cls;
     if (r) {
+        cz_api *A = cls;
+        cz_engine_mem_release(A->engine, r->held);
         free(r->body);
         free(r);
         *con_cls = NULL;
@@ -592,7 +663,7 @@ int cz_api_start(cz_api *A, int listen_fd, char *err, size_t err_len)
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL,
         NULL, handler, A, MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_NOTIFY_COMPLETED,
-        completed, NULL, MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
+        completed, A, MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)A->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)A->max_connections_per_client,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)A->conn_timeout_s, MHD_OPTION_END);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "io/binfile.h"
 #include "util/log.h"
 
 typedef enum { T_INT, T_SIZE, T_BOOL, T_STR, T_ENUM, T_LISTEN } ctype;
@@ -64,6 +66,13 @@ static const setting settings[] = {
      "most bytes of each GPU the daemon takes (0: all free memory but the margin)"},
     {"engine", "verify", T_BOOL, OFF(verify), "true", 0, 0, NULL,
      "check every proof before returning it"},
+    {"paths", "keys", T_STR, OFF(paths_keys), NULL, 0, 0, NULL,
+     "folders (':'-separated) clients may name key files in (default: the folders of the keys "
+     "the configuration and --key load; empty: none)"},
+    {"paths", "witnesses", T_STR, OFF(paths_witnesses), NULL, 0, 0, NULL,
+     "folders (':'-separated) clients may name witness files in (default: as keys)"},
+    {"paths", "tcp", T_BOOL, OFF(tcp_paths), "false", 0, 0, NULL,
+     "clients on TCP may name files in those folders too (false: they upload witnesses)"},
 };
 #define N_SETTINGS (sizeof settings / sizeof settings[0])
 
@@ -149,8 +158,16 @@ static int apply(cz_daemon_config *c, const setting *s, const char *value, char 
         snprintf(base + s->off, 16, "%s", value);
         return 0;
     }
-    case T_STR:
+    case T_STR: {
+        char **dst = (char **)(base + s->off), *v = strdup(value);
+        if (!v) {
+            snprintf(err, err_len, "%s.%s: out of memory", s->section, s->name);
+            return -1;
+        }
+        free(*dst);
+        *dst = v;
         return 0;
+    }
     case T_LISTEN:
         if (c->n_listen >= CZ_MAX_LISTEN) {
             snprintf(err, err_len, "daemon.listen: at most %d addresses", CZ_MAX_LISTEN);
@@ -238,11 +255,26 @@ int cz_daemon_config_load(cz_daemon_config *c, const char *path, char *err, size
 {
     load_ctx L = {c, err, err_len, path};
     err[0] = 0;
-    int line = ini_parse(path, on_ini, &L);
-    if (line == -1) {
+    /* A regular file only, opened without blocking: a FIFO or a device
+       (/dev/zero) as the configuration is refused at once, never read. */
+    int fd;
+    uint64_t size;
+    if (cz_file_open(&fd, &size, path, err, err_len))
+        return -1;
+    if (size > (1u << 20)) {
+        close(fd);
+        snprintf(err, err_len, "%s: %llu bytes: too large for a configuration (1 MiB at most)",
+                 path, (unsigned long long)size);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
         snprintf(err, err_len, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    int line = ini_parse_file(f, on_ini, &L);
+    fclose(f);
     if (line != 0) {
         char tmp[512];
         snprintf(tmp, sizeof tmp, "%s (line %d)", err[0] ? err : "syntax error", line);
@@ -265,9 +297,36 @@ void cz_daemon_config_free(cz_daemon_config *c)
         free(c->preload[i].path);
     }
     c->n_listen = c->n_preload = 0;
+    free(c->paths_keys);
+    free(c->paths_witnesses);
+    free(c->paths_default);
+    c->paths_keys = c->paths_witnesses = c->paths_default = NULL;
 }
 
-void cz_daemon_config_to_engine(const cz_daemon_config *c, cz_engine_config *e)
+/* The folders of the keys the operator names: "dir1:dir2...". */
+static char *key_folders(const cz_daemon_config *c)
+{
+    size_t len = 1;
+    for (int i = 0; i < c->n_preload; i++)
+        len += strlen(c->preload[i].path) + 3;
+    char *out = calloc(1, len), *p = out;
+    for (int i = 0; out && i < c->n_preload; i++) {
+        const char *path = c->preload[i].path, *slash = strrchr(path, '/');
+        if (p != out)
+            *p++ = ':';
+        if (!slash) {
+            *p++ = '.';
+        } else if (slash == path) {
+            *p++ = '/';
+        } else {
+            memcpy(p, path, (size_t)(slash - path));
+            p += slash - path;
+        }
+    }
+    return out;
+}
+
+void cz_daemon_config_to_engine(cz_daemon_config *c, cz_engine_config *e)
 {
     cz_engine_config_default(e);
     e->device = c->device;
@@ -280,6 +339,13 @@ void cz_daemon_config_to_engine(const cz_daemon_config *c, cz_engine_config *e)
     e->gpu_margin = c->gpu_margin;
     e->gpu_memory_limit = c->gpu_memory_limit;
     e->verify = c->verify;
+    if (!c->paths_keys || !c->paths_witnesses) {
+        free(c->paths_default);
+        c->paths_default = key_folders(c);
+    }
+    e->key_dirs = c->paths_keys ? c->paths_keys : c->paths_default;
+    e->witness_dirs = c->paths_witnesses ? c->paths_witnesses : e->key_dirs;
+    e->tcp_paths = c->tcp_paths;
 }
 
 void cz_daemon_config_help(void)

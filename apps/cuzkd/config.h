@@ -30,6 +30,10 @@ typedef struct {
     int max_connections, max_connections_per_client, connection_timeout_s;
     unsigned long long host_mem_budget, gpu_margin, gpu_memory_limit, max_upload;
     char log_level[16], log_format[16];
+    /* [paths]: folders clients may name files in (NULL: the folders of
+       the keys in [keys] and --key, kept in paths_default) */
+    char *paths_keys, *paths_witnesses, *paths_default;
+    int tcp_paths;
 } cz_daemon_config;
 
 void cz_daemon_config_default(cz_daemon_config *c);
@@ -39,7 +43,8 @@ int cz_daemon_config_load(cz_daemon_config *c, const char *path, char *err, size
 int cz_daemon_config_set(cz_daemon_config *c, const char *name, const char *value, char *err,
                          size_t err_len);
 void cz_daemon_config_free(cz_daemon_config *c);
-void cz_daemon_config_to_engine(const cz_daemon_config *c, cz_engine_config *e);
+/* The engine's settings; the [paths] folders stay owned by c. */
+void cz_daemon_config_to_engine(cz_daemon_config *c, cz_engine_config *e);
 /* Print the table (name, default, range, help) to stdout. */
 void cz_daemon_config_help(void);
 

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 #include "engine/hostpool.h"
 #include "groth16/groth16.h"
 #include "io/json.h"
+#include "io/paths.h"
 #include "util/log.h"
 #include "util/rng.h"
 
@@ -124,6 +126,7 @@ typedef struct job {
     int cancel;                  /* asked to stop */
     int waiters;                 /* threads in await: not freed meanwhile */
     size_t wtns_len;             /* uploaded witness bytes (parsed at submit) */
+    cz_origin origin;            /* who named wtns_path (the path policy that applies) */
     char *wtns_path;
     cz_hostbuf *wbuf;            /* pool buffer holding the parsed witness */
     cz_fr *w;                    /* parsed witness (secret): wbuf->data */
@@ -200,7 +203,9 @@ struct cz_engine {
     uint64_t next_seq;
     prio_queue pending, prove;
 
-    uint64_t mem_budget, mem_jobs, mem_keys;
+    uint64_t mem_budget, mem_jobs, mem_keys; /* mem_keys: loaded keys and loads in flight */
+    cz_path_policy key_pol, wit_pol, no_pol; /* folders clients may name files in */
+    struct loading *loading;     /* key loads in flight */
     cz_hostpool *pool;           /* witness buffers, pinned on the devices */
 
     pthread_t *witness_th;
@@ -309,12 +314,23 @@ static void stage_end(cz_engine *e, job *j, int stage, int worker)
     hist_add(&e->hist[stage], (j->t[stage][1] - j->t[stage][0]) / 1e3);
 }
 
+/* The largest .wtns file accepted for a key of v values: the container
+   header and two section headers (12 + 12 + 40 + 12 bytes), the values,
+   and 4 KiB for sections that writers may add. */
+static uint64_t wtns_file_max(uint64_t v)
+{
+    return 76 + 32 * v + 4096;
+}
+
 static uint64_t job_mem_estimate(const key *k, size_t wtns_len)
 {
     /* witness (Montgomery) + a, b, c, h of the domain + the file bytes,
        plus MSM scratch (bounded by a few MiB per thread). */
     uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
-    return 32 * (v + 4 * n) + (uint64_t)wtns_len + (8u << 20);
+    /* a witness named by path is read whole before it is decoded: its
+       file (at most wtns_file_max bytes, checked before the read) */
+    uint64_t file = wtns_len ? (uint64_t)wtns_len : wtns_file_max(v);
+    return 32 * (v + 4 * n) + file + (8u << 20);
 }
 
 /* Free a job's partitions (all finished, or never queued). */
@@ -500,35 +516,50 @@ static job *find_job_locked(cz_engine *e, const char *id)
     return NULL;
 }
 
-static uint8_t *read_file(const char *path, size_t max, size_t *len, char *err, size_t err_len)
+/* The policy for files named by `origin`: none for the operator (any
+   regular file), the configured folders for local clients, and for
+   clients on TCP the same only where tcp_paths allows it. */
+static const cz_path_policy *policy_for(cz_engine *e, cz_origin origin, int keys)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, err_len, "%s: %s", path, strerror(errno));
+    if (origin == CZ_FROM_OPERATOR)
+        return NULL;
+    if (origin == CZ_FROM_REMOTE && !e->cfg.tcp_paths)
+        return &e->no_pol;
+    return keys ? &e->key_pol : &e->wit_pol;
+}
+
+/* Read a witness file named by `origin` for a key of n_vars values: the
+   path policy, a regular file only (opened non-blocking: a FIFO never
+   hangs a worker), and its size checked against what such a witness
+   takes before a byte is read or allocated (the job's reservation counts
+   wtns_file_max). */
+static uint8_t *read_witness(cz_engine *e, const char *path, cz_origin origin, uint32_t n_vars,
+                             size_t *len, cz_status *st, char *err, size_t err_len)
+{
+    int fd;
+    uint64_t size;
+    *len = 0;
+    *st = cz_path_open(&fd, &size, NULL, 0, path, policy_for(e, origin, 0), "witness", err,
+                       err_len);
+    if (*st)
+        return NULL;
+    uint64_t max = wtns_file_max(n_vars);
+    if (e->cfg.max_witness_bytes && max > e->cfg.max_witness_bytes)
+        max = e->cfg.max_witness_bytes;
+    if (size > max) {
+        close(fd);
+        *st = CZ_ERR_WITNESS;
+        set_err(err, err_len, "%s: %llu bytes, more than a witness of the key's %u values takes "
+                "(%llu)", path, (unsigned long long)size, n_vars, (unsigned long long)max);
         return NULL;
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        set_err(err, err_len, "%s: not a regular file", path);
-        fclose(f);
+    cz_blob b;
+    *st = cz_blob_read_fd(&b, fd, size, path, err, err_len);
+    close(fd);
+    if (*st)
         return NULL;
-    }
-    if ((uint64_t)st.st_size > max) {
-        set_err(err, err_len, "%s: %lld bytes, more than the %zu-byte limit", path,
-                (long long)st.st_size, max);
-        fclose(f);
-        return NULL;
-    }
-    uint8_t *buf = malloc(st.st_size ? (size_t)st.st_size : 1);
-    if (!buf || fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-        set_err(err, err_len, "%s: read failed", path);
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    *len = (size_t)st.st_size;
-    return buf;
+    *len = b.len;
+    return b.owned; /* freed with free() */
 }
 
 /* The witness stage: take the most urgent pending job once its memory
@@ -543,7 +574,10 @@ static void *witness_main(void *arg)
         while (!e->stopping) {
             j = q_peek(&e->pending);
             if (j) {
-                uint64_t need = job_mem_estimate(j->key, j->wtns_len);
+                /* An uploaded witness's buffer is held since submission
+                   (j->mem): only the rest of the estimate is new. */
+                uint64_t held = j->mem;
+                uint64_t need = job_mem_estimate(j->key, j->wtns_len) - held;
                 /* Pooled witness buffers count too, less the one this job
                    will reuse (its estimate has the witness already). */
                 size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
@@ -563,9 +597,9 @@ static void *witness_main(void *arg)
                    letting later jobs pass it. A job that alone exceeds
                    the budget still runs once nothing else holds memory,
                    so nothing starves. */
-                if (e->mem_jobs == 0 || use + need <= e->mem_budget) {
+                if (e->mem_jobs == held || use + need <= e->mem_budget) {
                     q_remove(&e->pending, j);
-                    j->mem = need;
+                    j->mem = held + need;
                     e->mem_jobs += need;
                     break;
                 }
@@ -581,17 +615,15 @@ static void *witness_main(void *arg)
         hist_add(&e->hist[ST_QUEUE], (j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0]) / 1e3);
         uint32_t n_vars = j->key->zkey->n_vars;
         char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
+        cz_origin origin = j->origin;
         pthread_mutex_unlock(&e->mu);
 
         char err[512] = "";
         cz_status st = CZ_OK;
         size_t len = 0;
         uint8_t *data = NULL;
-        if (path) {
-            data = read_file(path, e->cfg.max_witness_bytes, &len, err, sizeof err);
-            if (!data)
-                st = CZ_ERR_IO;
-        }
+        if (path)
+            data = read_witness(e, path, origin, n_vars, &len, &st, err, sizeof err);
         cz_hostbuf *wb = NULL;
         uint32_t nw = 0;
         if (!st && path) {
@@ -767,6 +799,19 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         free(e);
         return CZ_ERR_ARG;
     }
+    cz_path_policy_init(&e->key_pol);
+    cz_path_policy_init(&e->wit_pol);
+    cz_path_policy_init(&e->no_pol);
+    cz_status pst = cz_path_policy_add_list(&e->key_pol, c->key_dirs, err, err_len);
+    if (!pst)
+        pst = cz_path_policy_add_list(&e->wit_pol, c->witness_dirs, err, err_len);
+    if (pst) {
+        cz_path_policy_free(&e->key_pol);
+        cz_path_policy_free(&e->wit_pol);
+        free(e);
+        return CZ_ERR_ARG;
+    }
+    c->key_dirs = c->witness_dirs = NULL; /* the caller's strings: not kept */
     e->mem_budget = c->host_mem_budget ? c->host_mem_budget : ram_bytes() / 4 * 3;
     e->t0 = now_ms();
     pthread_mutex_init(&e->mu, NULL);
@@ -931,6 +976,8 @@ void cz_engine_destroy(cz_engine *e, int grace_ms)
     }
     pthread_mutex_unlock(&e->mu);
     cz_hostpool_destroy(e->pool);
+    cz_path_policy_free(&e->key_pol);
+    cz_path_policy_free(&e->wit_pol);
     for (key *k = e->keys, *nx; k; k = nx) {
         nx = k->next;
         cz_vk_free(k->vk);
@@ -986,7 +1033,36 @@ static void unlink_key_locked(cz_engine *e, key *k)
         }
 }
 
+/* A key load in flight: its id (a second load of it is refused) and the
+   bytes it holds in mem_keys until it ends. */
+struct loading {
+    struct loading *next;
+    char id[128];
+    uint64_t bytes;
+};
+
+static struct loading *find_loading_locked(cz_engine *e, const char *id)
+{
+    for (struct loading *l = e->loading; l; l = l->next)
+        if (strcmp(l->id, id) == 0)
+            return l;
+    return NULL;
+}
+
+static void free_key(key *k)
+{
+    cz_vk_free(k->vk);
+    cz_zkey_free(k->zkey);
+    free(k);
+}
+
 cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, char *err, size_t err_len)
+{
+    return cz_engine_key_load_from(e, id, path, CZ_FROM_OPERATOR, err, err_len);
+}
+
+cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path, cz_origin origin,
+                                  char *err, size_t err_len)
 {
     if (!valid_id(id, sizeof ((key *)0)->id)) {
         set_err(err, err_len, "key id must be 1-127 characters of [A-Za-z0-9._-]");
@@ -996,86 +1072,161 @@ cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, cha
         set_err(err, err_len, "key path missing or too long");
         return CZ_ERR_ARG;
     }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        set_err(err, err_len, "%s: %s", path, strerror(errno));
-        return CZ_ERR_IO;
-    }
-    pthread_mutex_lock(&e->mu);
-    key *old = find_key_locked(e, id);
-    if (old) {
-        int same = strcmp(old->path, path) == 0;
-        pthread_mutex_unlock(&e->mu);
-        if (same)
-            return CZ_OK; /* preload is idempotent */
-        set_err(err, err_len, "key '%s' is already loaded from %s; evict it first", id, old->path);
-        return CZ_ERR_BUSY;
-    }
-    /* Make room: free idle pooled witness buffers, then evict idle keys,
-       least recently used first. */
-    uint64_t need = (uint64_t)st.st_size;
-    uint64_t pool = cz_hostpool_charge(e->pool, 0);
-    cz_hostbuf *drop = NULL;
-    if (e->mem_keys + e->mem_jobs + pool + need > e->mem_budget) {
-        drop = cz_hostpool_trim(e->pool, e->mem_keys + e->mem_jobs + pool + need - e->mem_budget);
-        pool = cz_hostpool_charge(e->pool, 0);
-    }
-    while (e->mem_keys + e->mem_jobs + pool + need > e->mem_budget) {
-        key *lru = NULL;
-        for (key *k = e->keys; k; k = k->next)
-            if (k->users == 0 && (!lru || k->last_use < lru->last_use))
-                lru = k;
-        if (!lru)
-            break;
-        unlink_key_locked(e, lru);
-        cz_vk_free(lru->vk);
-        cz_zkey_free(lru->zkey);
-        free(lru);
-    }
-    uint64_t in_use = e->mem_keys + e->mem_jobs + pool;
-    int fits = in_use + need <= e->mem_budget;
-    pthread_mutex_unlock(&e->mu);
-    cz_hostpool_release(e->pool, drop);
-    if (!fits) {
-        set_err(err, err_len, "%s: %llu bytes do not fit the host memory budget (%llu bytes, "
-                "%llu in use by keys that are busy and running jobs)", path,
-                (unsigned long long)need, (unsigned long long)e->mem_budget,
-                (unsigned long long)in_use);
-        return CZ_ERR_NOMEM;
+    /* The file: allowed to this client, a regular file (never blocks),
+       its header and every section size checked, and the memory a copy of
+       it and its matrices take known, all before it is read. */
+    int fd;
+    uint64_t size, need;
+    char real[PATH_MAX];
+    cz_status st = cz_path_open(&fd, &size, real, sizeof real, path, policy_for(e, origin, 1),
+                                "key", err, err_len);
+    if (st)
+        return st;
+    cz_zkey_info info;
+    if ((st = cz_zkey_peek_fd(&info, &need, fd, size, path, err, err_len))) {
+        close(fd);
+        return st;
     }
 
-    key *k = calloc(1, sizeof *k);
-    if (!k)
+    pthread_mutex_lock(&e->mu);
+    key *old = find_key_locked(e, id);
+    if (old || find_loading_locked(e, id)) {
+        int same = old && strcmp(old->path, real) == 0;
+        pthread_mutex_unlock(&e->mu);
+        close(fd);
+        if (same)
+            return CZ_OK; /* preload is idempotent */
+        if (old)
+            set_err(err, err_len, "key '%s' is already loaded from another file; evict it first", id);
+        else
+            set_err(err, err_len, "key '%s' is being loaded; wait for that load to end", id);
+        return CZ_ERR_BUSY;
+    }
+    /* What cannot give way: running jobs, keys in use, loads in flight.
+       Idle keys and idle pooled buffers can, but nothing is evicted or
+       freed here: only once the new key is in, and only as far as needed,
+       so a load that fails loses nothing. */
+    uint64_t idle = 0;
+    for (key *k = e->keys; k; k = k->next)
+        if (k->users == 0)
+            idle += k->bytes;
+    uint64_t fixed = e->mem_jobs + e->mem_keys - idle;
+    if (need > e->mem_budget || fixed + need > e->mem_budget) {
+        pthread_mutex_unlock(&e->mu);
+        close(fd);
+        set_err(err, err_len, "%s: the key needs %llu MiB of host memory (file and matrices), "
+                "more than the budget of %llu MiB leaves next to the %llu MiB that running "
+                "jobs and keys in use hold", path, (unsigned long long)(need >> 20),
+                (unsigned long long)(e->mem_budget >> 20), (unsigned long long)(fixed >> 20));
         return CZ_ERR_NOMEM;
-    snprintf(k->id, sizeof k->id, "%s", id);
-    snprintf(k->path, sizeof k->path, "%s", path);
-    snprintf(k->tier, sizeof k->tier, "host");
+    }
+    struct loading me = {.next = e->loading, .bytes = need};
+    snprintf(me.id, sizeof me.id, "%s", id);
+    e->loading = &me;
+    e->mem_keys += need;
+    pthread_mutex_unlock(&e->mu);
+
+    key *k = calloc(1, sizeof *k);
     double t0 = now_ms();
-    cz_status s = cz_zkey_load(&k->zkey, path, (unsigned)e->cfg.prove_threads, err, err_len);
-    if (!s && (s = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
-        set_err(err, err_len, "%s: cannot derive the verification key", path);
-    if (s) {
-        cz_zkey_free(k->zkey);
-        free(k);
-        return s;
+    if (!k) {
+        st = CZ_ERR_NOMEM;
+        set_err(err, err_len, "out of memory");
+    } else {
+        snprintf(k->id, sizeof k->id, "%s", id);
+        snprintf(k->path, sizeof k->path, "%s", real);
+        snprintf(k->tier, sizeof k->tier, "host");
+        /* A private copy, never a mapping: truncating or rewriting the
+           file later cannot reach the key (a mapping would fault). */
+        cz_zkey_load_opts lo = {.threads = (unsigned)e->cfg.prove_threads, .private_copy = true,
+                                .max_file_bytes = size, .mem_limit = need};
+        st = cz_zkey_load_fd(&k->zkey, fd, size, path, &lo, err, err_len);
+        if (!st && (st = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
+            set_err(err, err_len, "%s: cannot derive the verification key", path);
+    }
+    close(fd);
+
+    pthread_mutex_lock(&e->mu);
+    for (struct loading **pp = &e->loading; *pp; pp = &(*pp)->next)
+        if (*pp == &me) {
+            *pp = me.next;
+            break;
+        }
+    e->mem_keys -= need;
+    if (st) {
+        pthread_mutex_unlock(&e->mu);
+        if (k)
+            free_key(k);
+        return st;
     }
     k->load_ms = now_ms() - t0;
     k->bytes = need;
     k->loaded_at = k->last_use = now_ms();
-
-    pthread_mutex_lock(&e->mu);
-    if (find_key_locked(e, id)) { /* raced with another load of the same id */
-        pthread_mutex_unlock(&e->mu);
-        cz_vk_free(k->vk);
-        cz_zkey_free(k->zkey);
-        free(k);
-        return CZ_OK;
-    }
     k->next = e->keys;
     e->keys = k;
     e->mem_keys += k->bytes;
+    /* Now make room: idle pooled buffers first, then idle keys, least
+       recently used first, never the new one. */
+    uint64_t pool = cz_hostpool_charge(e->pool, 0);
+    cz_hostbuf *drop = NULL;
+    if (e->mem_keys + e->mem_jobs + pool > e->mem_budget)
+        drop = cz_hostpool_trim(e->pool, e->mem_keys + e->mem_jobs + pool - e->mem_budget);
+    pool = cz_hostpool_charge(e->pool, 0);
+    key *victims = NULL;
+    while (e->mem_keys + e->mem_jobs + pool > e->mem_budget) {
+        key *lru = NULL;
+        for (key *x = e->keys; x; x = x->next)
+            if (x != k && x->users == 0 && (!lru || x->last_use < lru->last_use))
+                lru = x;
+        if (!lru)
+            break;
+        unlink_key_locked(e, lru);
+        lru->next = victims;
+        victims = lru;
+    }
+    int over = e->mem_keys + e->mem_jobs + pool > e->mem_budget;
     pthread_mutex_unlock(&e->mu);
+    cz_hostpool_release(e->pool, drop);
+    for (key *v = victims, *nx; v; v = nx) {
+        nx = v->next;
+        cz_log(CZ_LOG_INFO, "engine", "key %s evicted to make room for %s", v->id, id);
+        free_key(v);
+    }
+    if (over)
+        cz_log(CZ_LOG_WARN, "engine", "key %s loaded; host memory is over budget until running "
+               "jobs end", id);
     return CZ_OK;
+}
+
+cz_status cz_engine_mem_hold(cz_engine *e, uint64_t bytes)
+{
+    pthread_mutex_lock(&e->mu);
+    uint64_t use = e->mem_jobs + e->mem_keys + cz_hostpool_charge(e->pool, 0);
+    cz_hostbuf *drop = NULL;
+    if (use + bytes > e->mem_budget) { /* idle pooled buffers give way */
+        drop = cz_hostpool_trim(e->pool, use + bytes - e->mem_budget);
+        use = e->mem_jobs + e->mem_keys + cz_hostpool_charge(e->pool, 0);
+    }
+    int ok = use + bytes <= e->mem_budget;
+    if (ok)
+        e->mem_jobs += bytes;
+    pthread_mutex_unlock(&e->mu);
+    cz_hostpool_release(e->pool, drop);
+    return ok ? CZ_OK : CZ_ERR_NOMEM;
+}
+
+void cz_engine_mem_release(cz_engine *e, uint64_t bytes)
+{
+    if (!bytes)
+        return;
+    pthread_mutex_lock(&e->mu);
+    e->mem_jobs -= bytes < e->mem_jobs ? bytes : e->mem_jobs;
+    pthread_cond_broadcast(&e->cv_pending); /* a waiting head may fit now */
+    pthread_mutex_unlock(&e->mu);
+}
+
+uint64_t cz_engine_mem_budget(cz_engine *e)
+{
+    return e->mem_budget; /* fixed at creation */
 }
 
 cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len)
@@ -1223,6 +1374,22 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         set_err(err, err_len, "key id holds control bytes");
         return CZ_ERR_ARG;
     }
+    /* Witness paths meet the path policy now, so that a refusal (or a
+       FIFO, a folder) is answered at once; the witness stage opens them
+       again the same way. A file not there yet in an allowed folder may
+       still come: its job fails at the witness stage if it has not. */
+    for (size_t i = 0, n = np ? np : req->witness ? 0 : 1; i < n; i++) {
+        int fd;
+        uint64_t size;
+        bool missing;
+        cz_status ps = cz_path_open_ex(&fd, &size, NULL, 0, &missing,
+                                       np ? req->witness_paths[i] : req->witness_path,
+                                       policy_for(e, req->origin, 0), "witness", err, err_len);
+        if (ps && !missing)
+            return ps;
+        if (!ps)
+            close(fd);
+    }
     job *j = calloc(1, sizeof *j);
     if (!j)
         return CZ_ERR_NOMEM;
@@ -1266,6 +1433,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
             c->parent = j;
             c->part = (int)i;
             c->prio = req->priority;
+            c->origin = req->origin;
             c->worker = -1;
         }
     } else if (!(j->wtns_path = strdup(req->witness_paths ? req->witness_paths[0]
@@ -1274,6 +1442,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         return CZ_ERR_NOMEM;
     }
     j->prio = req->priority;
+    j->origin = req->origin;
     j->worker = -1;
     if (req->request_id)
         snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
@@ -1317,6 +1486,10 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         st = CZ_ERR_BUSY;
     } else {
         *outcome = CZ_SUBMIT_NEW;
+        if (j->wbuf) { /* an uploaded witness waits in memory: it counts from now */
+            j->mem = (uint64_t)j->nw * sizeof(cz_fr);
+            e->mem_jobs += j->mem;
+        }
         j->key = k;
         k->users++;
         k->last_use = now_ms();

@@ -71,6 +71,14 @@ typedef struct {
     size_t timeline_cap;       /* spans kept (ring) */
     size_t retain_jobs;        /* finished jobs kept for await */
     size_t max_witness_bytes;  /* largest witness accepted */
+    /* Files clients may name (see "Files and paths" in docs/DAEMON.md):
+       ':'-separated folders for key files and for witness files (NULL or
+       "": none), resolved at start; tcp_paths: clients on TCP may name
+       files in them too (else they upload witnesses). The operator's own
+       keys (cz_engine_key_load) may come from anywhere. */
+    const char *key_dirs;
+    const char *witness_dirs;
+    int tcp_paths;
 } cz_engine_config;
 
 void cz_engine_config_default(cz_engine_config *cfg);
@@ -87,11 +95,37 @@ void cz_engine_destroy(cz_engine *e, int grace_ms);
 /* Stop accepting new jobs (submit answers CZ_ERR_BUSY from now on). */
 void cz_engine_drain(cz_engine *e);
 
+/* Who names a file: the operator (configuration, command line, the C
+   API), a client on the unix socket, or a client on TCP. */
+typedef enum { CZ_FROM_OPERATOR, CZ_FROM_LOCAL, CZ_FROM_REMOTE } cz_origin;
+
 /* ---- keys ---- */
+/* Load a key as the operator (any regular file). */
 cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, char *err, size_t err_len);
+/* Load a key named by `origin`: its path must be allowed to it (CZ_ERR_IO,
+   a refusal that reveals nothing, otherwise). The file is read into memory
+   the engine owns (a change to the file later cannot reach the key), after
+   its header is checked and the memory it needs (file and matrices) is
+   found to fit the host budget next to what running jobs and keys in use
+   hold (CZ_ERR_NOMEM, nothing evicted, otherwise). Idle keys are evicted,
+   least recently used first, only once the new key is in and only as far
+   as needed. The same id loading already: CZ_ERR_BUSY; loaded from the
+   same file: CZ_OK; from another: CZ_ERR_BUSY. */
+cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path, cz_origin origin,
+                                  char *err, size_t err_len);
 /* CZ_ERR_BUSY: in use; CZ_ERR_NOT_FOUND: unknown. */
 cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len);
 json_t *cz_engine_keys_json(cz_engine *e);
+
+/* ---- memory held by requests ---- */
+/* Hold `bytes` of the host memory budget for a request's body as it
+   arrives (an uploaded witness), so that uploads count next to keys and
+   jobs: CZ_ERR_NOMEM when they do not fit now. Give them back with
+   cz_engine_mem_release. The status shows them with the jobs' memory. */
+cz_status cz_engine_mem_hold(cz_engine *e, uint64_t bytes);
+void cz_engine_mem_release(cz_engine *e, uint64_t bytes);
+/* The host memory budget in bytes (fixed at creation). */
+uint64_t cz_engine_mem_budget(cz_engine *e);
 
 /* ---- jobs ---- */
 
@@ -120,6 +154,7 @@ typedef struct {
     size_t n_partitions;
     cz_priority priority;
     const char *request_id;      /* optional: resubmission returns the same job; no control bytes */
+    cz_origin origin;            /* who names the witness paths (policy of the daemon's [paths]) */
     cz_submit_outcome *outcome;  /* optional out */
 } cz_job_request;
 

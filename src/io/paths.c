@@ -133,6 +133,18 @@ cz_status cz_path_open(int *fd_out, uint64_t *size_out, char *real_out, size_t r
                        const char *path, const cz_path_policy *pol, const char *what, char *err,
                        size_t err_len)
 {
+    return cz_path_open_ex(fd_out, size_out, real_out, real_len, NULL, path, pol, what, err,
+                           err_len);
+}
+
+cz_status cz_path_open_ex(int *fd_out, uint64_t *size_out, char *real_out, size_t real_len,
+                          bool *missing, const char *path, const cz_path_policy *pol,
+                          const char *what, char *err, size_t err_len)
+{
+    bool dummy;
+    if (!missing)
+        missing = &dummy;
+    *missing = false;
     *fd_out = -1;
     *size_out = 0;
     if (real_out && real_len)
@@ -140,6 +152,8 @@ cz_status cz_path_open(int *fd_out, uint64_t *size_out, char *real_out, size_t r
     if (!path || !*path)
         return cz_io_fail(CZ_ERR_ARG, err, err_len, "(no path)", "an empty path");
     if (!pol) { /* the operator's own path */
+        struct stat ls;
+        *missing = lstat(path, &ls) != 0 && errno == ENOENT;
         cz_status st = cz_file_open(fd_out, size_out, path, err, err_len);
         if (!st && real_out && real_len) {
             char *r = realpath(path, NULL);
@@ -169,8 +183,10 @@ cz_status cz_path_open(int *fd_out, uint64_t *size_out, char *real_out, size_t r
         bool inside = rdir && cz_path_policy_allows(pol, rdir);
         free(rdir);
         free(dir);
-        if (inside)
+        if (inside) {
+            *missing = e == ENOENT;
             return cz_io_fail(CZ_ERR_IO, err, err_len, path, "cannot open: %s", strerror(e));
+        }
         return refuse(path, pol, what, err, err_len);
     }
     if (!cz_path_policy_allows(pol, real)) {

@@ -52,5 +52,11 @@ bool cz_path_policy_allows(const cz_path_policy *p, const char *real);
 cz_status cz_path_open(int *fd_out, uint64_t *size_out, char *real_out, size_t real_len,
                        const char *path, const cz_path_policy *pol, const char *what, char *err,
                        size_t err_len);
+/* The same; *missing (may be NULL) is set when the open failed because
+   nothing is at a path the policy allows (in an allowed folder, or any
+   path with no policy): a caller may let such a file appear later. */
+cz_status cz_path_open_ex(int *fd_out, uint64_t *size_out, char *real_out, size_t real_len,
+                          bool *missing, const char *path, const cz_path_policy *pol,
+                          const char *what, char *err, size_t err_len);
 
 #endif
