@@ -50,9 +50,13 @@ struct cz_farm {
     pthread_t runner;
     int started;
     atomic_int stop;
-    pthread_mutex_t mu; /* the pool, the counters, the snapshot */
+    pthread_mutex_t mu; /* the pool, the counters, the snapshot, done_gen */
+    pthread_cond_t cv_pool, cv_done;
     cz_farm_queue *pool[POOL_MAX];
-    int n_pool;
+    int n_pool;         /* idle connections */
+    int n_open;         /* connections open (idle, lent, the runner's): at most POOL_MAX */
+    uint64_t done_gen;  /* bumped at every cz_done notification the runner receives */
+    char ids[KEYS_MAX][128]; /* the runner's: keys the engine holds */
     int slots;
     slot *slot;         /* the runner's */
     json_t *devices;    /* names, for the heartbeat */
@@ -87,37 +91,68 @@ void cz_farm_host_config_default(cz_farm_host_config *c)
 /* the connection pool                                                  */
 /* ------------------------------------------------------------------ */
 
+/* A connection: an idle one, or a new one while fewer than POOL_MAX are
+   open, or else the next one given back (at most 10 s: then NULL), so a
+   host never holds more than POOL_MAX connections to the database however
+   many clients it serves. */
 static cz_farm_queue *pool_get(cz_farm *f, char *err, size_t err_len)
 {
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 10;
     pthread_mutex_lock(&f->mu);
+    while (!f->n_pool && f->n_open >= POOL_MAX)
+        if (pthread_cond_timedwait(&f->cv_pool, &f->mu, &dl)) {
+            pthread_mutex_unlock(&f->mu);
+            snprintf(err, err_len, "all %d database connections of this host are busy", POOL_MAX);
+            return NULL;
+        }
     cz_farm_queue *q = f->n_pool ? f->pool[--f->n_pool] : NULL;
+    if (!q)
+        f->n_open++; /* ours to open */
     pthread_mutex_unlock(&f->mu);
     if (q)
         return q;
     cz_farm_config c = f->cfg.queue;
     c.url = f->url;
     c.host_id = f->host_id;
-    if (cz_farm_queue_open(&q, &c, err, err_len))
+    if (cz_farm_queue_open(&q, &c, err, err_len)) {
+        pthread_mutex_lock(&f->mu);
+        f->n_open--;
+        pthread_cond_signal(&f->cv_pool);
+        pthread_mutex_unlock(&f->mu);
         return NULL;
+    }
     return q;
 }
 
+/* Close a connection that pool_get gave. */
+static void pool_close(cz_farm *f, cz_farm_queue *q)
+{
+    if (!q)
+        return;
+    cz_farm_queue_close(q);
+    pthread_mutex_lock(&f->mu);
+    f->n_open--;
+    pthread_cond_signal(&f->cv_pool);
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* Give a connection back (a broken one is closed). */
 static void pool_put(cz_farm *f, cz_farm_queue *q)
 {
     if (!q)
         return;
-    /* notifications for awaits that returned pile up in libpq: drop them */
+    /* notifications for waits that returned pile up in libpq: drop them */
     if (cz_farm_queue_wait(q, 0) < 0) {
-        cz_farm_queue_close(q);
+        pool_close(f, q);
         return;
     }
+    cz_farm_queue_notified(q);
     pthread_mutex_lock(&f->mu);
-    if (f->n_pool < POOL_MAX) {
-        f->pool[f->n_pool++] = q;
-        q = NULL;
-    }
+    f->pool[f->n_pool++] = q; /* n_pool < n_open <= POOL_MAX */
+    pthread_cond_signal(&f->cv_pool);
     pthread_mutex_unlock(&f->mu);
-    cz_farm_queue_close(q);
 }
 
 /* ------------------------------------------------------------------ */
@@ -426,9 +461,10 @@ static void *runner_main(void *arg)
             sleep_ms(500);
         }
     }
-    if (q && cz_farm_queue_listen(q, "cz_work", err, sizeof err))
+    /* channel 0: work to claim; 1: a job finished (wakes this host's awaits) */
+    if (q && (cz_farm_queue_listen(q, "cz_work", err, sizeof err) || cz_farm_queue_listen(q, "cz_done", err, sizeof err)))
         db_error(f, "listen", err);
-    static char ids[KEYS_MAX][128];
+    char(*ids)[128] = f->ids;
     size_t n_ids = 0;
     double last_hb = -1e9, last_claim = -1e9;
     int want_claim = 1;
@@ -486,9 +522,16 @@ static void *runner_main(void *arg)
         }
         snapshot(f, now);
         int w = cz_farm_queue_wait(q, n_used(f) ? 5 : f->cfg.poll_ms);
-        if (w > 0)
+        unsigned ch = cz_farm_queue_notified(q);
+        if (ch & 1)
             want_claim = 1;
-        else if (w < 0)
+        if (ch & 2) {
+            pthread_mutex_lock(&f->mu);
+            f->done_gen++;
+            pthread_cond_broadcast(&f->cv_done);
+            pthread_mutex_unlock(&f->mu);
+        }
+        if (w < 0)
             sleep_ms(100); /* the database is away: the next call reconnects */
     }
     /* stopping: our unfinished partitions go back to the queue at once */
@@ -504,7 +547,10 @@ static void *runner_main(void *arg)
         slot_free(s);
     }
     snapshot(f, mono_ms());
-    cz_farm_queue_close(q);
+    pool_close(f, q);
+    pthread_mutex_lock(&f->mu);
+    pthread_cond_broadcast(&f->cv_done); /* awaits answer now */
+    pthread_mutex_unlock(&f->mu);
     return NULL;
 }
 
@@ -528,6 +574,8 @@ cz_status cz_farm_start(cz_farm **out, const cz_farm_host_config *cfg, cz_engine
     f->host_id = strdup(cfg->queue.host_id ? cfg->queue.host_id : "");
     f->password = cfg->queue.password ? strdup(cfg->queue.password) : NULL;
     pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv_pool, NULL);
+    pthread_cond_init(&f->cv_done, NULL);
     atomic_init(&f->stop, 0);
     f->db_ok = 1;
     json_t *status = cz_engine_status_json(e);
@@ -592,6 +640,8 @@ void cz_farm_destroy(cz_farm *f)
     free(f->slot);
     json_decref(f->devices);
     json_decref(f->running);
+    pthread_cond_destroy(&f->cv_pool);
+    pthread_cond_destroy(&f->cv_done);
     pthread_mutex_destroy(&f->mu);
     free(f->url);
     free(f->host_id);
@@ -671,7 +721,7 @@ cz_status cz_farm_submit(cz_farm *f, const cz_job_request *req, char *job_id, si
             if (!st)
                 st = cz_farm_queue_submit(q, &r, job_id, &fo, err, err_len);
             if (st == CZ_ERR_IO) {
-                cz_farm_queue_close(q);
+                pool_close(f, q);
             } else {
                 pool_put(f, q);
                 if (st == CZ_OK)
@@ -697,6 +747,15 @@ cz_status cz_farm_submit(cz_farm *f, const cz_job_request *req, char *job_id, si
     }
 }
 
+static int finished(json_t *o)
+{
+    const char *s = json_string_value(json_object_get(o, "status"));
+    return s && (!strcmp(s, "done") || !strcmp(s, "failed") || !strcmp(s, "cancelled"));
+}
+
+/* A read of the job (a connection held for one query), then a wait for the
+   runner's next cz_done notification, or a poll interval, and again: a
+   waiting client holds no connection. */
 json_t *cz_farm_await(cz_farm *f, const char *job_id, int timeout_ms, cz_status *st)
 {
     cz_status dummy;
@@ -705,32 +764,42 @@ json_t *cz_farm_await(cz_farm *f, const char *job_id, int timeout_ms, cz_status 
     double end = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
     char err[512];
     for (;;) {
+        pthread_mutex_lock(&f->mu);
+        uint64_t gen = f->done_gen;
+        pthread_mutex_unlock(&f->mu);
+        json_t *o = NULL;
         cz_farm_queue *q = pool_get(f, err, sizeof err);
         *st = CZ_ERR_IO;
         if (q) {
-            /* in slices, so that a daemon shutting down answers at once */
-            double left = end - mono_ms();
-            int slice = left > 500 ? 500 : left > 0 ? (int)left : 0;
-            json_t *o = cz_farm_queue_await(q, job_id, slice, st, err, sizeof err);
+            o = cz_farm_queue_job_json(q, job_id, st, err, sizeof err);
             if (*st == CZ_ERR_IO)
-                cz_farm_queue_close(q);
+                pool_close(f, q);
             else
                 pool_put(f, q);
-            if (o) {
-                const char *s = json_string_value(json_object_get(o, "status"));
-                int finished = s && (!strcmp(s, "done") || !strcmp(s, "failed") || !strcmp(s, "cancelled"));
-                if (finished || mono_ms() >= end || atomic_load(&f->stop))
-                    return o;
-                json_decref(o);
-                continue;
-            }
-            if (*st == CZ_ERR_NOT_FOUND)
+            if (!o && *st == CZ_ERR_NOT_FOUND)
                 return NULL;
         }
-        /* the database is away: wait for it within the client's wait */
-        if (mono_ms() + 200 > end)
-            return NULL;
-        sleep_ms(200);
+        double left = end - mono_ms();
+        if (o && (finished(o) || left <= 0 || atomic_load(&f->stop)))
+            return o;
+        json_decref(o);
+        if (left <= 0)
+            return NULL; /* the database stayed away for the whole wait */
+        /* the database away: try again in 200 ms; else at the next
+           notification, or after poll_ms (a lost notification) */
+        int slice = o ? f->cfg.poll_ms : 200;
+        if (slice > left)
+            slice = (int)left + 1;
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        dl.tv_nsec += (long)slice * 1000000L;
+        dl.tv_sec += dl.tv_nsec / 1000000000L;
+        dl.tv_nsec %= 1000000000L;
+        pthread_mutex_lock(&f->mu);
+        while (f->done_gen == gen && !atomic_load(&f->stop))
+            if (pthread_cond_timedwait(&f->cv_done, &f->mu, &dl))
+                break;
+        pthread_mutex_unlock(&f->mu);
     }
 }
 
@@ -742,7 +811,7 @@ cz_status cz_farm_cancel(cz_farm *f, const char *job_id)
         return CZ_ERR_IO;
     cz_status st = cz_farm_queue_cancel(q, job_id, err, sizeof err);
     if (st == CZ_ERR_IO)
-        cz_farm_queue_close(q);
+        pool_close(f, q);
     else
         pool_put(f, q);
     return st;
@@ -779,7 +848,7 @@ json_t *cz_farm_status_json(cz_farm *f)
     cz_farm_queue *q = pool_get(f, err, sizeof err);
     json_t *farm = q ? cz_farm_queue_status_json(q, err, sizeof err) : NULL;
     if (q && !farm)
-        cz_farm_queue_close(q);
+        pool_close(f, q);
     else
         pool_put(f, q);
     if (!farm)

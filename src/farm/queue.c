@@ -35,6 +35,7 @@ struct cz_farm_queue {
     char *url, *host_id, *password;
     char listen[MAX_LISTEN][32];
     int n_listen;
+    unsigned notified; /* bit i: a notification on listen[i] came (cz_farm_queue_notified) */
     int version;
 };
 
@@ -1308,6 +1309,13 @@ cz_status cz_farm_queue_listen(cz_farm_queue *q, const char *channel, char *err,
     return q_cmd(q, sql, err, err_len);
 }
 
+unsigned cz_farm_queue_notified(cz_farm_queue *q)
+{
+    unsigned n = q->notified;
+    q->notified = 0;
+    return n;
+}
+
 int cz_farm_queue_wait(cz_farm_queue *q, int timeout_ms)
 {
     double end = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
@@ -1318,6 +1326,9 @@ int cz_farm_queue_wait(cz_farm_queue *q, int timeout_ms)
         PGnotify *n;
         while ((n = PQnotifies(q->conn))) {
             got = 1;
+            for (int i = 0; i < q->n_listen; i++)
+                if (!strcmp(n->relname, q->listen[i]))
+                    q->notified |= 1u << i;
             PQfreemem(n);
         }
         if (got)

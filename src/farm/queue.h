@@ -169,6 +169,9 @@ cz_status cz_farm_queue_listen(cz_farm_queue *q, const char *channel, char *err,
 /* Wait up to timeout_ms for a notification on a channel this connection
    listens on: 1 one came, 0 timeout, -1 the connection is broken. */
 int cz_farm_queue_wait(cz_farm_queue *q, int timeout_ms);
+/* Which channels notified since the last call: bit i for the i-th channel
+   listened to (in the order of cz_farm_queue_listen); clears them. */
+unsigned cz_farm_queue_notified(cz_farm_queue *q);
 
 /* Job ids: "j<N>" <-> N; -1 for a malformed id. */
 int64_t cz_farm_job_number(const char *job_id);
