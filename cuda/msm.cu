@@ -40,6 +40,7 @@
  * windows are processed in batches that fit the arena and CUB's 2^31 item
  * limit.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <cub/cub.cuh>
@@ -153,10 +154,12 @@ __device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts
 }
 
 template <class F>
-__global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part,
-                             const uint32_t *keys, const uint32_t *vals, const uint32_t *bstart,
-                             const uint32_t *bend, const czd_affine<F> *pts, size_t total, size_t seg,
-                             size_t nseg, uint32_t sentinel)
+__device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
+                                               czd_xyzz<F> *last_part, const uint32_t *keys,
+                                               const uint32_t *vals, const uint32_t *bstart,
+                                               const uint32_t *bend, const czd_affine<F> *pts,
+                                               size_t total, size_t seg, size_t nseg,
+                                               uint32_t sentinel)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
@@ -191,6 +194,28 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
     }
     if (i0 < total && (keys[i0] == sentinel || bstart[keys[i0]] == i0))
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
+}
+
+#define CZD_ACC_ARGS                                                                              \
+    czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part, const uint32_t *keys, \
+        const uint32_t *vals, const uint32_t *bstart, const uint32_t *bend,                       \
+        const czd_affine<F> *pts, size_t total, size_t seg, size_t nseg, uint32_t sentinel
+#define CZD_ACC_PASS buckets, first_part, last_part, keys, vals, bstart, bend, pts, total, seg, nseg, sentinel
+
+/* the accumulation as the register allocator likes it (G1: 190 registers,
+   2 blocks of 128 per SM) */
+template <class F>
+__global__ void k_accumulate(CZD_ACC_ARGS)
+{
+    czd_accumulate<F>(CZD_ACC_PASS);
+}
+
+/* the same capped at 168 registers for 3 blocks of 128 per SM (G1 only;
+   CUZK_MSM_ACC_BLOCKS=3) */
+template <class F>
+__global__ void __launch_bounds__(128, 3) k_accumulate3(CZD_ACC_ARGS)
+{
+    czd_accumulate<F>(CZD_ACC_PASS);
 }
 
 /* One step of a backward segmented scan over the segments' first_part:
@@ -289,6 +314,13 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
 /* the bit-heavy path's kernels (they use czd_scalar_plain above) */
 #include "msm_bits.cuh"
 
+/* a tuning knob from the environment (A/B runs on the device), or dflt */
+static int czd_msm_knob(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
 static unsigned czd_log2_ceil(size_t x)
 {
     unsigned l = 0;
@@ -329,6 +361,17 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
+    /* the accumulation kernel and its residency: segments for two waves */
+    typedef void (*acc_fn)(X *, X *, X *, const uint32_t *, const uint32_t *, const uint32_t *,
+                           const uint32_t *, const czd_affine<F> *, size_t, size_t, size_t, uint32_t);
+    acc_fn acc = k_accumulate<F>;
+    if constexpr (sizeof(F) == sizeof(czd_fp))
+        if (czd_msm_knob("CUZK_MSM_ACC_BLOCKS", 2) == 3)
+            acc = k_accumulate3<F>;
+    int acc_per_sm = 0;
+    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc, 128, 0));
+    if (acc_per_sm < 1)
+        acc_per_sm = 1;
 
     CZD_TAKE(ctx, sc, X, buckets, nbuckets);
     const unsigned M = nbw < 4 ? nbw : 4, P = nbw / M;
@@ -339,7 +382,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        values), bounds (8 bytes per bucket), segment partials, CUB's temp */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
-    size_t seg_target = (size_t)sms * 512;
+    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 * 2;
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     unsigned wc = nwin;
     while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
@@ -392,7 +435,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         prof.mark("bounds");
         size_t nseg = (total + seg - 1) / seg;
         X *bk = buckets + (size_t)w0 * nbw;
-        k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+        acc<<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
             bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
@@ -459,8 +502,13 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
     X *one_parts = nullptr;
     unsigned cnt1 = 0;
     if (n1) {
+        typedef void (*ones_fn)(X *, const uint32_t *, size_t, const czd_affine<F> *);
+        ones_fn ones_k = k_ones_sum<F>;
+        if constexpr (sizeof(F) == sizeof(czd_fp))
+            if (czd_msm_knob("CUZK_MSM_ONES_BLOCKS", 3) == 4)
+                ones_k = k_ones_sum4<F>;
         int per_sm = 0;
-        CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_ones_sum<F>, 128, 0));
+        CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ones_k, 128, 0));
         if (per_sm < 1)
             per_sm = 1;
         size_t blocks = (size_t)ctx->prop.multiProcessorCount * per_sm;
@@ -470,7 +518,7 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
         size_t T = blocks * 128;
         CZD_TAKE(ctx, sc, X, p0, T);
         CZD_TAKE(ctx, sc, X, p1, (T + 7) / 8);
-        k_ones_sum<F><<<(unsigned)blocks, 128, 0, ctx->stream>>>(p0, ones, n1, pts);
+        ones_k<<<(unsigned)blocks, 128, 0, ctx->stream>>>(p0, ones, n1, pts);
         CZD_LAUNCHED(ctx, "k_ones_sum");
         X *cur = p0, *nxt = p1;
         unsigned cnt = (unsigned)T;

@@ -142,8 +142,8 @@ k_bits_split(uint32_t *ones, uint32_t *omap, czd_fr *oscal, const unsigned long 
 /* part[t] = sum of the points pts[ones[j]], j = t, t + T, t + 2T, ... (T
    threads in all); points at infinity are skipped */
 template <class F>
-__global__ void k_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
-                           const czd_affine<F> *pts)
+__device__ __forceinline__ void czd_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
+                                             const czd_affine<F> *pts)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t T = (size_t)gridDim.x * blockDim.x;
@@ -158,6 +158,22 @@ __global__ void k_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
             acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
     }
     part[t] = acc;
+}
+
+/* G1: 164 registers, 3 blocks of 128 per SM */
+template <class F>
+__global__ void k_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
+                           const czd_affine<F> *pts)
+{
+    czd_ones_sum<F>(part, ones, n1, pts);
+}
+
+/* capped at 128 registers for 4 blocks per SM (G1; CUZK_MSM_ONES_BLOCKS=4) */
+template <class F>
+__global__ void __launch_bounds__(128, 4) k_ones_sum4(czd_xyzz<F> *part, const uint32_t *ones,
+                                                      size_t n1, const czd_affine<F> *pts)
+{
+    czd_ones_sum<F>(part, ones, n1, pts);
 }
 
 /* out[w][k] (k < cnt2) = (k < cnt ? win[w][k] : inf) + (w == 0 && k < cnt1 ? one[k] : inf) */
