@@ -152,8 +152,10 @@ static void submit_paths(cz_farm_queue *q, const char *key, int prio, size_t n, 
     free(paths);
 }
 
+/* Claim into l (what l held before is freed). */
 static int claim(cz_farm_queue *q, cz_farm_lease *l)
 {
+    cz_farm_lease_clear(l);
     int got = 0;
     char err[512];
     if (cz_farm_queue_claim(q, NULL, 0, l, &got, err, sizeof err))
@@ -266,7 +268,7 @@ static void *claim_thread(void *arg)
     snprintf(host, sizeof host, "c%d", c->id);
     cz_farm_queue *q = open_q(host, 30000, 0, -1);
     for (;;) {
-        cz_farm_lease l;
+        cz_farm_lease l = {0};
         int got = 0;
         char err[512];
         if (cz_farm_queue_claim(q, NULL, 0, &l, &got, err, sizeof err)) {
@@ -329,7 +331,7 @@ static void test_claimers_never_share(void **state)
         assert_string_equal(json_string_value(json_array_get(json_array_get(publics, i), 0)), want);
     }
     json_decref(o);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(q, &l), 0);
     cz_farm_queue_close(q);
 }
@@ -348,7 +350,7 @@ static void test_priorities_and_keys(void **state)
     const char *order[] = {"critical", "high", "normal-1", "normal-2", "low"};
     const char *keys[] = {"k", "k2"};
     for (int i = 0; i < 5; i++) {
-        cz_farm_lease l;
+        cz_farm_lease l = {0};
         int got = 0;
         char err[256];
         assert_int_equal(cz_farm_queue_claim(q, keys, 2, &l, &got, err, sizeof err), CZ_OK);
@@ -363,7 +365,7 @@ static void test_priorities_and_keys(void **state)
         cz_farm_lease_clear(&l);
     }
     /* the other key's job waits for a host that holds it */
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     int got = 1;
     char err[256];
     assert_int_equal(cz_farm_queue_claim(q, keys, 2, &l, &got, err, sizeof err), CZ_OK);
@@ -386,7 +388,7 @@ static void test_epoch_fences_late_write(void **state)
     cz_farm_queue *a = open_q("a", 300, 5, -1), *b = open_q("b", 300, 5, -1);
     char job[24], err[512];
     submit_bytes(a, "k", 1, "w", job);
-    cz_farm_lease la, lb;
+    cz_farm_lease la = {0}, lb = {0};
     assert_int_equal(claim(a, &la), 1);
     assert_int_equal(claim(b, &lb), 0); /* held */
     assert_int_equal(cz_farm_queue_renew(a, &la, err, sizeof err), CZ_OK);
@@ -424,7 +426,7 @@ static void test_epoch_fences_late_write(void **state)
         sleep_ms(100);
         assert_int_equal(cz_farm_queue_renew(b, &lb, err, sizeof err), CZ_OK);
     }
-    cz_farm_lease lx;
+    cz_farm_lease lx = {0};
     assert_int_equal(claim(a, &lx), 0);
     assert_int_equal(complete_idx(b, &lb, "b"), CZ_OK);
     cz_farm_lease_clear(&la);
@@ -439,7 +441,7 @@ static void test_expired_leases_stop_at_max(void **state)
     cz_farm_queue *a = open_q("a", 200, 2, -1);
     char job[24], err[512], buf[32];
     submit_bytes(a, "k", 1, "w", job);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(a, &l), 1);
     sleep_ms(300);
     int failed = -1, deleted = -1;
@@ -457,6 +459,7 @@ static void test_expired_leases_stop_at_max(void **state)
     json_t *o = cz_farm_queue_job_json(a, job, &st, err, sizeof err);
     assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "lease expired 2 times"));
     json_decref(o);
+    cz_farm_lease_clear(&l);
     cz_farm_queue_close(a);
 }
 
@@ -466,7 +469,7 @@ static void test_retries_back_off_and_stop(void **state)
     cz_farm_queue *q = open_q("a", 0, 3, 150);
     char job[24], err[512], buf[32];
     submit_bytes(q, "k", 1, "w", job);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     for (int attempt = 1; attempt <= 3; attempt++) {
         assert_int_equal(claim(q, &l), 1);
         assert_int_equal(l.attempt, attempt);
@@ -497,7 +500,7 @@ static void test_deterministic_failure(void **state)
     cz_farm_queue *q = open_q("a", 0, 5, -1), *b = open_q("b", 0, 5, -1);
     char job[24], err[512], buf[32];
     submit_paths(q, "k", 1, 3, job);
-    cz_farm_lease l0, l1;
+    cz_farm_lease l0 = {0}, l1 = {0};
     assert_int_equal(claim(q, &l0), 1);
     assert_int_equal(claim(b, &l1), 1);
     assert_int_equal(l0.index, 0);
@@ -518,7 +521,7 @@ static void test_deterministic_failure(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(parts, 2), "state")), "cancelled");
     json_decref(o);
     /* never retried; the running partition learns at its next renewal */
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(q, &l), 0);
     assert_int_equal(cz_farm_queue_renew(q, &l0, err, sizeof err), CZ_ERR_CANCELLED);
     assert_int_equal(complete_idx(q, &l0, "a"), CZ_ERR_CANCELLED);
@@ -535,13 +538,13 @@ static void test_cancel(void **state)
     cz_farm_queue *q = open_q("a", 0, 0, -1);
     char job[24], err[512], buf[32];
     submit_paths(q, "k", 1, 2, job);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(q, &l), 1);
     assert_int_equal(cz_farm_queue_cancel(q, job, err, sizeof err), CZ_OK);
     assert_string_equal(status_of(q, job, buf, sizeof buf), "cancelled");
     assert_int_equal(cz_farm_queue_renew(q, &l, err, sizeof err), CZ_ERR_CANCELLED);
     assert_int_equal(complete_idx(q, &l, "a"), CZ_ERR_CANCELLED);
-    cz_farm_lease lx;
+    cz_farm_lease lx = {0};
     assert_int_equal(claim(q, &lx), 0);
     assert_int_equal(cz_farm_queue_cancel(q, job, err, sizeof err), CZ_ERR_BUSY);
     assert_int_equal(cz_farm_queue_cancel(q, "j999999", err, sizeof err), CZ_ERR_NOT_FOUND);
@@ -591,7 +594,7 @@ static void test_requests_and_inputs(void **state)
         bin[i] = (uint8_t)i;
     cz_farm_request rbin = {.key_id = "k", .priority = 3, .input = bin, .input_len = sizeof bin};
     assert_int_equal(cz_farm_queue_submit(q, &rbin, j2, NULL, err, sizeof err), CZ_OK);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(q, &l), 1);
     assert_int_equal(l.input_len, 256);
     assert_memory_equal(l.input, bin, 256);
@@ -655,7 +658,7 @@ static void test_await_hosts_retention(void **state)
     pthread_t t;
     pthread_create(&t, NULL, await_thread, &w);
     sleep_ms(300);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(q, &l), 1);
     double t0 = mono_ms();
     assert_int_equal(complete_idx(q, &l, "a"), CZ_OK);
@@ -732,7 +735,7 @@ static void test_server_restart(void **state)
     cz_farm_queue *q = open_q("a", 0, 0, -1);
     char job[24], j2[24], err[512], buf[32];
     submit_paths(q, "k", 1, 2, job);
-    cz_farm_lease l;
+    cz_farm_lease l = {0};
     assert_int_equal(claim(q, &l), 1);
     assert_int_equal(cz_farm_queue_listen(q, "cz_work", err, sizeof err), CZ_OK);
 
