@@ -211,7 +211,7 @@ DPID=$APID
 cz_daemon_stop
 cz_check "daemon A (after its SIGHUP) exits 0 on SIGTERM ($DRC)" test "$DRC" = 0
 
-cz_daemon_start b --listen "127.0.0.1:$PORT" --key small="$KEY" --set daemon.max_connections=32 \
+cz_daemon_start b --listen "127.0.0.1:$PORT" --key small="$KEY" --key slow="$TMP/slow.zkey" --set daemon.max_connections=32 \
     --set daemon.max_connections_per_client=8 --set daemon.connection_timeout_s=2 || cz_finish
 "$BENCH" --addr "unix:$SOCK" idle -n 100 --seconds 15 >"$TMP/idle1.out" 2>&1 &
 IPID=$!
@@ -237,7 +237,6 @@ cat "$TMP/idle2.out"
 cz_check "... the peer kept at most 8 connections ($(jsonfield "$TMP/idle2.out" closed_at_once) of 30 closed at once)" \
     test "$(jsonfield "$TMP/idle2.out" closed_at_once)" -ge 22
 # a long poll is not idle: it outlives the 2 s timeout
-api POST /v1/keys "${JSON[@]}" -d "{\"id\":\"slow\",\"path\":\"$TMP/slow.zkey\"}" >/dev/null
 lp=()
 for _ in 1 2 3 4 5 6 7 8; do
     lp+=("$(api POST /v1/proofs "${JSON[@]}" -d "{\"key\":\"slow\",\"witness_path\":\"$TMP/slow.wtns\"}" | jq -r .job_id)")

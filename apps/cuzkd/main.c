@@ -312,6 +312,7 @@ int main(int argc, char **argv)
         listen_fd[i] = open_listener(cfg.listen[i], &lock_fd[i], err, sizeof err);
         if (listen_fd[i] < 0) {
             cz_log(CZ_LOG_ERROR, "cuzkd", "cannot listen: %s", err);
+            cz_daemon_config_free(&cfg); /* the lock fds close with the process */
             return 2;
         }
     }
@@ -322,6 +323,7 @@ int main(int argc, char **argv)
     cz_status st = cz_engine_create(&engine, &ecfg, err, sizeof err);
     if (st) {
         cz_log(CZ_LOG_ERROR, "cuzkd", "cannot start the engine: %s", err[0] ? err : cz_strerror(st));
+        cz_daemon_config_free(&cfg);
         return st == CZ_ERR_ARG || st == CZ_ERR_UNSUPPORTED ? 2 : 3;
     }
     json_t *status = cz_engine_status_json(engine);
@@ -341,6 +343,7 @@ int main(int argc, char **argv)
         if (st) {
             cz_log(CZ_LOG_ERROR, "cuzkd", "key %s: %s", cfg.preload[i].id, err);
             cz_engine_destroy(engine, 0);
+            cz_daemon_config_free(&cfg);
             return 2;
         }
         cz_log(CZ_LOG_INFO, "cuzkd", "key %s loaded from %s (tier: host)", cfg.preload[i].id,
@@ -361,6 +364,7 @@ int main(int argc, char **argv)
             cz_log(CZ_LOG_ERROR, "cuzkd", "%s: %s", cfg.listen[i], err);
             cz_api_stop(&api);
             cz_engine_destroy(engine, 0);
+            cz_daemon_config_free(&cfg);
             return 2;
         }
         cz_log(CZ_LOG_INFO, "cuzkd", "listening on %s", cfg.listen[i]);
