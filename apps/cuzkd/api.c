@@ -380,7 +380,8 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     } else {
         char id[24];
         size_t pos = 0;
-        cz_status st = cz_engine_submit(A->engine, &jr, id, &pos, err, sizeof err);
+        cz_status st = A->farm ? cz_farm_submit(A->farm, &jr, id, &pos, err, sizeof err)
+                               : cz_engine_submit(A->engine, &jr, id, &pos, err, sizeof err);
         if (st == CZ_ERR_BUSY && outcome == CZ_SUBMIT_CONFLICT) {
             ret = send_error(c, 409, "request_id_conflict", err);
         } else if (st == CZ_ERR_BUSY && outcome == CZ_SUBMIT_DRAINING) {
@@ -394,7 +395,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             ret = send_error(c, status_code(st), "bad_request", err);
         } else if (outcome == CZ_SUBMIT_EXISTING) {
             /* the job this request made before, as it stands now */
-            json_t *j = cz_engine_await(A->engine, id, 0);
+            json_t *j = A->farm ? cz_farm_await(A->farm, id, 0, NULL) : cz_engine_await(A->engine, id, 0);
             if (j) {
                 json_object_set_new(j, "position", json_integer((json_int_t)pos));
                 json_object_set_new(j, "existing", json_true());
@@ -429,9 +430,12 @@ static enum MHD_Result get_proof(cz_api *A, struct MHD_Connection *c, const char
        the idle timeout for the wait, and restart it (from now) after. */
     if (wait > 0 && A->conn_timeout_s)
         MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
-    json_t *o = cz_engine_await(A->engine, id, (int)wait);
+    cz_status fst = CZ_OK;
+    json_t *o = A->farm ? cz_farm_await(A->farm, id, (int)wait, &fst) : cz_engine_await(A->engine, id, (int)wait);
     if (wait > 0 && A->conn_timeout_s)
         MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)A->conn_timeout_s);
+    if (!o && fst == CZ_ERR_IO)
+        return send_error(c, 503, "database_unavailable", "the farm's database is unreachable; retry");
     if (!o)
         return send_error(c, 404, "not_found", "unknown job (or finished long ago and forgotten)");
     return send_json(c, 200, o);
@@ -439,12 +443,14 @@ static enum MHD_Result get_proof(cz_api *A, struct MHD_Connection *c, const char
 
 static enum MHD_Result cancel_proof(cz_api *A, struct MHD_Connection *c, const char *id)
 {
-    cz_status st = cz_engine_cancel(A->engine, id);
+    cz_status st = A->farm ? cz_farm_cancel(A->farm, id) : cz_engine_cancel(A->engine, id);
+    if (st == CZ_ERR_IO)
+        return send_error(c, 503, "database_unavailable", "the farm's database is unreachable; retry");
     if (st == CZ_ERR_NOT_FOUND)
         return send_error(c, 404, "not_found", "unknown job");
     if (st == CZ_ERR_BUSY)
         return send_error(c, 409, "finished", "the job has already finished");
-    json_t *o = cz_engine_await(A->engine, id, 0);
+    json_t *o = A->farm ? cz_farm_await(A->farm, id, 0, NULL) : cz_engine_await(A->engine, id, 0);
     return send_json(c, 200, o ? o : json_pack("{s:s}", "job_id", id));
 }
 
@@ -461,12 +467,26 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
     }
     if (!strcmp(url, "/v1/health"))
         return send_json(c, 200, json_pack("{s:b}", "ok", 1));
-    if (!strcmp(url, "/v1/status"))
-        return send_json(c, 200, cz_engine_status_json(A->engine));
+    if (!strcmp(url, "/v1/status")) {
+        json_t *o = cz_engine_status_json(A->engine);
+        if (A->farm)
+            json_object_set_new(o, "farm", cz_farm_status_json(A->farm));
+        return send_json(c, 200, o);
+    }
     if (!strcmp(url, "/v1/timeline"))
         return send_json(c, 200, cz_engine_timeline_json(A->engine));
     if (!strcmp(url, "/metrics")) {
         char *t = cz_engine_metrics_text(A->engine);
+        if (t && A->farm) {
+            char *ft = cz_farm_metrics_text(A->farm);
+            char *both = ft ? malloc(strlen(t) + strlen(ft) + 1) : NULL;
+            if (both) {
+                strcpy(stpcpy(both, t), ft);
+                free(t);
+                t = both;
+            }
+            free(ft);
+        }
         if (!t)
             return send_error(c, 500, "internal", "out of memory");
         return send_text(c, 200, t, strlen(t), "text/plain; version=0.0.4", NULL);

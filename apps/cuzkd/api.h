@@ -5,11 +5,13 @@
 #include <stdatomic.h>
 
 #include "engine/engine.h"
+#include "farm/farm.h"
 
 #define CZ_API_MAX_LISTEN 8
 
 typedef struct {
     cz_engine *engine;
+    cz_farm *farm;                /* the farm's shared queue (engine.database), or NULL: this host alone */
     unsigned long long max_upload;
     long max_wait_ms;
     int max_connections;          /* in total, per listener */

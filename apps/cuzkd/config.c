@@ -66,6 +66,27 @@ static const setting settings[] = {
      "most bytes of each GPU the daemon takes (0: all free memory but the margin)"},
     {"engine", "verify", T_BOOL, OFF(verify), "true", 0, 0, NULL,
      "check every proof before returning it"},
+    {"engine", "database", T_STR, OFF(database), NULL, 0, 0, NULL,
+     "PostgreSQL URL of a farm's shared queue (postgresql://HOST/DB?user=U; docs/FARM.md); unset: this "
+     "host alone. No password in it: PGPASSWORD, ~/.pgpass or farm.password_file"},
+    {"farm", "host_id", T_STR, OFF(farm_host_id), NULL, 0, 0, NULL,
+     "this host's name in the farm (default: hostname and first listen address)"},
+    {"farm", "password_file", T_STR, OFF(farm_password_file), NULL, 0, 0, NULL,
+     "file holding the database password (its first line)"},
+    {"farm", "lease_ms", T_INT, OFF(farm_lease_ms), "15000", 500, 600000, NULL,
+     "a claimed partition's lease; a host silent this long loses it to another"},
+    {"farm", "max_attempts", T_INT, OFF(farm_max_attempts), "3", 1, 100, NULL,
+     "claims of one partition before it fails its job"},
+    {"farm", "backoff_ms", T_INT, OFF(farm_backoff_ms), "500", 0, 600000, NULL,
+     "delay before a failed partition is retried, doubling per attempt (at most 30 s)"},
+    {"farm", "slots", T_INT, OFF(farm_slots), "0", 0, 4096, NULL,
+     "partitions this host runs at once (0: its prove workers + 1)"},
+    {"farm", "inline_max", T_SIZE, OFF(farm_inline_max), "64M", 0, 1LL << 30, NULL,
+     "largest uploaded witness kept in the database (larger: pass a path on shared storage)"},
+    {"farm", "retain_s", T_INT, OFF(farm_retain_s), "86400", 0, 315360000, NULL,
+     "seconds a finished job stays in the database"},
+    {"farm", "poll_ms", T_INT, OFF(farm_poll_ms), "250", 5, 60000, NULL,
+     "how often a host looks for work when no notification comes"},
     {"paths", "keys", T_STR, OFF(paths_keys), NULL, 0, 0, NULL,
      "folders (':'-separated) clients may name key files in (default: the folders of the keys "
      "the configuration and --key load; empty: none)"},
@@ -301,6 +322,10 @@ void cz_daemon_config_free(cz_daemon_config *c)
     free(c->paths_witnesses);
     free(c->paths_default);
     c->paths_keys = c->paths_witnesses = c->paths_default = NULL;
+    free(c->database);
+    free(c->farm_host_id);
+    free(c->farm_password_file);
+    c->database = c->farm_host_id = c->farm_password_file = NULL;
 }
 
 /* The folders of the keys the operator names: "dir1:dir2...". */

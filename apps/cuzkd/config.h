@@ -34,6 +34,10 @@ typedef struct {
        the keys in [keys] and --key, kept in paths_default) */
     char *paths_keys, *paths_witnesses, *paths_default;
     int tcp_paths;
+    /* the farm (engine.database and [farm]; docs/FARM.md) */
+    char *database, *farm_host_id, *farm_password_file;
+    int farm_lease_ms, farm_max_attempts, farm_backoff_ms, farm_slots, farm_retain_s, farm_poll_ms;
+    unsigned long long farm_inline_max;
 } cz_daemon_config;
 
 void cz_daemon_config_default(cz_daemon_config *c);
