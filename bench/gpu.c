@@ -15,7 +15,8 @@
  * figure is the median of --reps runs after one warm-up. "h_step" is
  * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev).
  * --wsweep LOG
- * (a comma-separated list) times the G1 MSM of 2^LOG points with window widths 8..20 (12..20 above 2^20).
+ * (a comma-separated list) times the G1 (and G2, within --g2-max) MSM of 2^LOG points with window
+ * widths 8..20 (12..20 above 2^20).
  * --bits (G1, 2^LOG points each) and --bits-g2 (G2, N points) time the MSM
  * with PoRep-like scalars (1 % random, the rest 0 or 1 evenly, as
  * Filecoin's witnesses): "porep" rows take the automatic (bit-heavy) path,
@@ -132,19 +133,26 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
             report(name, lg, t, reps);
         }
     }
-    for (unsigned lg = lo; !g2 && lg <= hi; lg++) {
+    for (unsigned lg = lo; lg <= hi; lg++) {
         if (!(g_wsweep >> lg & 1))
             continue;
         for (unsigned c = lg > 20 ? 12 : 8; c <= 20 && c < lg; c++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
-                cz_g1_jac out;
-                CK(ctx, cz_cuda_g1_msm_dev(ctx, &out, &pts, NULL, &sc, (size_t)1 << lg, 0, c), "msm");
+                cz_status st;
+                if (g2) {
+                    cz_g2_jac out;
+                    st = cz_cuda_g2_msm_dev(ctx, &out, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
+                } else {
+                    cz_g1_jac out;
+                    st = cz_cuda_g1_msm_dev(ctx, &out, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
+                }
+                CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
             }
             char name[64];
-            snprintf(name, sizeof name, "g1_msm_dev_c%u", c);
+            snprintf(name, sizeof name, "%s_msm_dev_c%u", g2 ? "g2" : "g1", c);
             report(name, lg, t, reps);
         }
     }

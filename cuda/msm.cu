@@ -18,8 +18,12 @@
  * window) costs no serial chain.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
- * S_s = sum B_j and T_s = sum (j+1) B_j by running sums and adds
- * (4s) S_s by double-and-add; chunks of 8 of these are summed until at
+ * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
+ * is sum_s T_s + 4 sum_s s S_s, and the last sum is the same problem over
+ * the S_s, a quarter as long, so levels of the same kernel (each level's
+ * T doubled twice more) leave only parts of weight 1 (k_window_level; the
+ * former way, a double-and-add of S_s by 4s in every thread, stays under
+ * CUZK_MSM_REDUCE=0); chunks of 8 of these are summed until at
  * most CZD_MSM_MAX_PARTS per window remain. Those go to the host, which
  * adds them and combines the windows by Horner (c doublings per window):
  * a few hundred serial point operations, which a single GPU thread runs
@@ -153,7 +157,7 @@ __device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts
     return p;
 }
 
-template <class F>
+template <class F, bool PF>
 __device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
                                                czd_xyzz<F> *last_part, const uint32_t *keys,
                                                const uint32_t *vals, const uint32_t *bstart,
@@ -173,16 +177,29 @@ __device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F>
         size_t rs = bstart[k], re = bend[k];
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
-        for (size_t j = i; j < je; j++) {
-            czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
-            if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
-                continue;
-            /* G1 inlined (190 registers, no stack traffic); G2's inlined
-               form spills 800 bytes, so it keeps the call */
-            if constexpr (sizeof(F) == sizeof(czd_fp))
-                acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
-            else
-                acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
+        if constexpr (PF) {
+            /* the next point's load issued before this addition */
+            czd_affine<F> q = czd_load_point<F>(pts, vals[i]);
+            for (size_t j = i; j < je; j++) {
+                czd_affine<F> nq = q;
+                if (j + 1 < je)
+                    nq = czd_load_point<F>(pts, vals[j + 1]);
+                if (!q.is_inf())
+                    acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
+                q = nq;
+            }
+        } else {
+            for (size_t j = i; j < je; j++) {
+                czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
+                if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
+                    continue;
+                /* G1 inlined (190 registers, no stack traffic); G2's inlined
+                   form spills 800 bytes, so it keeps the call */
+                if constexpr (sizeof(F) == sizeof(czd_fp))
+                    acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
+                else
+                    acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
+            }
         }
         if (rs >= i0 && re <= i1)
             buckets[k] = acc;
@@ -207,7 +224,14 @@ __device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F>
 template <class F>
 __global__ void k_accumulate(CZD_ACC_ARGS)
 {
-    czd_accumulate<F>(CZD_ACC_PASS);
+    czd_accumulate<F, false>(CZD_ACC_PASS);
+}
+
+/* with the next point loaded during each addition (G1 only; CUZK_MSM_PF=1) */
+template <class F>
+__global__ void k_accumulate_pf(CZD_ACC_ARGS)
+{
+    czd_accumulate<F, true>(CZD_ACC_PASS);
 }
 
 /* the same capped at 168 registers for 3 blocks of 128 per SM (G1 only;
@@ -215,7 +239,7 @@ __global__ void k_accumulate(CZD_ACC_ARGS)
 template <class F>
 __global__ void __launch_bounds__(128, 3) k_accumulate3(CZD_ACC_ARGS)
 {
-    czd_accumulate<F>(CZD_ACC_PASS);
+    czd_accumulate<F, false>(CZD_ACC_PASS);
 }
 
 /* One step of a backward segmented scan over the segments' first_part:
@@ -293,6 +317,40 @@ __global__ void k_bucket_segments(czd_xyzz<F> *out, const czd_xyzz<F> *buckets, 
     out[tid] = T;
 }
 
+/* One level of the window sums by levels (the default; CUZK_MSM_REDUCE=0
+   keeps k_bucket_segments). Per window w, over a sequence y[w][0 .. L)
+   (window stride ys), thread (w, s), s < P = ceil(L / 4): S = sum_j y[4s + j]
+   and T = sum_j (j + 1) y[4s + j] (j < 4, within L) by running sums; writes
+   2^dbl T to tout[w * tstride + s] and S to sout[w * P + s]. Since
+   sum_i (i + 1) y_i = sum_s T_s + 4 sum_s s S_s, and the last sum is the
+   same problem over the sequence S_1 .. S_{P-1}, the next level runs on
+   that with two more doublings: every level's T is then a part of weight 1
+   of the window's sum. Serial depth 8 additions + dbl doublings a level,
+   instead of a double-and-add by the segment's offset in every thread. */
+template <class F>
+__global__ void k_window_level(czd_xyzz<F> *tout, size_t tstride, czd_xyzz<F> *sout,
+                               const czd_xyzz<F> *y, size_t ys, unsigned L, unsigned P,
+                               unsigned nwin, unsigned dbl)
+{
+    typedef czd_xyzz<F> X;
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= nwin * P)
+        return;
+    unsigned w = tid / P, s = tid % P;
+    const X *b = y + (size_t)w * ys + (size_t)s * 4;
+    X S = X::inf(), T = X::inf();
+    for (int j = 3; j >= 0; j--) {
+        if (s * 4 + (unsigned)j >= L)
+            continue;
+        S = X::add(S, b[j]);
+        T = X::add(T, S);
+    }
+    for (unsigned d = 0; d < dbl; d++)
+        T = X::dbl(T);
+    tout[(size_t)w * tstride + s] = T;
+    sout[(size_t)w * P + s] = S;
+}
+
 /* out[w][k] = sum_{i < R} in[w][k R + i] (within cnt) */
 template <class F>
 __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned nwin, unsigned cnt,
@@ -365,24 +423,39 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     typedef void (*acc_fn)(X *, X *, X *, const uint32_t *, const uint32_t *, const uint32_t *,
                            const uint32_t *, const czd_affine<F> *, size_t, size_t, size_t, uint32_t);
     acc_fn acc = k_accumulate<F>;
-    if constexpr (sizeof(F) == sizeof(czd_fp))
+    if constexpr (sizeof(F) == sizeof(czd_fp)) {
         if (czd_msm_knob("CUZK_MSM_ACC_BLOCKS", 2) == 3)
             acc = k_accumulate3<F>;
+        else if (czd_msm_knob("CUZK_MSM_PF", 0) == 1)
+            acc = k_accumulate_pf<F>;
+    }
     int acc_per_sm = 0;
     CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc, 128, 0));
     if (acc_per_sm < 1)
         acc_per_sm = 1;
 
     CZD_TAKE(ctx, sc, X, buckets, nbuckets);
-    const unsigned M = nbw < 4 ? nbw : 4, P = nbw / M;
+    /* the window sums: by levels (P parts a window in all levels, two
+       buffers for the levels' S), or k_bucket_segments (P parts) */
+    const int by_levels = czd_msm_knob("CUZK_MSM_REDUCE", 1) != 0;
+    const unsigned M = nbw < 4 ? nbw : 4;
+    unsigned P = nbw / M, P0 = (nbw + 3) / 4;
+    if (by_levels) {
+        P = 0;
+        for (unsigned L = nbw; L > 0; L = (L + 3) / 4 - 1)
+            P += (L + 3) / 4;
+    }
     CZD_TAKE(ctx, sc, X, red0, (size_t)nwin * P);
     CZD_TAKE(ctx, sc, X, red1, (size_t)nwin * ((P + 7) / 8));
+    CZD_TAKE(ctx, sc, X, lev0, by_levels ? (size_t)nwin * P0 : 1);
+    CZD_TAKE(ctx, sc, X, lev1, by_levels ? (size_t)nwin * P0 : 1);
 
     /* windows per batch: pairs (16 bytes each, double-buffered keys and
        values), bounds (8 bytes per bucket), segment partials, CUB's temp */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
-    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 * 2;
+    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
+                        (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 2) == 1 ? 1 : 2);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     unsigned wc = nwin;
     while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
@@ -453,9 +526,30 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         CZD_LAUNCHED(ctx, "k_fixup");
         prof.mark("fixup");
     }
-    k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(red0, buckets, nwin,
-                                                                                  nbw, M);
-    CZD_LAUNCHED(ctx, "k_bucket_segments");
+    if (by_levels) {
+        const X *y = buckets;
+        size_t ys = nbw, off = 0;
+        X *sb = lev0, *sb2 = lev1;
+        unsigned dbl = 0;
+        for (unsigned L = nbw; L > 0;) {
+            unsigned Pl = (L + 3) / 4;
+            k_window_level<F><<<czd_blocks((size_t)nwin * Pl, 64), 64, 0, ctx->stream>>>(
+                red0 + off, P, sb, y, ys, L, Pl, nwin, dbl);
+            CZD_LAUNCHED(ctx, "k_window_level");
+            y = sb + 1; /* the next level: S_1 .. S_{Pl-1} */
+            ys = Pl;
+            L = Pl - 1;
+            off += Pl;
+            dbl += 2;
+            X *t = sb;
+            sb = sb2;
+            sb2 = t;
+        }
+    } else {
+        k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(
+            red0, buckets, nwin, nbw, M);
+        CZD_LAUNCHED(ctx, "k_bucket_segments");
+    }
     prof.mark("bucket_sums");
     /* sum each window's P items in chunks of 8 until at most
        CZD_MSM_MAX_PARTS remain; the host adds those and combines windows */
@@ -504,9 +598,12 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
     if (n1) {
         typedef void (*ones_fn)(X *, const uint32_t *, size_t, const czd_affine<F> *);
         ones_fn ones_k = k_ones_sum<F>;
-        if constexpr (sizeof(F) == sizeof(czd_fp))
+        if constexpr (sizeof(F) == sizeof(czd_fp)) {
             if (czd_msm_knob("CUZK_MSM_ONES_BLOCKS", 3) == 4)
                 ones_k = k_ones_sum4<F>;
+            else if (czd_msm_knob("CUZK_MSM_PF", 0) == 1)
+                ones_k = k_ones_sum_pf<F>;
+        }
         int per_sm = 0;
         CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ones_k, 128, 0));
         if (per_sm < 1)
