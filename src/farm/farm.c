@@ -7,7 +7,7 @@
  * finished result or failure under the lease's epoch, or the renewal of a
  * running one every lease/3; then claims while slots are free and there
  * may be work (a NOTIFY on cz_work, a slot just freed, or every poll_ms);
- * then it waits for a notification (5 ms while partitions run, so results
+ * then it waits for a notification (2 ms while partitions run, so results
  * are written promptly; poll_ms when idle). Writes that fail because the
  * database is away stay in their slot and are tried again each loop. The
  * API side borrows pooled connections; each connection is used by one
@@ -521,7 +521,7 @@ static void *runner_main(void *arg)
             }
         }
         snapshot(f, now);
-        int w = cz_farm_queue_wait(q, n_used(f) ? 5 : f->cfg.poll_ms);
+        int w = cz_farm_queue_wait(q, n_used(f) ? 2 : f->cfg.poll_ms);
         unsigned ch = cz_farm_queue_notified(q);
         if (ch & 1)
             want_claim = 1;
