@@ -371,12 +371,24 @@ static int want_args(const cli *c, const char *cmd, int lo, int hi)
     return 0;
 }
 
+/* A JSON input (verification key, proof, public signals) is read whole:
+   a regular file of at most 256 MiB, checked before it is copied (a vk
+   takes about 360 bytes a public input: some 700,000 of them fit). */
+#define CZ_JSON_MAX_BYTES (256u << 20)
+
 static char *slurp(const char *path, size_t *len, char *err, size_t err_len, cz_status *st)
 {
     cz_blob b;
     *st = cz_blob_map(&b, path, err, err_len);
     if (*st)
         return NULL;
+    if (b.len > CZ_JSON_MAX_BYTES) {
+        *st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, path,
+                         "%zu bytes, more than the %u a JSON input may have", b.len,
+                         CZ_JSON_MAX_BYTES);
+        cz_blob_release(&b);
+        return NULL;
+    }
     char *s = malloc(b.len + 1);
     if (!s) {
         cz_blob_release(&b);
