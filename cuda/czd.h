@@ -80,9 +80,10 @@ cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, cons
 /* Groth16's H on the device, in place in dev_a: for each of the natural-order
    vectors a, b, c of 2^log_n elements, the inverse NTT (root w_inv) scaled
    by n_inv * g^j, then the forward NTT (root w), natural order out; then
-   a = a .* b - c. b and c are overwritten. */
+   a = a .* b - c. b and c are overwritten. g_half: g^2 = w (snarkjs's odd
+   points), which lets the forward transforms' twists apply the scale. */
 cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
-                    const void *w, const void *w_inv, const void *n_inv, const void *g);
+                    const void *w, const void *w_inv, const void *n_inv, const void *g, int g_half);
 
 /* Groth16's a = A w, b = B w, c = a .* b for `rows` rows of two CSR
    matrices (row pointers uint64, columns uint32, values Montgomery Fr);

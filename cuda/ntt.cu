@@ -263,13 +263,21 @@ static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
 
 #define CZD_NTT_PASS_KMAX 10
 #define CZD_NTT_BLOCK_LOG 11 /* 2^11 elements (64 KiB of shared memory) per block */
+
+/* elements per block: 2^11, or CUZK_NTT_BLOCK_LOG (9..11) for tuning */
+static unsigned czd_ntt_block_log(void)
+{
+    const char *e = getenv("CUZK_NTT_BLOCK_LOG");
+    unsigned b = e && *e ? (unsigned)atoi(e) : CZD_NTT_BLOCK_LOG;
+    return b < 9 ? 9 : b > CZD_NTT_BLOCK_LOG ? CZD_NTT_BLOCK_LOG : b;
+}
 #define CZD_NTT_DIRECT_LOG 18 /* twist tables of up to 2^18 powers (8 MiB) are read directly */
 
-template <bool DIT, int RLOW>
+template <bool DIT, int RLOW, bool X>
 __global__ void __launch_bounds__(256, 2) k_ntt_pass(const czd_pass_args<czd_fr> a)
 {
     extern __shared__ uint4 czd_ntt_sh[];
-    czd_pass<czd_fr, DIT, RLOW> t(a, blockIdx.x, threadIdx.x);
+    czd_pass<czd_fr, DIT, RLOW, X> t(a, blockIdx.x, threadIdx.x);
     t.load();
     t.compute(0);
     for (unsigned ri = 1; ri <= t.nu; ri++) {
@@ -280,7 +288,15 @@ __global__ void __launch_bounds__(256, 2) k_ntt_pass(const czd_pass_args<czd_fr>
         t.get(czd_ntt_sh, ri);
         t.compute(ri);
     }
-    t.store();
+    if (X && a.rows) {
+        if (t.nu)
+            __syncthreads();
+        t.put(czd_ntt_sh, t.nu);
+        __syncthreads();
+        t.store_rows(czd_ntt_sh, threadIdx.x, blockDim.x);
+    } else {
+        t.store();
+    }
 }
 
 /* t[i] = b.at(i << shift), i < count */
@@ -380,19 +396,24 @@ static cz_status czd_powt_make(czd_ctx *ctx, czd_scratch &sc, czd_powt<czd_fr> *
     return CZ_OK;
 }
 
+/* w: a root of order 2^(log_n + extra); extra = 1 for the H step's
+   forward transform, whose twists then also apply the coset w (w^2 the
+   transform's root; see czd_pass_args::coset) */
 static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, const czd_fr &w,
-                               unsigned log_n)
+                               unsigned log_n, unsigned extra)
 {
+    const unsigned root_log = log_n + extra;
     pl->log_n = log_n;
     pl->npass = (log_n + CZD_NTT_PASS_KMAX - 1) / CZD_NTT_PASS_KMAX;
-    cz_status st = czd_powt_make(ctx, sc, &pl->wt, w, log_n, nullptr);
+    cz_status st = czd_powt_make(ctx, sc, &pl->wt, w, root_log, nullptr);
     if (st != CZ_OK)
         return st;
+    const unsigned bl = czd_ntt_block_log();
     unsigned s0 = 0;
     for (unsigned p = 0; p < pl->npass; p++) {
         unsigned k = log_n / pl->npass + (p < log_n % pl->npass ? 1 : 0);
         unsigned L = log_n - s0 - k;
-        unsigned lc = CZD_NTT_BLOCK_LOG - k;
+        unsigned lc = bl > k ? bl - k : 0;
         if (lc > L)
             lc = L;
         pl->k[p] = k;
@@ -400,14 +421,15 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
         pl->lc[p] = lc;
         size_t nroots = (size_t)1 << (k - 1);
         CZD_TAKE(ctx, sc, czd_fr, roots, nroots);
-        k_pow_direct<<<czd_blocks(nroots, 128), 128, 0, ctx->stream>>>(roots, pl->wt, nroots, log_n - k);
+        k_pow_direct<<<czd_blocks(nroots, 128), 128, 0, ctx->stream>>>(roots, pl->wt, nroots,
+                                                                        root_log - k);
         CZD_LAUNCHED(ctx, "k_pow_direct");
         pl->roots[p] = roots;
         pl->twd[p] = nullptr;
         if (L == 0) {
             pl->tw[p] = CZD_TW_NONE;
-        } else if (log_n - s0 <= CZD_NTT_DIRECT_LOG) {
-            size_t nt = (size_t)1 << (log_n - s0);
+        } else if (root_log - s0 <= CZD_NTT_DIRECT_LOG) {
+            size_t nt = (size_t)1 << (root_log - s0);
             CZD_TAKE(ctx, sc, czd_fr, twd, nt);
             k_pow_direct<<<czd_blocks(nt, 256), 256, 0, ctx->stream>>>(twd, pl->wt, nt, s0);
             CZD_LAUNCHED(ctx, "k_pow_direct");
@@ -421,8 +443,18 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
     return CZ_OK;
 }
 
+/* t[x] = c b.at(bitrev_k(x) << shift), x < 2^k */
+__global__ void k_pow_bitrev(czd_fr *t, czd_powt<czd_fr> b, unsigned k, unsigned shift, czd_fr c)
+{
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x < (1u << k))
+        t[x] = c * b.at((uint64_t)czd_bitrev(x, k) << shift);
+}
+
+/* pass p's arguments; its twist: a DIT pass's own, a DIF pass's
+   predecessor's (applied at the load) */
 static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, const czd_fr *src,
-                                           czd_fr *dst)
+                                           czd_fr *dst, bool dit)
 {
     czd_pass_args<czd_fr> a;
     memset(&a, 0, sizeof a);
@@ -433,39 +465,52 @@ static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, c
     a.k = pl->k[p];
     a.lc = pl->lc[p];
     a.roots = pl->roots[p];
-    a.tw = pl->tw[p];
-    a.twd = pl->twd[p];
     a.twp = pl->wt;
+    unsigned tp = dit ? p : p - 1;
+    if (dit || p > 0) {
+        a.tw = pl->tw[tp];
+        a.twd = pl->twd[tp];
+        a.tw_s0 = pl->s0[tp];
+        a.tw_k = pl->k[tp];
+        a.tw_L = pl->log_n - pl->s0[tp] - pl->k[tp];
+    }
     return a;
 }
 
-template <bool DIT, int RLOW>
+template <bool DIT, int RLOW, bool X>
 static cz_status czd_pass_launch1(czd_ctx *ctx, const czd_pass_args<czd_fr> &a)
 {
     static bool attr_set[64];
     unsigned E = 1u << (a.k + a.lc);
     size_t shmem = (size_t)E * sizeof(czd_fr);
     if (shmem > 48 * 1024 && !attr_set[ctx->device & 63]) {
-        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_pass<DIT, RLOW>,
+        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_pass<DIT, RLOW, X>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           (int)(sizeof(czd_fr) << CZD_NTT_BLOCK_LOG)));
         attr_set[ctx->device & 63] = true;
     }
     size_t blocks = ((size_t)1 << a.log_n) >> (a.k + a.lc);
-    k_ntt_pass<DIT, RLOW><<<(unsigned)blocks, E / 8, shmem, ctx->stream>>>(a);
+    k_ntt_pass<DIT, RLOW, X><<<(unsigned)blocks, E / 8, shmem, ctx->stream>>>(a);
     CZD_LAUNCHED(ctx, DIT ? "k_ntt_pass<dit>" : "k_ntt_pass<dif>");
     return CZ_OK;
 }
 
 static cz_status czd_pass_launch(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr> &a)
 {
-    switch (czd_rlow(a.k) + (dit ? 3 : 0)) {
-    case 1: return czd_pass_launch1<false, 1>(ctx, a);
-    case 2: return czd_pass_launch1<false, 2>(ctx, a);
-    case 3: return czd_pass_launch1<false, 3>(ctx, a);
-    case 4: return czd_pass_launch1<true, 1>(ctx, a);
-    case 5: return czd_pass_launch1<true, 2>(ctx, a);
-    default: return czd_pass_launch1<true, 3>(ctx, a);
+    bool x = a.pre || a.post || a.pa || a.rows || a.pre_x;
+    switch (czd_rlow(a.k) + (dit ? 3 : 0) + (x ? 6 : 0)) {
+    case 1: return czd_pass_launch1<false, 1, false>(ctx, a);
+    case 2: return czd_pass_launch1<false, 2, false>(ctx, a);
+    case 3: return czd_pass_launch1<false, 3, false>(ctx, a);
+    case 4: return czd_pass_launch1<true, 1, false>(ctx, a);
+    case 5: return czd_pass_launch1<true, 2, false>(ctx, a);
+    case 6: return czd_pass_launch1<true, 3, false>(ctx, a);
+    case 7: return czd_pass_launch1<false, 1, true>(ctx, a);
+    case 8: return czd_pass_launch1<false, 2, true>(ctx, a);
+    case 9: return czd_pass_launch1<false, 3, true>(ctx, a);
+    case 10: return czd_pass_launch1<true, 1, true>(ctx, a);
+    case 11: return czd_pass_launch1<true, 2, true>(ctx, a);
+    default: return czd_pass_launch1<true, 3, true>(ctx, a);
     }
 }
 
@@ -509,7 +554,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     czd_prof prof(ctx, what);
     cz_status st;
     czd_ntt_plan pl;
-    if ((st = czd_plan_make(ctx, sc, &pl, w, log_n)) != CZ_OK)
+    if ((st = czd_plan_make(ctx, sc, &pl, w, log_n, 0)) != CZ_OK)
         return st;
     czd_powt<czd_fr> pre_t = {nullptr, nullptr, 0}, post_t = {nullptr, nullptr, 0};
     if (pre_g && (st = czd_powt_make(ctx, sc, &pre_t, g, log_n, nullptr)) != CZ_OK)
@@ -536,7 +581,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     prof.mark("tables");
     for (unsigned p = 0; p < pl.npass; p++) {
         bool last = p + 1 == pl.npass;
-        czd_pass_args<czd_fr> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp);
+        czd_pass_args<czd_fr> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp, false);
         if (p == 0 && pre_g) {
             pa.pre = 1;
             pa.pre_t = pre_t;
@@ -545,6 +590,16 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
             pa.post = post;
             pa.post_c = c;
             pa.post_t = post_t;
+            if (post & CZD_POST_NATURAL) { /* rows: 2^lc of them per block */
+                unsigned m = log_n - pa.k;
+                if (m > 3)
+                    m = 3;
+                unsigned bl = czd_ntt_block_log();
+                if (pa.k + m > bl)
+                    m = bl > pa.k ? bl - pa.k : 0;
+                pa.rows = 1;
+                pa.lc = m;
+            }
         }
         if ((st = czd_pass_launch(ctx, false, pa)) != CZ_OK)
             return st;
@@ -558,7 +613,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
 /* h = A B - C on the coset g (see czd.h) */
 extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
                                const void *w_host, const void *w_inv_host, const void *n_inv_host,
-                               const void *g_host)
+                               const void *g_host, int g_half)
 {
     if (log_n > 28)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
@@ -587,17 +642,32 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
     snprintf(what, sizeof what, "ntt_h 2^%u", log_n);
     czd_prof prof(ctx, what);
     czd_ntt_plan fwd, inv;
-    czd_powt<czd_fr> scale;
-    if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n)) != CZ_OK ||
-        (st = czd_plan_make(ctx, sc, &fwd, w, log_n)) != CZ_OK ||
-        (st = czd_powt_make(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK)
+    czd_powt<czd_fr> scale = {nullptr, nullptr, 0};
+    czd_fr *pre_x = nullptr;
+    if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n, 0)) != CZ_OK)
         return st;
+    if (g_half) {
+        /* g = w_2n: the forward plan from g; the first DIT pass scales its
+           digit (pre_x, 1/n folded in), the twists of the others theirs */
+        if ((st = czd_plan_make(ctx, sc, &fwd, g, log_n, 1)) != CZ_OK)
+            return st;
+        unsigned kl = fwd.k[fwd.npass - 1];
+        pre_x = sc.take<czd_fr>((size_t)1 << kl);
+        if (!pre_x)
+            return czd_fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: H step tables");
+        k_pow_bitrev<<<czd_blocks((size_t)1 << kl, 128), 128, 0, ctx->stream>>>(
+            pre_x, fwd.wt, kl, fwd.s0[fwd.npass - 1], ni);
+        CZD_LAUNCHED(ctx, "k_pow_bitrev");
+    } else if ((st = czd_plan_make(ctx, sc, &fwd, w, log_n, 0)) != CZ_OK ||
+               (st = czd_powt_make(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK) {
+        return st;
+    }
     prof.mark("tables");
     for (int i = 0; i < 3; i++) {
-        /* coefficients, bit-reversed, times g^j / n */
+        /* coefficients, bit-reversed (times g^j / n unless g_half) */
         for (unsigned p = 0; p < inv.npass; p++) {
-            czd_pass_args<czd_fr> pa = czd_pass_base(&inv, p, v[i], v[i]);
-            if (p + 1 == inv.npass) {
+            czd_pass_args<czd_fr> pa = czd_pass_base(&inv, p, v[i], v[i], false);
+            if (p + 1 == inv.npass && !g_half) {
                 pa.post = CZD_POST_POW;
                 pa.post_t = scale;
             }
@@ -608,10 +678,15 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         /* values on the coset, natural order; c's last pass makes h in a */
         for (unsigned q = fwd.npass; q-- > 0;) {
             bool prod = i == 2 && q == 0;
-            czd_pass_args<czd_fr> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i]);
+            czd_pass_args<czd_fr> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i], true);
             if (prod) {
                 pa.pa = v[0];
                 pa.pb = v[1];
+            }
+            if (g_half) {
+                pa.coset = 1;
+                if (q + 1 == fwd.npass)
+                    pa.pre_x = pre_x;
             }
             if ((st = czd_pass_launch(ctx, true, pa)) != CZ_OK)
                 return st;

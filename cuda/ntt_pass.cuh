@@ -21,7 +21,9 @@
  *
  * Two directions with the same pass parameters:
  *  - DIF (natural in, bit-reversed out): rounds from the top bits down;
- *    butterfly (u, v) -> (u + v, (u - v) t); the twist after the stages.
+ *    butterfly (u, v) -> (u + v, (u - v) t); a pass's twist comes after
+ *    its stages, and is applied by the next pass as it loads (registers
+ *    are scarcest when all 8 elements are live before the store).
  *  - DIT (bit-reversed in, natural out): the passes in reverse order;
  *    rounds from bit 0 up; the twist before the stages; butterfly
  *    (u, v) -> (u + v t, u - v t).
@@ -47,6 +49,13 @@
 struct uint4 {
     uint32_t x, y, z, w;
 };
+#endif
+
+/* unrolled on the device; the host compiler does not know the pragma */
+#ifdef __CUDA_ARCH__
+#define CZD_UNROLL _Pragma("unroll")
+#else
+#define CZD_UNROLL
 #endif
 
 static CZD_HD uint32_t czd_bitrev(uint32_t x, unsigned bits)
@@ -84,6 +93,10 @@ struct czd_pass_args {
     F *dst;
     unsigned log_n, s0, k, lc;
     const F *roots; /* w_2^k^e, e < 2^(k-1) */
+    /* the twist of the pass (tw_s0, tw_k) at the load: a DIT pass's own,
+       a DIF pass's predecessor's, whose element at global index g is
+       (x, x2) = ((g >> tw_L) mod 2^tw_k, g mod 2^tw_L) */
+    unsigned tw_s0, tw_k, tw_L;
     int tw;
     const F *twd;
     czd_powt<F> twp;
@@ -93,12 +106,25 @@ struct czd_pass_args {
     F post_c;
     czd_powt<F> post_t;
     const F *pa, *pb; /* DIT last pass, when set: dst = pa * pb - v */
+    /* DIF last pass (L = 0) with CZD_POST_NATURAL: the block's 2^lc
+       "columns" are the rows high0 + t 2^(log_n - k - lc), t < 2^lc, whose
+       frequencies interleave, and the store goes through shared memory so
+       that neighbouring threads write neighbouring frequencies */
+    int rows;
+    /* DIT of a coset (the H step): the twist of x is (w_2N'^(2 x2 + 1))^k1
+       (twd / twp.at(<< s0) then hold powers of w_2N' / w_2n), which also
+       applies the shift g = w_2n of the digit x; pre_x: the first pass's
+       own digit, v *= pre_x[x] */
+    int coset;
+    const F *pre_x;
 };
 
 /* k = 3 nu + r_low, r_low in 1..3 */
 static CZD_HD unsigned czd_rlow(unsigned k) { return k - 3 * ((k - 1) / 3); }
 
-template <class F, bool DIT, int RLOW>
+/* X: the extras (pre-scale, post-scale and natural store, product) are
+   compiled in; without, the pass only has its twist (fewer registers). */
+template <class F, bool DIT, int RLOW, bool X>
 struct czd_pass {
     const czd_pass_args<F> p; /* a copy: kernel parameters stay in the constant bank */
     unsigned k, L, lc, E, c, xr, nu;
@@ -112,12 +138,19 @@ struct czd_pass {
         L = a.log_n - a.s0 - k;
         E = 1u << (k + lc);
         nu = (k - RLOW) / 3;
-        size_t lowgroup = bid & ((1ull << (L - lc)) - 1);
-        size_t high = bid >> (L - lc);
-        base = (high << (k + L)) + (lowgroup << lc);
-        c = tid & ((1u << lc) - 1);
-        xr = tid >> lc;
-        x2 = (lowgroup << lc) + c;
+        if (X && a.rows) { /* L = 0: blocks are groups of rows, threads along a row */
+            base = (size_t)bid << k;
+            c = tid >> (k - 3);
+            xr = tid & ((1u << (k - 3)) - 1);
+            x2 = 0;
+        } else {
+            size_t lowgroup = bid & ((1ull << (L - lc)) - 1);
+            size_t high = bid >> (L - lc);
+            base = (high << (k + L)) + (lowgroup << lc);
+            c = tid & ((1u << lc) - 1);
+            xr = tid >> lc;
+            x2 = (lowgroup << lc) + c;
+        }
     }
     /* low bit of the registers' 3 bits in round ri (processing order) */
     CZD_HD unsigned round_b(unsigned ri) const
@@ -130,26 +163,33 @@ struct czd_pass {
     {
         return ((xr >> B) << (B + 3)) | (xr & ((1u << B) - 1)) | (j << B);
     }
-    CZD_HD size_t gidx(unsigned x) const { return base + ((size_t)x << L) + c; }
-    CZD_HD F twist(unsigned x) const
+    CZD_HD size_t gidx(unsigned x) const
     {
-        uint64_t ex = (uint64_t)x2 * czd_bitrev(x, k);
-        return p.tw == CZD_TW_DIRECT ? p.twd[ex] : p.twp.at(ex << p.s0);
+        return X && p.rows ? base + x + ((size_t)c << (p.log_n - lc)) : base + ((size_t)x << L) + c;
+    }
+    CZD_HD F twist(size_t g) const
+    {
+        uint64_t tx2 = g & ((1ull << p.tw_L) - 1);
+        uint32_t tx = (uint32_t)(g >> p.tw_L) & ((1u << p.tw_k) - 1);
+        uint64_t ex = (p.coset ? 2 * tx2 + 1 : tx2) * czd_bitrev(tx, p.tw_k);
+        return p.tw == CZD_TW_DIRECT ? p.twd[ex] : p.twp.at(ex << p.tw_s0);
     }
     CZD_HD static unsigned sw(unsigned e) { return e ^ ((e >> 3) & 7); }
 
     CZD_HD void load()
     {
         const unsigned B = round_b(0);
-#pragma unroll
+CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             unsigned x = xpos(B, j);
             size_t g = gidx(x);
             v[j] = p.src[g];
-            if (p.pre)
+            if (X && p.pre)
                 v[j] = v[j] * p.pre_t.at(g);
-            if (DIT && p.tw)
-                v[j] = v[j] * twist(x);
+            if (X && p.pre_x)
+                v[j] = v[j] * p.pre_x[x];
+            if (p.tw)
+                v[j] = v[j] * twist(g);
         }
     }
 
@@ -170,7 +210,7 @@ struct czd_pass {
     CZD_HD void stage(unsigned B, int rb)
     {
         const unsigned b = B + rb;
-#pragma unroll
+CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             if (j & (1 << rb))
                 continue;
@@ -182,7 +222,7 @@ struct czd_pass {
     /* the low round: bits [0, RLOW), twiddle index j mod 2^b known here */
     CZD_HD void stage_low(int b)
     {
-#pragma unroll
+CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             if (j & (1 << b))
                 continue;
@@ -200,21 +240,21 @@ struct czd_pass {
         const unsigned B = round_b(ri);
         if (B == 0) {
             if (DIT) {
-#pragma unroll
+CZD_UNROLL
                 for (int b = 0; b < RLOW; b++)
                     stage_low(b);
             } else {
-#pragma unroll
+CZD_UNROLL
                 for (int b = RLOW - 1; b >= 0; b--)
                     stage_low(b);
             }
         } else {
             if (DIT) {
-#pragma unroll
+CZD_UNROLL
                 for (int rb = 0; rb < 3; rb++)
                     stage(B, rb);
             } else {
-#pragma unroll
+CZD_UNROLL
                 for (int rb = 2; rb >= 0; rb--)
                     stage(B, rb);
             }
@@ -224,7 +264,7 @@ struct czd_pass {
     CZD_HD void put(uint4 *sh, unsigned ri) const
     {
         const unsigned B = round_b(ri);
-#pragma unroll
+CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             unsigned e = sw((xpos(B, j) << lc) + c);
             const uint32_t *l = v[j].v;
@@ -235,7 +275,7 @@ struct czd_pass {
     CZD_HD void get(const uint4 *sh, unsigned ri)
     {
         const unsigned B = round_b(ri);
-#pragma unroll
+CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             unsigned e = sw((xpos(B, j) << lc) + c);
             uint4 a = sh[e], b = sh[E + e];
@@ -248,15 +288,13 @@ struct czd_pass {
     CZD_HD void store()
     {
         const unsigned B = round_b(nu);
-#pragma unroll
+CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             unsigned x = xpos(B, j);
             size_t g = gidx(x);
             F r = v[j];
             if (!DIT) {
-                if (p.tw)
-                    r = r * twist(x);
-                if (p.post) {
+                if (X && p.post) {
                     size_t f = czd_bitrev((uint32_t)g, p.log_n);
                     if (p.post & CZD_POST_C)
                         r = r * p.post_c;
@@ -265,10 +303,34 @@ struct czd_pass {
                     if (p.post & CZD_POST_NATURAL)
                         g = f;
                 }
-            } else if (p.pa) {
+            } else if (X && p.pa) {
                 r = p.pa[g] * p.pb[g] - r;
             }
             p.dst[g] = r;
+        }
+    }
+
+    /* the rows store: after put(sh, nu) and a barrier, output o of the
+       block is row t = bitrev(o mod 2^lc) at x = bitrev_k(o >> lc), whose
+       frequency is (o >> lc) 2^(log_n - k) + bitrev(high0) + (o mod 2^lc) */
+    CZD_HD void store_rows(const uint4 *sh, unsigned tid, unsigned nthreads) const
+    {
+        const size_t hb = (size_t)czd_bitrev((uint32_t)(base >> k), p.log_n - k);
+CZD_UNROLL
+        for (int i = 0; i < 8; i++) {
+            unsigned o = tid + i * nthreads;
+            unsigned tt = o & ((1u << lc) - 1), xb = o >> lc;
+            unsigned e = sw((czd_bitrev(xb, k) << lc) + czd_bitrev(tt, lc));
+            uint4 a = sh[e], b = sh[E + e];
+            F r;
+            r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
+            r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
+            size_t f = ((size_t)xb << (p.log_n - k)) + hb + tt;
+            if (p.post & CZD_POST_C)
+                r = r * p.post_c;
+            if (p.post & CZD_POST_POW)
+                r = r * p.post_t.at(f);
+            p.dst[f] = r;
         }
     }
 };

@@ -134,14 +134,22 @@ static void eval_at(cz_fr *out, const cz_fr *a, size_t n, const cz_fr *x)
     *out = acc;
 }
 
-/* The CPU reference of the H step: snarkjs's odd points of a, b, c,
-   then a .* b - c into a. */
-static void h_cpu(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c)
+/* The CPU reference of the H step: snarkjs's odd points of a, b, c (g
+   NULL), or the values on the coset g (inverse NTT, times g^j, forward
+   NTT), then a .* b - c into a. */
+static void h_cpu(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, const cz_fr *g)
 {
     cz_threadpool *pool = cz_threadpool_global();
-    cz_ntt_snarkjs_odd_points(d, a, pool);
-    cz_ntt_snarkjs_odd_points(d, b, pool);
-    cz_ntt_snarkjs_odd_points(d, c, pool);
+    cz_fr *v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        if (!g) {
+            cz_ntt_snarkjs_odd_points(d, v[i], pool);
+            continue;
+        }
+        cz_ntt_inverse(d, v[i], pool);
+        cz_fr_scale_powers(v[i], d->n, NULL, g, pool);
+        cz_ntt_forward(d, v[i], pool);
+    }
     for (size_t i = 0; i < d->n; i++) {
         cz_fr t;
         cz_fr_mul(&t, &a[i], &b[i]);
@@ -149,7 +157,9 @@ static void h_cpu(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c)
     }
 }
 
-static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng)
+/* g NULL: snarkjs's odd points (g = omega_2n, the twists apply it);
+   else that coset (the scale is a pass's product) */
+static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *g)
 {
     size_t n = (size_t)1 << log_n;
     cz_ntt_domain *d;
@@ -162,10 +172,12 @@ static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng)
         check(cz_cuda_buf_alloc(g_ctx, &buf[i], n * sizeof *g_));
         check(cz_cuda_upload(g_ctx, &buf[i], 0, v[i], n * sizeof *g_));
     }
-    check(cz_cuda_ntt_h_dev(g_ctx, buf, log_n, &d->omega, &d->omega_2n));
+    check(cz_cuda_ntt_h_dev(g_ctx, buf, log_n, &d->omega, g ? g : &d->omega_2n));
     check(cz_cuda_download(g_ctx, g_, &buf[0], 0, n * sizeof *g_));
-    h_cpu(d, v[0], v[1], v[2]);
-    compare(g_, v[0], n, root == CZ_NTT_ROOT_5 ? "H step (root 5)" : "H step (root 7)", log_n);
+    h_cpu(d, v[0], v[1], v[2], g);
+    compare(g_, v[0], n,
+            g ? "H step on a coset" : root == CZ_NTT_ROOT_5 ? "H step (root 5)" : "H step (root 7)",
+            log_n);
     for (int i = 2; i >= 0; i--) {
         check(cz_cuda_buf_free(g_ctx, &buf[i]));
         free(v[i]);
@@ -174,22 +186,27 @@ static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng)
     cz_ntt_domain_destroy(d);
 }
 
-/* the fused H step against the CPU at every size up to 2^20 (2^14 quick) */
+/* the fused H step against the CPU at every size up to 2^20 (2^14 quick),
+   the roots in turn, and on the coset 7 at every third size */
 static void test_h_step(void **state)
 {
     (void)state;
     cz_rng rng;
     cz_test_rng(&rng);
     unsigned max_log = cz_test_full() ? 20 : 14;
-    for (unsigned log_n = 0; log_n <= max_log; log_n++)
-        h_check(log_n, (log_n & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5, &rng);
-    h_check(5, CZ_NTT_ROOT_7, &rng);
-    h_check(12, CZ_NTT_ROOT_7, &rng);
+    cz_fr seven;
+    cz_fr_set_u64(&seven, 7);
+    for (unsigned log_n = 0; log_n <= max_log; log_n++) {
+        h_check(log_n, (log_n & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5, &rng, NULL);
+        if (log_n % 3 == 0)
+            h_check(log_n, CZ_NTT_ROOT_5, &rng, &seven);
+    }
+    h_check(5, CZ_NTT_ROOT_7, &rng, NULL);
+    h_check(12, CZ_NTT_ROOT_7, &rng, NULL);
 }
 
 /* 2^21 .. 2^CZ_TEST_NTT_MAX_LOG against the CPU NTT, one kind per size and
-   the roots in turn; at the largest size also the bit-reversed forward and
-   the H step */
+   the roots in turn, with a round trip; the H step at 2^22 and 2^24 */
 static void test_large(void **state)
 {
     (void)state;
@@ -228,11 +245,11 @@ static void test_large(void **state)
         check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
         static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
         compare(g_, c, n, names[kind], log_n);
-        /* a forward transform: a few outputs by direct evaluation, and the
-           round trip */
+        /* a forward transform: a few outputs by direct evaluation (one
+           thread: up to 2^24), and the round trip */
         memcpy(g_, a, n * sizeof *a);
         check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_FORWARD, NULL));
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 2 && log_n <= 24; t++) {
             size_t i = t == 0 ? 1 : (size_t)(cz_rng_u64(&rng) & (n - 1));
             cz_fr x, v;
             uint64_t ex = i;
@@ -245,8 +262,8 @@ static void test_large(void **state)
         compare(g_, a, n, "round trip", log_n);
         free(a), free(c), free(g_);
         cz_ntt_domain_destroy(d);
-        if (log_n == max_log)
-            h_check(log_n, root, &rng);
+        if (log_n == 22 || log_n == 24)
+            h_check(log_n, root, &rng, NULL);
     }
 }
 

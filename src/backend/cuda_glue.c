@@ -209,12 +209,13 @@ cz_status cz_cuda_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n
     for (int i = 0; i < 3; i++)
         if (!abc[i].dev || abc[i].bytes < (sizeof(cz_fr) << log_n))
             return fail(ctx, CZ_ERR_ARG, "H step: device buffer smaller than 2^log_n elements");
-    cz_fr w_inv, n_inv, n_fr;
+    cz_fr w_inv, n_inv, n_fr, g2;
     cz_fr_inv(&w_inv, omega);
     cz_fr_set_u64(&n_fr, (uint64_t)1 << log_n);
     cz_fr_inv(&n_inv, &n_fr);
+    cz_fr_sqr(&g2, g);
     return pass(ctx, czd_ntt_h(ctx->d, abc[0].dev, abc[1].dev, abc[2].dev, log_n, omega, &w_inv,
-                               &n_inv, g));
+                               &n_inv, g, cz_fr_eq(&g2, omega)));
 }
 
 cz_status cz_cuda_ntt(cz_cuda_ctx *ctx, cz_fr *a, unsigned log_n, const cz_fr *omega,

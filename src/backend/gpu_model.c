@@ -585,8 +585,9 @@ cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
 }
 
 cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
-                    const void *w, const void *w_inv, const void *n_inv, const void *g)
+                    const void *w, const void *w_inv, const void *n_inv, const void *g, int g_half)
 {
+    (void)g_half;
     void *v[3] = {dev_a, dev_b, dev_c};
     cz_status st = CZ_OK;
     for (int i = 0; i < 3 && st == CZ_OK; i++) {
