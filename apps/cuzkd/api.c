@@ -18,12 +18,13 @@
  * apply: one request at a time, headers within MHD's per-connection
  * memory, a body within max_upload), and a connection that sends nothing
  * for connection_timeout_s seconds is closed, so idle or half-open
- * connections cannot shut new clients out for longer than that. A long
- * poll lifts the timeout while it waits (the client is not idle: the
- * daemon is). The raw request line is checked before libmicrohttpd
- * decodes it: a percent-encoded control byte or NUL (%00 would cut an id
- * short) is answered 400. Bodies with duplicate JSON members are 400; a
- * wrong method on a documented path is 405 with an Allow header.
+ * connections cannot shut new clients out for longer than that. The
+ * timeout is lifted while a route works (a long poll, a key load: the
+ * client is not idle, the daemon is busy) and restarts for the answer.
+ * The raw request line is checked before libmicrohttpd decodes it: a
+ * percent-encoded control byte or NUL (%00 would cut an id short) is
+ * answered 400. Bodies with duplicate JSON members are 400; a wrong
+ * method on a documented path is 405 with an Allow header.
  *
  *   GET    /v1/health                     liveness
  *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory,
@@ -426,14 +427,9 @@ static enum MHD_Result get_proof(cz_api *A, struct MHD_Connection *c, const char
         if (wait > A->max_wait_ms)
             wait = A->max_wait_ms;
     }
-    /* The daemon, not the client, is idle while a long poll waits: lift
-       the idle timeout for the wait, and restart it (from now) after. */
-    if (wait > 0 && A->conn_timeout_s)
-        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    /* no idle timeout while it waits: see handler() */
     cz_status fst = CZ_OK;
     json_t *o = A->farm ? cz_farm_await(A->farm, id, (int)wait, &fst) : cz_engine_await(A->engine, id, (int)wait);
-    if (wait > 0 && A->conn_timeout_s)
-        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)A->conn_timeout_s);
     if (!o && fst == CZ_ERR_IO)
         return send_error(c, 503, "database_unavailable", "the farm's database is unreachable; retry");
     if (!o)
@@ -646,7 +642,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         return send_too_large(A, c);
     if (r->no_memory)
         return send_no_memory(A, c, r->dropped + 1);
-    return route(A, c, url, method, r);
+    /* The daemon, not the client, is busy while a route works (a long
+       poll, a key load, a large upload parsed): lift the idle timeout
+       meanwhile, and restart it (from now) for sending the answer. */
+    if (A->conn_timeout_s)
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    enum MHD_Result ret = route(A, c, url, method, r);
+    if (A->conn_timeout_s)
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)A->conn_timeout_s);
+    return ret;
 }
 
 /* Called with the raw request line's URI, before libmicrohttpd decodes it;
