@@ -600,12 +600,15 @@ cz_status cz_farm_start(cz_farm **out, const cz_farm_host_config *cfg, cz_engine
     f->cfg.queue.url = f->url;
     f->cfg.queue.host_id = f->host_id;
     f->cfg.queue.password = f->password;
-    /* connect and migrate now, so that a wrong URL stops the daemon at start */
+    /* connect and migrate now, so that a wrong URL stops the daemon at
+       start; announce the host (its keys) before the API can take a job */
     cz_farm_queue *q = pool_get(f, err, err_len);
     if (!q) {
         cz_farm_destroy(f);
         return CZ_ERR_IO;
     }
+    size_t n_ids;
+    heartbeat(f, q, f->ids, &n_ids);
     pool_put(f, q);
     if (pthread_create(&f->runner, NULL, runner_main, f)) {
         cz_farm_destroy(f);

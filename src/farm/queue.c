@@ -87,10 +87,15 @@ static int q_connect(cz_farm_queue *q, char *err, size_t err_len)
 {
     if (q->conn)
         PQfinish(q->conn);
-    const char *keys[] = {"dbname", "password", NULL};
-    const char *vals[] = {q->url, q->password, NULL};
+    /* Defaults the URL may override (it is expanded after them): a server
+       that does not answer is given up after 10 s, and a dead peer on an
+       open connection is noticed in about 25 s, so a host never hangs on a
+       database that went away. The password, from a file, comes last. */
+    const char *keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
+                          "dbname", "password", NULL};
+    const char *vals[] = {"10", "10", "5", "3", q->url, q->password, NULL};
     if (!q->password)
-        keys[1] = NULL;
+        keys[5] = NULL;
     q->conn = PQconnectdbParams(keys, vals, 1); /* dbname may be a URL or a connection string */
     if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         seterr(err, err_len, "database: %s", q->conn ? PQerrorMessage(q->conn) : "out of memory");
