@@ -2,7 +2,8 @@
  * groth16.h: Groth16 keys, proofs, prover, verifier and development setup,
  * compatible with snarkjs (.zkey / .wtns / JSON) on BLS12-381.
  *
- * DESIGN. A proving key is loaded once (mmap, validated, points checked on
+ * DESIGN. A proving key is loaded once (mapped by a one-shot process, read
+ * into memory it owns by a long-lived one; validated, points checked on
  * the curve) and then proves many witnesses. Its point arrays are the
  * file's bytes (snarkjs stores affine Montgomery coordinates, the same
  * layout as cz_g1_affine); only the coefficient section is turned into two

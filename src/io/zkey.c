@@ -27,6 +27,7 @@
  * that is one Montgomery reduction of the stored integer (x*R^-1).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,6 +550,9 @@ cz_status cz_zkey_load_fd(cz_zkey **out, int fd, uint64_t size, const char *name
         cz_zkey_free(key);
         return st;
     }
+    /* The key has its own copy now: the page cache's would double a large
+       key's memory until the kernel needs it back. */
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     load_opts o = {.threads = opts->threads, .mem_limit = opts->mem_limit,
                    .no_matrices = opts->no_matrices};
     return load_blob(out, key, name, &o, err, err_len);
