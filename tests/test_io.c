@@ -635,8 +635,11 @@ static void test_path_policy(void **state)
                                      sizeof err), CZ_ERR_IO);
     assert_false(missing);
     /* outside, whatever it is: one message, naming only the path given */
+    snprintf(p, sizeof p, "%s/dangling", sub);
+    assert_int_equal(symlink("/no/such/file/anywhere", p), 0);
     const char *outs[] = {"%s/outside.txt", "%s/allowed/../outside.txt", "%s/allowed/out-link",
-                          "%s/nothing-here", "%s", "/dev/zero", "/etc/passwd", "%s/no/dir/x"};
+                          "%s/nothing-here", "%s", "/dev/zero", "/etc/passwd", "%s/no/dir/x",
+                          "%s/allowed/dangling"};
     char first[256] = "";
     for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
         snprintf(p, sizeof p, outs[i], d);

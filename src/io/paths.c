@@ -180,7 +180,10 @@ cz_status cz_path_open_ex(int *fd_out, uint64_t *size_out, char *real_out, size_
         } else if (dir) {
             rdir = realpath(".", NULL);
         }
-        bool inside = rdir && cz_path_policy_allows(pol, rdir);
+        /* a dangling link in the folder tells nothing of where it points */
+        struct stat ls;
+        bool link = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
+        bool inside = rdir && cz_path_policy_allows(pol, rdir) && !link;
         free(rdir);
         free(dir);
         if (inside) {
