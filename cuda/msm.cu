@@ -21,9 +21,9 @@
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
  * is sum_s T_s + 4 sum_s s S_s, and the last sum is the same problem over
  * the S_s, a quarter as long, so levels of the same kernel (each level's
- * T doubled twice more) leave only parts of weight 1 (k_window_level; the
- * former way, a double-and-add of S_s by 4s in every thread, stays under
- * CUZK_MSM_REDUCE=0); chunks of 8 of these are summed until at
+ * T doubled twice more) leave only parts of weight 1 (k_window_level,
+ * under CUZK_MSM_REDUCE=1), or (the default) each thread adds 4s S_s by
+ * double-and-add; chunks of 8 of these are summed until at
  * most CZD_MSM_MAX_PARTS per window remain. Those go to the host, which
  * adds them and combines the windows by Horner (c doublings per window):
  * a few hundred serial point operations, which a single GPU thread runs
@@ -317,8 +317,8 @@ __global__ void k_bucket_segments(czd_xyzz<F> *out, const czd_xyzz<F> *buckets, 
     out[tid] = T;
 }
 
-/* One level of the window sums by levels (the default; CUZK_MSM_REDUCE=0
-   keeps k_bucket_segments). Per window w, over a sequence y[w][0 .. L)
+/* One level of the window sums by levels (CUZK_MSM_REDUCE=1; the default
+   is k_bucket_segments). Per window w, over a sequence y[w][0 .. L)
    (window stride ys), thread (w, s), s < P = ceil(L / 4): S = sum_j y[4s + j]
    and T = sum_j (j + 1) y[4s + j] (j < 4, within L) by running sums; writes
    2^dbl T to tout[w * tstride + s] and S to sout[w * P + s]. Since
@@ -419,7 +419,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
-    /* the accumulation kernel and its residency: segments for two waves */
+    /* the accumulation kernel and its residency: segments for one wave of
+       resident threads (CUZK_MSM_WAVES=2: two; one was 5-7 % faster from
+       2^20 to 2^24 on the H200, docs/PERF.md) */
     typedef void (*acc_fn)(X *, X *, X *, const uint32_t *, const uint32_t *, const uint32_t *,
                            const uint32_t *, const czd_affine<F> *, size_t, size_t, size_t, uint32_t);
     acc_fn acc = k_accumulate<F>;
@@ -437,7 +439,11 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, X, buckets, nbuckets);
     /* the window sums: by levels (P parts a window in all levels, two
        buffers for the levels' S), or k_bucket_segments (P parts) */
-    const int by_levels = czd_msm_knob("CUZK_MSM_REDUCE", 1) != 0;
+    /* by levels only on request (CUZK_MSM_REDUCE=1): bit-exact on the
+       H200 and faster (docs/PERF.md), but its two level buffers made the
+       2^20 MSM in test_gpu_msm's 420 MiB arena run out of memory; writing
+       each level's S over its inputs would need no buffers */
+    const int by_levels = czd_msm_knob("CUZK_MSM_REDUCE", 0) != 0;
     const unsigned M = nbw < 4 ? nbw : 4;
     unsigned P = nbw / M, P0 = (nbw + 3) / 4;
     if (by_levels) {
@@ -455,7 +461,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
     size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
-                        (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 2) == 1 ? 1 : 2);
+                        (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     unsigned wc = nwin;
     while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
@@ -599,8 +605,8 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
         typedef void (*ones_fn)(X *, const uint32_t *, size_t, const czd_affine<F> *);
         ones_fn ones_k = k_ones_sum<F>;
         if constexpr (sizeof(F) == sizeof(czd_fp)) {
-            if (czd_msm_knob("CUZK_MSM_ONES_BLOCKS", 3) == 4)
-                ones_k = k_ones_sum4<F>;
+            if (czd_msm_knob("CUZK_MSM_ONES_BLOCKS", 4) == 4)
+                ones_k = k_ones_sum4<F>; /* 3 % faster than 3 blocks at 2^27 */
             else if (czd_msm_knob("CUZK_MSM_PF", 0) == 1)
                 ones_k = k_ones_sum_pf<F>;
         }

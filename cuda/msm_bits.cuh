@@ -160,7 +160,7 @@ __device__ __forceinline__ void czd_ones_sum(czd_xyzz<F> *part, const uint32_t *
     part[t] = acc;
 }
 
-/* G1: 164 registers, 3 blocks of 128 per SM */
+/* G1: 164 registers, 3 blocks of 128 per SM (CUZK_MSM_ONES_BLOCKS=3); G2 */
 template <class F>
 __global__ void k_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
                            const czd_affine<F> *pts)
@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(128, 3) k_ones_sum_pf(czd_xyzz<F> *part, const
     part[t] = acc;
 }
 
-/* capped at 128 registers for 4 blocks per SM (G1; CUZK_MSM_ONES_BLOCKS=4) */
+/* capped at 128 registers for 4 blocks per SM: G1's default */
 template <class F>
 __global__ void __launch_bounds__(128, 4) k_ones_sum4(czd_xyzz<F> *part, const uint32_t *ones,
                                                       size_t n1, const czd_affine<F> *pts)
