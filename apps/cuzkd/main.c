@@ -23,6 +23,7 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,12 @@
 #include "config.h"
 #include "util/log.h"
 
+/* The configuration read when no --config is given (the build sets the
+   installed path: CUZK_CONFIG in CMakeLists.txt). */
+#ifndef CUZK_DEFAULT_CONFIG
+#define CUZK_DEFAULT_CONFIG "/etc/cuzk/cuzkd.ini"
+#endif
+
 #define DEFAULT_LISTEN "unix:/tmp/cuzkd.sock"
 
 static void usage(FILE *f)
@@ -47,7 +54,10 @@ static void usage(FILE *f)
             "jobs submitted over an HTTP/JSON API (see docs/DAEMON.md).\n"
             "\n"
             "options:\n"
-            "  --config FILE          INI configuration (docs/cuzkd.example.ini)\n"
+            "  --config FILE          INI configuration (docs/cuzkd.example.ini); without it,\n"
+            "                         " CUZK_DEFAULT_CONFIG " where that exists\n"
+            "  --check-config FILE    check a configuration (and that its keys are readable),\n"
+            "                         print the result and exit: 0 valid, 2 not\n"
             "  --listen ADDR          unix:/path/to.sock or HOST:PORT; repeatable; replaces\n"
             "                         the config's addresses (default " DEFAULT_LISTEN ")\n"
             "  --set SEC.NAME=VALUE   override one setting (see --help-config)\n"
@@ -210,10 +220,16 @@ int main(int argc, char **argv)
     char *flag_listen[CZ_MAX_LISTEN];
     int n_flag_listen = 0;
 
-    /* The config file first, so that flags override it wherever they are. */
+    /* The config file first, so that flags override it wherever they are.
+       Without --config, the installed default is read where it exists. */
+    bool check_only = false;
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--config") && i + 1 < argc)
+        if ((!strcmp(argv[i], "--config") || !strcmp(argv[i], "--check-config")) && i + 1 < argc) {
+            check_only |= !strcmp(argv[i], "--check-config");
             config_path = argv[++i];
+        }
+    if (!config_path && access(CUZK_DEFAULT_CONFIG, F_OK) == 0)
+        config_path = CUZK_DEFAULT_CONFIG;
     if (config_path && cz_daemon_config_load(&cfg, config_path, err, sizeof err)) {
         fprintf(stderr, "cuzkd: %s\n", err);
         return 2;
@@ -230,7 +246,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--version")) {
             printf("cuzkd 0.1.0\n");
             return 0;
-        } else if (!strcmp(a, "--config") && v) {
+        } else if ((!strcmp(a, "--config") || !strcmp(a, "--check-config")) && v) {
             i++;
         } else if (!strcmp(a, "--listen") && v) {
             if (n_flag_listen == CZ_MAX_LISTEN) {
@@ -289,6 +305,21 @@ int main(int argc, char **argv)
     }
     if (!cfg.n_listen)
         cz_daemon_config_set(&cfg, "daemon.listen", DEFAULT_LISTEN, err, sizeof err);
+    if (check_only) {
+        /* Every setting parsed and in range (the load and the flags above);
+           the key files must be there too. Nothing is started. */
+        for (int i = 0; i < cfg.n_preload; i++)
+            if (access(cfg.preload[i].path, R_OK) != 0) {
+                fprintf(stderr, "cuzkd: %s: key '%s': cannot read %s: %s\n", config_path,
+                        cfg.preload[i].id, cfg.preload[i].path, strerror(errno));
+                cz_daemon_config_free(&cfg);
+                return 2;
+            }
+        printf("cuzkd: %s: configuration ok (%d address(es), %d key(s))\n", config_path,
+               cfg.n_listen, cfg.n_preload);
+        cz_daemon_config_free(&cfg);
+        return 0;
+    }
 
     cz_log_level lvl = CZ_LOG_INFO;
     cz_log_level_parse(cfg.log_level, &lvl);
