@@ -157,13 +157,14 @@ __device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts
     return p;
 }
 
-template <class F, bool PF>
-__device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
-                                               czd_xyzz<F> *last_part, const uint32_t *keys,
-                                               const uint32_t *vals, const uint32_t *bstart,
-                                               const uint32_t *bend, const czd_affine<F> *pts,
-                                               size_t total, size_t seg, size_t nseg,
-                                               uint32_t sentinel)
+/* G1: 190 registers, 2 blocks of 128 per SM. Measured on the H200 and
+   dropped (docs/PERF.md): 168 registers for 3 blocks (5-7 % slower), the
+   next point's load issued before each addition (no gain). */
+template <class F>
+__global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part,
+                             const uint32_t *keys, const uint32_t *vals, const uint32_t *bstart,
+                             const uint32_t *bend, const czd_affine<F> *pts, size_t total, size_t seg,
+                             size_t nseg, uint32_t sentinel)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
@@ -177,29 +178,16 @@ __device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F>
         size_t rs = bstart[k], re = bend[k];
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
-        if constexpr (PF) {
-            /* the next point's load issued before this addition */
-            czd_affine<F> q = czd_load_point<F>(pts, vals[i]);
-            for (size_t j = i; j < je; j++) {
-                czd_affine<F> nq = q;
-                if (j + 1 < je)
-                    nq = czd_load_point<F>(pts, vals[j + 1]);
-                if (!q.is_inf())
-                    acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
-                q = nq;
-            }
-        } else {
-            for (size_t j = i; j < je; j++) {
-                czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
-                if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
-                    continue;
-                /* G1 inlined (190 registers, no stack traffic); G2's inlined
-                   form spills 800 bytes, so it keeps the call */
-                if constexpr (sizeof(F) == sizeof(czd_fp))
-                    acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
-                else
-                    acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
-            }
+        for (size_t j = i; j < je; j++) {
+            czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
+            if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
+                continue;
+            /* G1 inlined (190 registers, no stack traffic); G2's inlined
+               form spills 800 bytes, so it keeps the call */
+            if constexpr (sizeof(F) == sizeof(czd_fp))
+                acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
+            else
+                acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
         }
         if (rs >= i0 && re <= i1)
             buckets[k] = acc;
@@ -211,35 +199,6 @@ __device__ __forceinline__ void czd_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F>
     }
     if (i0 < total && (keys[i0] == sentinel || bstart[keys[i0]] == i0))
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
-}
-
-#define CZD_ACC_ARGS                                                                              \
-    czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part, const uint32_t *keys, \
-        const uint32_t *vals, const uint32_t *bstart, const uint32_t *bend,                       \
-        const czd_affine<F> *pts, size_t total, size_t seg, size_t nseg, uint32_t sentinel
-#define CZD_ACC_PASS buckets, first_part, last_part, keys, vals, bstart, bend, pts, total, seg, nseg, sentinel
-
-/* the accumulation as the register allocator likes it (G1: 190 registers,
-   2 blocks of 128 per SM) */
-template <class F>
-__global__ void k_accumulate(CZD_ACC_ARGS)
-{
-    czd_accumulate<F, false>(CZD_ACC_PASS);
-}
-
-/* with the next point loaded during each addition (G1 only; CUZK_MSM_PF=1) */
-template <class F>
-__global__ void k_accumulate_pf(CZD_ACC_ARGS)
-{
-    czd_accumulate<F, true>(CZD_ACC_PASS);
-}
-
-/* the same capped at 168 registers for 3 blocks of 128 per SM (G1 only;
-   CUZK_MSM_ACC_BLOCKS=3) */
-template <class F>
-__global__ void __launch_bounds__(128, 3) k_accumulate3(CZD_ACC_ARGS)
-{
-    czd_accumulate<F, false>(CZD_ACC_PASS);
 }
 
 /* One step of a backward segmented scan over the segments' first_part:
@@ -419,20 +378,11 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
-    /* the accumulation kernel and its residency: segments for one wave of
-       resident threads (CUZK_MSM_WAVES=2: two; one was 5-7 % faster from
-       2^20 to 2^24 on the H200, docs/PERF.md) */
-    typedef void (*acc_fn)(X *, X *, X *, const uint32_t *, const uint32_t *, const uint32_t *,
-                           const uint32_t *, const czd_affine<F> *, size_t, size_t, size_t, uint32_t);
-    acc_fn acc = k_accumulate<F>;
-    if constexpr (sizeof(F) == sizeof(czd_fp)) {
-        if (czd_msm_knob("CUZK_MSM_ACC_BLOCKS", 2) == 3)
-            acc = k_accumulate3<F>;
-        else if (czd_msm_knob("CUZK_MSM_PF", 0) == 1)
-            acc = k_accumulate_pf<F>;
-    }
+    /* segments for one wave of resident accumulation threads
+       (CUZK_MSM_WAVES=2: two; one was 5-7 % faster from 2^20 to 2^24 on
+       the H200, docs/PERF.md) */
     int acc_per_sm = 0;
-    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc, 128, 0));
+    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, k_accumulate<F>, 128, 0));
     if (acc_per_sm < 1)
         acc_per_sm = 1;
 
@@ -514,7 +464,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         prof.mark("bounds");
         size_t nseg = (total + seg - 1) / seg;
         X *bk = buckets + (size_t)w0 * nbw;
-        acc<<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+        k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
             bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
@@ -607,8 +557,6 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
         if constexpr (sizeof(F) == sizeof(czd_fp)) {
             if (czd_msm_knob("CUZK_MSM_ONES_BLOCKS", 4) == 4)
                 ones_k = k_ones_sum4<F>; /* 3 % faster than 3 blocks at 2^27 */
-            else if (czd_msm_knob("CUZK_MSM_PF", 0) == 1)
-                ones_k = k_ones_sum_pf<F>;
         }
         int per_sm = 0;
         CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ones_k, 128, 0));

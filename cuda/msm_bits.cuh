@@ -168,29 +168,6 @@ __global__ void k_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
     czd_ones_sum<F>(part, ones, n1, pts);
 }
 
-/* G1 with the next point loaded during each addition, 3 blocks per SM
-   (CUZK_MSM_PF=1) */
-template <class F>
-__global__ void __launch_bounds__(128, 3) k_ones_sum_pf(czd_xyzz<F> *part, const uint32_t *ones,
-                                                        size_t n1, const czd_affine<F> *pts)
-{
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    size_t T = (size_t)gridDim.x * blockDim.x;
-    czd_xyzz<F> acc = czd_xyzz<F>::inf();
-    if (t < n1) {
-        czd_affine<F> q = pts[ones[t]];
-        for (size_t j = t; j < n1; j += T) {
-            czd_affine<F> nq = q;
-            if (j + T < n1)
-                nq = pts[ones[j + T]];
-            if (!q.is_inf())
-                acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
-            q = nq;
-        }
-    }
-    part[t] = acc;
-}
-
 /* capped at 128 registers for 4 blocks per SM: G1's default */
 template <class F>
 __global__ void __launch_bounds__(128, 4) k_ones_sum4(czd_xyzz<F> *part, const uint32_t *ones,
