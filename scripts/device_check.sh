@@ -39,7 +39,7 @@ nvcc --version | tail -2
 JOBS=$(nproc)
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON ${CUZK_CMAKE_ARGS:-} \
     > "$OUT/build.log" 2>&1 || { echo "configure failed:"; tail -30 "$OUT/build.log"; exit 1; }
-TARGETS="test_gpu_field test_gpu_ntt test_gpu_msm test_gpu_api test_gpu_prove cuzk-cli cuzk-synth bench-gpu"
+TARGETS="test_gpu_field test_gpu_ntt test_gpu_msm test_gpu_api test_gpu_prove cuzk-cli cuzkd cuzk-bench cuzk-synth bench-gpu"
 t0=$(date +%s)
 cmake --build "$BUILD" -j "$JOBS" --target $TARGETS >> "$OUT/build.log" 2>&1 ||
     { echo "build failed:"; grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
