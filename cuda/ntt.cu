@@ -26,13 +26,17 @@
  * registers through rounds of three radix-2 stages, twiddles of a pass from
  * one table of 2^(k-1) roots, twists from a table of the powers of w_N'
  * when N' <= 2^18 (one product) and from the lo/hi tables above (two)
- * otherwise. The coset's g^x is applied at the first pass's load; the
- * natural order comes from the last pass's store (out of place, through a
- * scratch copy of the data), fused with 1/n and h^f. The H step
- * (czd_ntt_h) runs per vector the inverse as a DIF (bit-reversed out, the
- * scale g^j / n in its last pass) and the forward as a DIT from that order
- * (natural out): no permutation anywhere; c's last DIT pass writes
- * a * b - c into a. n < 8 uses one thread's direct DFT (k_ntt_tiny).
+ * otherwise; a DIF pass's twist is applied by the next pass as it loads
+ * (CZD_NTT_DIF_TWIST_STORE=1: at its own store). The coset's g^x is
+ * applied at the first pass's load; the natural order comes from the last
+ * pass's store through shared memory, by groups of rows (out of place,
+ * through a scratch copy of the data), fused with 1/n and h^f. The H step
+ * (czd_ntt_h) runs per vector the inverse as a DIF (bit-reversed out) and
+ * the forward as a DIT from that order (natural out): no permutation
+ * anywhere; the coset scale g^j / n is folded into the DIT's twists when
+ * g^2 = w (the first DIT pass scales its own digit), else it is a product
+ * in the last DIF pass; c's last DIT pass writes a * b - c into a. n < 8
+ * uses one thread's direct DFT (k_ntt_tiny). Figures: docs/PERF.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,8 +470,8 @@ static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, c
     a.lc = pl->lc[p];
     a.roots = pl->roots[p];
     a.twp = pl->wt;
-    unsigned tp = dit ? p : p - 1;
-    if (dit || p > 0) {
+    unsigned tp = dit || CZD_NTT_DIF_TWIST_STORE ? p : p - 1;
+    if (dit || CZD_NTT_DIF_TWIST_STORE || p > 0) {
         a.tw = pl->tw[tp];
         a.twd = pl->twd[tp];
         a.tw_s0 = pl->s0[tp];

@@ -70,12 +70,57 @@ static CZD_HD uint32_t czd_bitrev(uint32_t x, unsigned bits)
 #endif
 }
 
+/* Global memory is read and written through czd_ld / czd_st. With
+   CZD_NTT_VEC=1 (a build option, off by default until measured on the
+   device) an element moves as two 16-byte accesses instead of eight 4-byte
+   ones (every array here is 32-byte aligned: arena buffers and scratch are
+   256-byte aligned); the same bytes either way. */
+#ifndef CZD_NTT_VEC
+#define CZD_NTT_VEC 0
+#endif
+/* CZD_NTT_DIF_TWIST_STORE=1 (a build option): a DIF pass applies its own
+   twist at its store, as commit 652d136 did, instead of the next pass at
+   its load (see docs/PERF.md: the store was faster there) */
+#ifndef CZD_NTT_DIF_TWIST_STORE
+#define CZD_NTT_DIF_TWIST_STORE 0
+#endif
+/* NC: a table, read-only for the whole kernel (the read-only data path) */
+template <bool NC = false, class F>
+static CZD_HD F czd_ld(const F *p)
+{
+#if CZD_NTT_VEC
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+#ifdef __CUDA_ARCH__
+    uint4 a = NC ? __ldg(q) : q[0], b = NC ? __ldg(q + 1) : q[1];
+#else
+    uint4 a = q[0], b = q[1];
+#endif
+    F r;
+    r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
+    r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
+    return r;
+#else
+    return *p;
+#endif
+}
+template <class F>
+static CZD_HD void czd_st(F *p, const F &r)
+{
+#if CZD_NTT_VEC
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+    q[0] = uint4{r.v[0], r.v[1], r.v[2], r.v[3]};
+    q[1] = uint4{r.v[4], r.v[5], r.v[6], r.v[7]};
+#else
+    *p = r;
+#endif
+}
+
 /* b^e = lo[e mod 2^h] * hi[e >> h] */
 template <class F>
 struct czd_powt {
     const F *lo, *hi;
     unsigned h;
-    CZD_HD F at(uint64_t e) const { return lo[e & ((1ull << h) - 1)] * hi[e >> h]; }
+    CZD_HD F at(uint64_t e) const { return czd_ld<true>(&lo[e & ((1ull << h) - 1)]) * czd_ld<true>(&hi[e >> h]); }
 };
 
 enum {
@@ -172,7 +217,7 @@ struct czd_pass {
         uint64_t tx2 = g & ((1ull << p.tw_L) - 1);
         uint32_t tx = (uint32_t)(g >> p.tw_L) & ((1u << p.tw_k) - 1);
         uint64_t ex = (p.coset ? 2 * tx2 + 1 : tx2) * czd_bitrev(tx, p.tw_k);
-        return p.tw == CZD_TW_DIRECT ? p.twd[ex] : p.twp.at(ex << p.tw_s0);
+        return p.tw == CZD_TW_DIRECT ? czd_ld<true>(&p.twd[ex]) : p.twp.at(ex << p.tw_s0);
     }
     CZD_HD static unsigned sw(unsigned e) { return e ^ ((e >> 3) & 7); }
 
@@ -183,12 +228,12 @@ CZD_UNROLL
         for (int j = 0; j < 8; j++) {
             unsigned x = xpos(B, j);
             size_t g = gidx(x);
-            v[j] = p.src[g];
+            v[j] = czd_ld(&p.src[g]);
             if (X && p.pre)
                 v[j] = v[j] * p.pre_t.at(g);
             if (X && p.pre_x)
-                v[j] = v[j] * p.pre_x[x];
-            if (p.tw)
+                v[j] = v[j] * czd_ld<true>(&p.pre_x[x]);
+            if (p.tw && (DIT || !CZD_NTT_DIF_TWIST_STORE))
                 v[j] = v[j] * twist(g);
         }
     }
@@ -215,7 +260,7 @@ CZD_UNROLL
             if (j & (1 << rb))
                 continue;
             unsigned te = (xr & ((1u << B) - 1)) | ((j & ((1u << rb) - 1)) << B);
-            F t = p.roots[te << (k - 1 - b)];
+            F t = czd_ld<true>(&p.roots[te << (k - 1 - b)]);
             bfly(j, j | (1 << rb), &t);
         }
     }
@@ -230,7 +275,7 @@ CZD_UNROLL
             if (te == 0) {
                 bfly(j, j | (1 << b), nullptr);
             } else {
-                F t = p.roots[te << (k - 1 - b)];
+                F t = czd_ld<true>(&p.roots[te << (k - 1 - b)]);
                 bfly(j, j | (1 << b), &t);
             }
         }
@@ -294,6 +339,8 @@ CZD_UNROLL
             size_t g = gidx(x);
             F r = v[j];
             if (!DIT) {
+                if (CZD_NTT_DIF_TWIST_STORE && p.tw)
+                    r = r * twist(g);
                 if (X && p.post) {
                     size_t f = czd_bitrev((uint32_t)g, p.log_n);
                     if (p.post & CZD_POST_C)
@@ -304,9 +351,9 @@ CZD_UNROLL
                         g = f;
                 }
             } else if (X && p.pa) {
-                r = p.pa[g] * p.pb[g] - r;
+                r = czd_ld(&p.pa[g]) * czd_ld(&p.pb[g]) - r;
             }
-            p.dst[g] = r;
+            czd_st(&p.dst[g], r);
         }
     }
 
@@ -330,7 +377,7 @@ CZD_UNROLL
                 r = r * p.post_c;
             if (p.post & CZD_POST_POW)
                 r = r * p.post_t.at(f);
-            p.dst[f] = r;
+            czd_st(&p.dst[f], r);
         }
     }
 };
