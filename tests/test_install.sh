@@ -53,7 +53,10 @@ cz_check "libcuzk.so exports nothing beyond the public API${extra:+ (extra: $ext
 cz_check "libcuzk.so exports every public function${missing:+ (missing: $missing)}" test -z "$missing"
 
 # a program built against the installed tree, found through pkg-config
-export PKG_CONFIG_PATH=$ROOT/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$DEST
+# (the prefix moved to the staged tree: a sysroot would also move paths
+# outside it, such as the CUDA toolkit's folder in the static libraries)
+export PKG_CONFIG_PATH=$ROOT/lib/pkgconfig
+pkg-config() { command pkg-config --define-variable=prefix="$ROOT" "$@"; }
 CFLAGS_SAN=${SAN:+-fsanitize=$SAN}
 cz_expect 0 "pkg-config finds cuzk" pkg-config --exists cuzk
 # shellcheck disable=SC2046,SC2086
