@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "farm_setup.h"
 #include "config.h"
 #include "util/log.h"
 
@@ -62,6 +63,8 @@ static void usage(FILE *f)
             "                         the config's addresses (default " DEFAULT_LISTEN ")\n"
             "  --set SEC.NAME=VALUE   override one setting (see --help-config)\n"
             "  --key ID=PATH          load a key at start (like [keys] in the config)\n"
+            "  --db URL               join a farm: its PostgreSQL queue (engine.database; no password\n"
+            "                         in the URL: PGPASSWORD, ~/.pgpass or farm.password_file)\n"
             "  --device cpu|cuda|auto backend (engine.device)\n"
             "  --log-level LEVEL      debug, info, warn or error\n"
             "  --log-format FMT       text or json\n"
@@ -275,6 +278,9 @@ int main(int argc, char **argv)
             cfg.preload[cfg.n_preload].path = strdup(eq + 1);
             cfg.n_preload++;
             i++;
+        } else if (!strcmp(a, "--db") && v) {
+            rc = cz_daemon_config_set(&cfg, "engine.database", v, err, sizeof err);
+            i++;
         } else if (!strcmp(a, "--device") && v) {
             rc = cz_daemon_config_set(&cfg, "engine.device", v, err, sizeof err);
             i++;
@@ -381,9 +387,18 @@ int main(int argc, char **argv)
                cfg.preload[i].path);
     }
 
+    cz_farm *farm = NULL;
+    if (cz_daemon_farm_start(&farm, &cfg, engine, err, sizeof err)) {
+        cz_log(CZ_LOG_ERROR, "cuzkd", "farm: %s", err);
+        cz_engine_destroy(engine, 0);
+        cz_daemon_config_free(&cfg);
+        return 2;
+    }
+
     cz_api api;
     memset(&api, 0, sizeof api);
     api.engine = engine;
+    api.farm = farm;
     api.max_upload = cfg.max_upload;
     api.max_wait_ms = cfg.max_wait_ms;
     api.max_connections = cfg.max_connections;
@@ -414,9 +429,11 @@ int main(int argc, char **argv)
     cz_log(CZ_LOG_INFO, "cuzkd", "%s: draining (grace %d ms)", sig == SIGTERM ? "SIGTERM" : "SIGINT",
            cfg.shutdown_grace_ms);
     atomic_store(&api.shutting_down, 1);
+    cz_farm_stop(farm); /* its unfinished partitions go back to the queue for other hosts */
     cz_engine_drain(engine);
     cz_engine_shutdown(engine, cfg.shutdown_grace_ms);
     cz_api_stop(&api);
+    cz_farm_destroy(farm);
     cz_engine_destroy(engine, 0);
     for (int i = 0; i < cfg.n_listen; i++) {
         close(listen_fd[i]);
