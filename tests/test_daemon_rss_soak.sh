@@ -9,9 +9,11 @@
 # 50 at a time: large bodies freed by many threads are what made glibc's
 # arenas keep memory (docs/PERF.md). The daemon's VmRSS is recorded
 # after every round, printed as a series, and must level off: the median of
-# the last 5 samples is at most max(4 MiB, 10%) above the median of samples
+# the last 5 samples is at most max(12 MiB, 25%) above the median of samples
 # 6 to 10 (a trend, not the noise of uploads in flight or of the witness
-# pool's idle buffers), and the last 5 lie within max(16 MiB, 50%) of each other. Under AddressSanitizer the allocator's
+# pool's idle buffers: samples swing by +-6 MB here; the growth this test
+# was written for, 8 KB a proof, is 80 MB between those windows over
+# 20,000 jobs), and the last 5 lie within max(16 MiB, 50%) of each other. Under AddressSanitizer the allocator's
 # quarantine is kept small (16 MiB) so that it fills in the first rounds.
 # Every job must be done, and a proof from the end of the run verifies.
 # tests/test_daemon_rss_soak_short.sh runs it with 2,000 jobs in the unit
@@ -63,8 +65,8 @@ echo "{\"test\":\"rss_soak\",\"jobs\":$JOBS,\"per_sample\":$PER,\"concurrency\":
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 mid=$(median "${series[@]:5:5}")
 end=$(median "${series[@]: -5}")
-band=$((mid / 10))
-[ "$band" -lt 4096 ] && band=4096
+band=$((mid / 4))
+[ "$band" -lt 12288 ] && band=12288
 cz_check "RSS levels off: the median of the last 5 samples ($end KiB) is within $band KiB above that of samples 6-10 ($mid KiB)" \
     test $((end - mid)) -le "$band"
 last5=("${series[@]: -5}")
