@@ -20,6 +20,8 @@ for c in prove verify info setup export-vk; do
 done
 cz_expect 0 "cuzk --version" "$CUZK" --version
 cz_check "--version prints a version" bash -c '[[ "$1$2" =~ [0-9]+\.[0-9]+ ]]' _ "$RUN_OUT" "$RUN_ERR"
+cz_check "--version names the commit of the build" bash -c '[[ "$1" =~ \(commit\ ([0-9a-f]{12}(-modified)?|unknown)\) ]]' _ "$RUN_OUT"
+cz_check "--version names the backends built" bash -c '[[ "$1" =~ backends:\ cpu ]]' _ "$RUN_OUT"
 
 echo "== prove and verify the snarkjs fixture"
 cz_expect 0 "prove small.zkey small.wtns" "$CUZK" prove "$ZKEY" "$WTNS" "$TMP/proof.json" "$TMP/public.json"

@@ -76,6 +76,8 @@ cz_expect 0 "the example proves and verifies (static library)" \
 cz_check "the static example does not need libcuzk.so" sh -c "! ldd '$TMP/pv_static' | grep -q libcuzk"
 
 # the installed daemon and its config
+cz_expect 0 "the installed cuzkd --version" "$ROOT/bin/cuzkd" --version
+cz_check "... names its commit and backends" bash -c '[[ "$1" =~ commit.*backends:\ cpu ]]' _ "$RUN_OUT"
 cz_expect 0 "cuzkd --check-config on the installed config" "$ROOT/bin/cuzkd" --check-config "$CONF"
 printf '[engine]\nwitness_workers = lots\n' >"$TMP/bad.ini"
 cz_expect 2 "cuzkd --check-config refuses a bad setting" "$ROOT/bin/cuzkd" --check-config "$TMP/bad.ini"

@@ -35,6 +35,7 @@
 #include "pairing/pairing.h"
 #include "util/log.h"
 #include "util/threadpool.h"
+#include "util/version.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -891,7 +892,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-        printf("cuzk %s\n", CUZK_VERSION);
+        printf("cuzk %s (commit %s)\nbackends: %s\n", cz_build_version(), cz_build_commit(),
+               cz_build_backends());
         if (!cz_cuda_built())
             printf("CUDA backend: not built\n");
         else

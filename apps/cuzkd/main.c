@@ -37,6 +37,7 @@
 #include "farm_setup.h"
 #include "config.h"
 #include "util/log.h"
+#include "util/version.h"
 
 /* The configuration read when no --config is given (the build sets the
    installed path: CUZK_CONFIG in CMakeLists.txt). */
@@ -247,7 +248,8 @@ int main(int argc, char **argv)
             cz_daemon_config_help();
             return 0;
         } else if (!strcmp(a, "--version")) {
-            printf("cuzkd 0.1.0\n");
+            printf("cuzkd %s (commit %s)\nbackends: %s\n", cz_build_version(), cz_build_commit(),
+                   cz_build_backends());
             return 0;
         } else if ((!strcmp(a, "--config") || !strcmp(a, "--check-config")) && v) {
             i++;
