@@ -1,5 +1,6 @@
 /*
- * bench_util.h: the latency harness shared by the single-thread
+ * bench_util.h: what the benchmarks share: clocks, the commit and machine
+ * every JSON line names, and the latency harness of the single-thread
  * benchmarks (bench/field.c, curve.c, pairing.c).
  *
  * A figure is the best of 10 rounds of n/10 iterations of a dependent
@@ -10,7 +11,69 @@
 #ifndef CZ_BENCH_UTIL_H
 #define CZ_BENCH_UTIL_H
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+#include "util/threadpool.h"
+
+static inline double cz_bench_wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of the whole process (all threads). */
+static inline double cz_bench_process_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The commit a run measures: $CZ_COMMIT (device runs name it), else git's
+   short hash of the working directory's checkout, else "unknown". */
+static inline void cz_bench_commit(char *buf, size_t len)
+{
+    const char *c = getenv("CZ_COMMIT");
+    snprintf(buf, len, "%s", "unknown");
+    if (c && *c) {
+        snprintf(buf, len, "%s", c);
+        return;
+    }
+    FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    if (!f)
+        return;
+    if (fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\r\n")] = 0;
+    if (!*buf)
+        snprintf(buf, len, "%s", "unknown");
+    pclose(f);
+}
+
+/* The machine: the CPU model from /proc/cpuinfo and the core count. */
+static inline void cz_bench_machine(char *buf, size_t len)
+{
+    char model[128] = "cpu", line[256];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            if (!strncmp(line, "model name", 10)) {
+                char *p = strchr(line, ':');
+                if (p) {
+                    p += 2;
+                    p[strcspn(p, "\r\n")] = 0;
+                    snprintf(model, sizeof model, "%s", p);
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    snprintf(buf, len, "%s x%d", model, cz_cpu_count());
+}
 
 typedef struct {
     const char *name;

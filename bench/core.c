@@ -29,58 +29,11 @@
 #include "poly/ntt.h"
 #include "util/threadpool.h"
 
+#include "bench_util.h"
+
 static char g_commit[64] = "unknown", g_machine[160] = "unknown";
 static int g_reps = 1;
 static cz_msm_algo g_algo = CZ_MSM_ALGO_AUTO;
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void detect_env(void)
-{
-    const char *c = getenv("CZ_COMMIT");
-    if (c && *c) {
-        snprintf(g_commit, sizeof g_commit, "%s", c);
-    } else {
-        FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-        if (f) {
-            if (fgets(g_commit, sizeof g_commit, f))
-                g_commit[strcspn(g_commit, "\r\n")] = 0;
-            else
-                strcpy(g_commit, "unknown");
-            pclose(f);
-        }
-    }
-    char model[128] = "cpu";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-            if (!strncmp(line, "model name", 10)) {
-                char *p = strchr(line, ':');
-                if (p) {
-                    p += 2;
-                    p[strcspn(p, "\r\n")] = 0;
-                    snprintf(model, sizeof model, "%s", p);
-                }
-                break;
-            }
-        }
-        fclose(f);
-    }
-    snprintf(g_machine, sizeof g_machine, "%s x%d", model, cz_cpu_count());
-}
 
 /* window: the MSM window c (0: not an MSM) */
 static void emit_ms_w(const char *bench, size_t size, int threads, double ms, double cpu_ms,
@@ -117,11 +70,11 @@ static void emit_ns(const char *bench, double ns)
         long k_ = (n_) / 5 > 0 ? (n_) / 5 : 1;                                 \
         double best_ = 1e30;                                                   \
         for (int r_ = 0; r_ < 5; r_++) {                                       \
-            double t0_ = cpu_now();                                            \
+            double t0_ = cz_bench_process_cpu_now();                                            \
             for (long i_ = 0; i_ < k_; i_++) {                                 \
                 body_;                                                         \
             }                                                                  \
-            double dt_ = (cpu_now() - t0_) * 1e9 / (double)k_;                 \
+            double dt_ = (cz_bench_process_cpu_now() - t0_) * 1e9 / (double)k_;                 \
             best_ = dt_ < best_ ? dt_ : best_;                                 \
         }                                                                      \
         emit_ns(name_, best_);                                                 \
@@ -154,10 +107,10 @@ static void bench_field(cz_rng *rng)
     }
     double best8 = 1e30;
     for (int r = 0; r < 5; r++) {
-        double t0 = cpu_now();
+        double t0 = cz_bench_process_cpu_now();
         for (int i = 0; i < 50000; i++)
             cz_fp_mul_x8(a8, a8, b8);
-        double dt = (cpu_now() - t0) * 1e9 / (50000.0 * 8);
+        double dt = (cz_bench_process_cpu_now() - t0) * 1e9 / (50000.0 * 8);
         best8 = dt < best8 ? dt : best8;
     }
     emit_ns(cz_fp_mul_x8_is_simd() ? "fp_mul_x8 (ifma)" : "fp_mul_x8", best8);
@@ -232,9 +185,9 @@ static void bench_ntt(cz_rng *rng, unsigned lo, unsigned hi, const int *thr, int
             cz_threadpool *pool = thr[t] > 1 ? cz_threadpool_create(thr[t]) : NULL;
             double best = 1e30, bcpu = 0;
             for (int r = 0; r < g_reps; r++) {
-                double w0 = wall_now(), c0 = cpu_now();
+                double w0 = cz_bench_wall_now(), c0 = cz_bench_process_cpu_now();
                 cz_ntt_forward(d, a, pool);
-                double w = wall_now() - w0, c = cpu_now() - c0;
+                double w = cz_bench_wall_now() - w0, c = cz_bench_process_cpu_now() - c0;
                 if (w < best) {
                     best = w;
                     bcpu = c;
@@ -245,9 +198,9 @@ static void bench_ntt(cz_rng *rng, unsigned lo, unsigned hi, const int *thr, int
             cz_fr g;
             cz_fr_set_u64(&g, 7);
             for (int r = 0; r < g_reps; r++) {
-                double w0 = wall_now(), c0 = cpu_now();
+                double w0 = cz_bench_wall_now(), c0 = cz_bench_process_cpu_now();
                 cz_ntt_coset_inverse(d, a, &g, pool);
-                double w = wall_now() - w0, c = cpu_now() - c0;
+                double w = cz_bench_wall_now() - w0, c = cz_bench_process_cpu_now() - c0;
                 if (w < best) {
                     best = w;
                     bcpu = c;
@@ -345,7 +298,7 @@ static void bench_msm(int which, unsigned lo, unsigned hi, const int *thr, int n
         free(sc);
         return;
     }
-    double t0 = wall_now();
+    double t0 = cz_bench_wall_now();
     gen_ctx gc = {pts, nmax, 1000 + (uint64_t)which};
     cz_parallel_for(cz_threadpool_global(), (nmax + GEN_CHUNK - 1) / GEN_CHUNK, 1,
                     g2 ? gen_g2_fn : gen_g1_fn, &gc);
@@ -362,7 +315,7 @@ static void bench_msm(int which, unsigned lo, unsigned hi, const int *thr, int n
         }
     }
     fprintf(stderr, "# generated 2^%u %s points in %.1f s\n", hi, g2 ? "G2" : "G1",
-            wall_now() - t0);
+            cz_bench_wall_now() - t0);
     const char *name = which == 1 ? "g1_msm" : which == 2 ? "g2_msm" : "g1_msm_bits90";
     for (unsigned k = lo; k <= hi; k++) {
         size_t n = (size_t)1 << k;
@@ -371,7 +324,7 @@ static void bench_msm(int which, unsigned lo, unsigned hi, const int *thr, int n
             cz_msm_opts o = {.pool = pool, .window = window, .algo = g_algo};
             double best = 1e30, bcpu = 0;
             for (int r = 0; r < g_reps; r++) {
-                double w0 = wall_now(), c0 = cpu_now();
+                double w0 = cz_bench_wall_now(), c0 = cz_bench_process_cpu_now();
                 if (g2) {
                     cz_g2_jac out;
                     cz_g2_affine oa;
@@ -385,7 +338,7 @@ static void bench_msm(int which, unsigned lo, unsigned hi, const int *thr, int n
                     cz_g1_jac_to_affine(&oa, &out);
                     g_sink += oa.x.l[0];
                 }
-                double w = wall_now() - w0, c = cpu_now() - c0;
+                double w = cz_bench_wall_now() - w0, c = cz_bench_process_cpu_now() - c0;
                 if (w < best) {
                     best = w;
                     bcpu = c;
@@ -469,7 +422,8 @@ int main(int argc, char **argv)
     }
     if (max_log > 28)
         max_log = 28;
-    detect_env();
+    cz_bench_commit(g_commit, sizeof g_commit);
+    cz_bench_machine(g_machine, sizeof g_machine);
     printf("# bench-core commit %s, machine %s\n", g_commit, g_machine);
     cz_rng rng;
     cz_rng_seed(&rng, 1);

@@ -23,21 +23,9 @@
 #include "circuit/gadgets.h"
 #include "util/threadpool.h"
 
+#include "bench_util.h"
+
 static char g_commit[64] = "unknown";
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* One chain: 512 input bits, then `blocks` compressions of them over a
    running state (the first over the IV). */
@@ -105,17 +93,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-gadgets [BLOCKS [THREADS]]\n");
         return 2;
     }
-    const char *c = getenv("CZ_COMMIT");
-    if (c && *c) {
-        snprintf(g_commit, sizeof g_commit, "%s", c);
-    } else {
-        FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-        if (f) {
-            if (fgets(g_commit, sizeof g_commit, f))
-                g_commit[strcspn(g_commit, "\r\n")] = 0;
-            pclose(f);
-        }
-    }
+    cz_bench_commit(g_commit, sizeof g_commit);
     /* one chain per thread, blocks split evenly (rounded up) */
     plan p = {(blocks + (unsigned)threads - 1) / (unsigned)threads, (unsigned)threads};
     plan p1 = {p.blocks_per * p.chains, 1};
@@ -125,15 +103,15 @@ int main(int argc, char **argv)
     bench_row rows[4];
     int nr = 0;
 
-    double t0 = cpu_now();
+    double t0 = cz_bench_cpu_now();
     cz_cs_new(&cs, CZ_CS_COUNT);
     whole(cs, &p);
     cz_cs_finish(cs, err, sizeof err);
     uint64_t na = cz_cs_num_aux(cs), nc = cz_cs_num_constraints(cs);
     cz_cs_free(cs);
-    rows[nr++] = (bench_row){"count", 1, nc, na, cpu_now() - t0};
+    rows[nr++] = (bench_row){"count", 1, nc, na, cz_bench_cpu_now() - t0};
 
-    t0 = cpu_now();
+    t0 = cz_bench_cpu_now();
     cz_shape *shape;
     cz_cs_new(&cs, CZ_CS_SHAPE);
     whole(cs, &p);
@@ -142,7 +120,7 @@ int main(int argc, char **argv)
         return 1;
     }
     cz_cs_free(cs);
-    rows[nr++] = (bench_row){"shape", 1, nc, na, cpu_now() - t0};
+    rows[nr++] = (bench_row){"shape", 1, nc, na, cz_bench_cpu_now() - t0};
     uint64_t nnz = shape->m[0].nnz + shape->m[1].nnz + shape->m[2].nnz;
     double bytes = (double)nnz * 6 + (double)(nc + 1) * 24;
 
@@ -154,12 +132,12 @@ int main(int argc, char **argv)
     }
     memset(w, 0, nw * sizeof *w); /* touch the pages outside the timing */
     memset(w2, 0, nw * sizeof *w2);
-    t0 = cpu_now();
+    t0 = cz_bench_cpu_now();
     cz_cs_new_witness(&cs, w, 0, na);
     whole(cs, &p);
     cz_status st = cz_cs_finish(cs, err, sizeof err);
     cz_cs_free(cs);
-    rows[nr++] = (bench_row){"witness", 1, nc, na, cpu_now() - t0};
+    rows[nr++] = (bench_row){"witness", 1, nc, na, cz_bench_cpu_now() - t0};
     if (st != CZ_OK || cz_shape_check(shape, w, err, sizeof err) != CZ_OK) {
         fprintf(stderr, "bench-gadgets: witness: %s\n", err);
         return 1;
@@ -169,7 +147,7 @@ int main(int argc, char **argv)
     cz_threadpool *pool = cz_threadpool_create(threads);
     uint64_t per = na / p.chains;
     cz_cs **kids = calloc(p.chains, sizeof *kids);
-    double tw = wall_now();
+    double tw = cz_bench_wall_now();
     cz_cs_new_witness(&cs, w2, 0, na);
     for (unsigned k = 0; k < p.chains; k++)
         cz_cs_fork(cs, &kids[k], 0, per);
@@ -179,7 +157,7 @@ int main(int argc, char **argv)
         cz_cs_join(cs, kids[k]);
     st = cz_cs_finish(cs, err, sizeof err);
     cz_cs_free(cs);
-    rows[nr++] = (bench_row){"witness_forked", threads, nc, na, wall_now() - tw};
+    rows[nr++] = (bench_row){"witness_forked", threads, nc, na, cz_bench_wall_now() - tw};
     if (st != CZ_OK || memcmp(w, w2, nw * sizeof *w) != 0) {
         fprintf(stderr, "bench-gadgets: forked witness differs: %s\n", st ? err : "values");
         return 1;

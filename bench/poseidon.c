@@ -48,17 +48,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-poseidon [N >= 10]\n");
         return 2;
     }
-    const char *c = getenv("CZ_COMMIT");
-    if (c && *c) {
-        snprintf(g_commit, sizeof g_commit, "%s", c);
-    } else {
-        FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-        if (f) {
-            if (fgets(g_commit, sizeof g_commit, f))
-                g_commit[strcspn(g_commit, "\r\n")] = 0;
-            pclose(f);
-        }
-    }
+    cz_bench_commit(g_commit, sizeof g_commit);
     static const unsigned ar[3] = {2, 8, 11};
     static const char *names[4] = {"native", "native_textbook", "gadget_witness", "gadget_shape"};
     double t[3][4];

@@ -34,54 +34,9 @@
 #include "circuit/porep.h"
 #include "util/threadpool.h"
 
+#include "bench_util.h"
+
 static char g_commit[64] = "unknown", g_machine[160] = "cpu";
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void detect_env(void)
-{
-    const char *c = getenv("CZ_COMMIT");
-    if (c && *c) {
-        snprintf(g_commit, sizeof g_commit, "%s", c);
-    } else {
-        FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
-        if (f) {
-            if (fgets(g_commit, sizeof g_commit, f))
-                g_commit[strcspn(g_commit, "\r\n")] = 0;
-            pclose(f);
-        }
-    }
-    char model[128] = "cpu";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-            if (!strncmp(line, "model name", 10)) {
-                char *p = strchr(line, ':');
-                if (p) {
-                    p += 2;
-                    p[strcspn(p, "\r\n")] = 0;
-                    snprintf(model, sizeof model, "%s", p);
-                }
-                break;
-            }
-        }
-        fclose(f);
-    }
-    snprintf(g_machine, sizeof g_machine, "%s x%d", model, cz_cpu_count());
-}
 
 static void emit(const char *bench, const char *preset, uint64_t size, int threads, double ms,
                  double cpu_ms, const char *extra_txt, const char *extra_json)
@@ -101,12 +56,12 @@ static int bench_count(const cz_porep_params *p)
     cz_porep_counts c;
     cz_porep_breakdown bd;
     cz_porep_counts_get(p, &c, err, sizeof err); /* the model, cached: not timed */
-    double t = wall_now(), tc = cpu_now();
+    double t = cz_bench_wall_now(), tc = cz_bench_process_cpu_now();
     if (cz_porep_count(p, &c, &bd, err, sizeof err)) {
         fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
         return 1;
     }
-    double ms = (wall_now() - t) * 1e3, cms = (cpu_now() - tc) * 1e3;
+    double ms = (cz_bench_wall_now() - t) * 1e3, cms = (cz_bench_process_cpu_now() - tc) * 1e3;
     char txt[128], js[128];
     snprintf(txt, sizeof txt, "%.0f M constraints/s", (double)c.n_constraints / ms / 1e3);
     snprintf(js, sizeof js, "\"constraints_per_s\":%.0f,", (double)c.n_constraints / ms * 1e3);
@@ -122,14 +77,14 @@ static int bench_witness(const cz_porep_params *p, const int *threads, int n_thr
         fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
         return 1;
     }
-    double t = wall_now();
+    double t = cz_bench_wall_now();
     cz_c1 *c1;
     if (cz_c1_generate(&c1, p, 1, err, sizeof err)) {
         fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
         return 1;
     }
     fprintf(stderr, "# %s: c1 of %u partitions generated in %.2f s\n", p->name, p->partitions,
-            wall_now() - t);
+            cz_bench_wall_now() - t);
     cz_porep_partition in;
     cz_c1_partition(c1, 0, &in, err, sizeof err);
     uint64_t n = 1 + (uint64_t)c.n_public + c.n_aux;
@@ -146,16 +101,16 @@ static int bench_witness(const cz_porep_params *p, const int *threads, int n_thr
         cz_threadpool *pool = cz_threadpool_create(threads[k]);
         double best = 1e30, best_cpu = 0;
         for (int r = 0; r < rounds; r++) {
-            double t0 = wall_now(), c0 = cpu_now();
+            double t0 = cz_bench_wall_now(), c0 = cz_bench_process_cpu_now();
             if (cz_porep_witness(p, &in, pool, w, n, err, sizeof err)) {
                 fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
                 rc = 1;
                 break;
             }
-            double dt = wall_now() - t0;
+            double dt = cz_bench_wall_now() - t0;
             if (dt < best) {
                 best = dt;
-                best_cpu = cpu_now() - c0;
+                best_cpu = cz_bench_process_cpu_now() - c0;
             }
         }
         cz_threadpool_destroy(pool);
@@ -188,14 +143,14 @@ static int bench_shape(const cz_porep_params *p)
         close(fd[0]);
         char err[512];
         double res[3] = {0, 0, 0};
-        double t = wall_now(), tc = cpu_now();
+        double t = cz_bench_wall_now(), tc = cz_bench_process_cpu_now();
         cz_shape *s;
         if (cz_porep_shape(p, &s, err, sizeof err)) {
             fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
             _exit(1);
         }
-        res[0] = (wall_now() - t) * 1e3;
-        res[1] = (cpu_now() - tc) * 1e3;
+        res[0] = (cz_bench_wall_now() - t) * 1e3;
+        res[1] = (cz_bench_process_cpu_now() - tc) * 1e3;
         res[2] = (double)(s->m[0].nnz + s->m[1].nnz + s->m[2].nnz);
         if (write(fd[1], res, sizeof res) != (ssize_t)sizeof res)
             _exit(1);
@@ -226,13 +181,13 @@ static int bench_shape(const cz_porep_params *p)
 static int bench_check(const cz_porep_params *p, int threads)
 {
     char err[512];
-    double t = wall_now();
+    double t = cz_bench_wall_now();
     cz_shape *s;
     if (cz_porep_shape(p, &s, err, sizeof err)) {
         fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
         return 1;
     }
-    double t_shape = wall_now() - t;
+    double t_shape = cz_bench_wall_now() - t;
     cz_c1 *c1;
     if (cz_c1_generate(&c1, p, 2, err, sizeof err)) {
         fprintf(stderr, "bench-witness: %s: %s\n", p->name, err);
@@ -244,9 +199,9 @@ static int bench_check(const cz_porep_params *p, int threads)
     cz_threadpool *pool = cz_threadpool_create(threads);
     cz_fr *w;
     uint64_t n;
-    t = wall_now();
+    t = cz_bench_wall_now();
     cz_status st = cz_porep_witness_alloc(p, &in, pool, &w, &n, err, sizeof err);
-    double t_wit = wall_now() - t;
+    double t_wit = cz_bench_wall_now() - t;
     cz_threadpool_destroy(pool);
     cz_c1_free(c1);
     if (st) {
@@ -254,10 +209,10 @@ static int bench_check(const cz_porep_params *p, int threads)
         cz_shape_free(s);
         return 1;
     }
-    t = wall_now();
-    double c0 = cpu_now();
+    t = cz_bench_wall_now();
+    double c0 = cz_bench_process_cpu_now();
     st = cz_shape_check(s, w, err, sizeof err);
-    double ms = (wall_now() - t) * 1e3, cms = (cpu_now() - c0) * 1e3;
+    double ms = (cz_bench_wall_now() - t) * 1e3, cms = (cz_bench_process_cpu_now() - c0) * 1e3;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     char txt[800], js[200];
@@ -322,7 +277,8 @@ int main(int argc, char **argv)
         }
     if (rounds < 1)
         rounds = 1;
-    detect_env();
+    cz_bench_commit(g_commit, sizeof g_commit);
+    cz_bench_machine(g_machine, sizeof g_machine);
     printf("# bench-witness commit %s, machine %s\n", g_commit, g_machine);
     printf("%-8s %-11s %11s %3s %14s %18s\n", "bench", "preset", "constraints", "thr", "wall",
            "cpu");
