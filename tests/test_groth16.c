@@ -515,6 +515,47 @@ static void test_snarkjs_fixture(void **state)
     free(su);
 }
 
+/* A prover made from a key file keeps its own copy: the file truncated
+   and then removed under it (as an operator replacing keys would) must not
+   fault it, and its proofs still verify. */
+static void test_prover_key_file_changed(void **state)
+{
+    (void)state;
+    size_t zn, wn, vn;
+    char *z = fix("small.zkey", &zn), *w = fix("small.wtns", &wn), *vk = fix("small_vk.json", &vn);
+    char path[] = "/tmp/cuzk-test-key-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, z, zn), (ssize_t)zn);
+    close(fd);
+    cz_prover *p;
+    cz_prover_opts o;
+    cz_prover_opts_default(&o);
+    o.threads = 2;
+    o.device = CZ_DEVICE_CPU;
+    char err[256];
+    assert_int_equal(cz_prover_create(&p, path, &o, err, sizeof err), CZ_OK);
+    assert_int_equal(truncate(path, 0), 0);
+    size_t pl = CZ_PROOF_JSON_MAX, ul = cz_prover_public_json_max(p);
+    char *pj = malloc(pl), *uj = malloc(ul);
+    assert_int_equal(cz_prover_prove(p, w, wn, pj, &pl, uj, &ul, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_verify_json(vk, uj, pj, err, sizeof err), CZ_OK);
+    unlink(path);
+    pl = CZ_PROOF_JSON_MAX;
+    ul = cz_prover_public_json_max(p);
+    assert_int_equal(cz_prover_prove(p, w, wn, pj, &pl, uj, &ul, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_verify_json(vk, uj, pj, err, sizeof err), CZ_OK);
+    cz_prover_destroy(p);
+    /* and only a regular file is read */
+    assert_int_equal(cz_prover_create(&p, "/dev/zero", &o, err, sizeof err) == CZ_OK, 0);
+    assert_null(p);
+    free(pj);
+    free(uj);
+    free(z);
+    free(w);
+    free(vk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_setup_deterministic),
         cmocka_unit_test(test_edge_shapes),
         cmocka_unit_test(test_snarkjs_fixture),
+        cmocka_unit_test(test_prover_key_file_changed),
     };
     return cmocka_run_group_tests(tests, setup_fixture, teardown_fixture);
 }

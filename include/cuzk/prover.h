@@ -44,7 +44,10 @@ typedef struct {
 /* threads 0, verify 1, device auto, gpu 0. */
 void cz_prover_opts_default(cz_prover_opts *opts);
 
-/* Load and validate a Groth16 .zkey (BLS12-381). opts NULL: defaults. */
+/* Load and validate a Groth16 .zkey (BLS12-381). opts NULL: defaults. The
+   file is read into memory the prover owns: changing or truncating it
+   afterwards does not affect the prover. Only a regular file is read (a
+   FIFO or device is refused). */
 cz_status cz_prover_create(cz_prover **out, const char *zkey_path, const cz_prover_opts *opts,
                            char *err, size_t err_len);
 /* The same from the bytes of a .zkey (copied). */

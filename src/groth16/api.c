@@ -53,7 +53,10 @@ static cz_status create(cz_prover **out, const char *path, const void *zkey, siz
         p->opts = *opts;
     else
         cz_prover_opts_default(&p->opts);
-    cz_status st = path ? cz_zkey_load(&p->key, path, p->opts.threads, err, err_len)
+    /* A prover may live as long as its program: the key is read into memory
+       it owns (a mapped file truncated or replaced under it would fault). */
+    cz_zkey_load_opts lo = {.threads = p->opts.threads, .private_copy = true};
+    cz_status st = path ? cz_zkey_load_ex(&p->key, path, &lo, err, err_len)
                         : cz_zkey_load_bytes(&p->key, zkey, zkey_len, true, "zkey", p->opts.threads,
                                              err, err_len);
     if (!st)
