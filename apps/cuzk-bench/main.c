@@ -235,6 +235,17 @@ static int connect_to(cz_client *c, const char *addr)
     return 0;
 }
 
+/* A duration for people: seconds from one second up, milliseconds below
+   ("0.0s" said nothing of a 35 ms proof). buf holds 16 bytes. */
+static const char *fmt_dur(char *buf, double s)
+{
+    if (s >= 1.0)
+        snprintf(buf, 16, "%.1fs", s);
+    else
+        snprintf(buf, 16, "%.0fms", s * 1e3);
+    return buf;
+}
+
 static void *batch_worker(void *arg)
 {
     batch *B = arg;
@@ -300,8 +311,9 @@ static void *batch_worker(void *arg)
         pthread_mutex_lock(&B->print_mu);
         int n = atomic_fetch_add(&B->printed, 1) + 1;
         if (ok) {
-            printf("[%d/%d] COMPLETED — %.1fs (prove=%.0f ms, queue=%.0f ms)%s\n", n, B->count,
-                   B->wall[i], B->prove[i], B->queue[i], retries ? " (retried after 429/503)" : "");
+            char wt[16];
+            printf("[%d/%d] COMPLETED — %s (prove=%.0f ms, queue=%.0f ms)%s\n", n, B->count,
+                   fmt_dur(wt, B->wall[i]), B->prove[i], B->queue[i], retries ? " (retried after 429/503)" : "");
         } else {
             const char *e = job ? json_string_value(json_object_get(job, "error")) : NULL;
             printf("[%d/%d] %s — %.1fs (prove=%.0f ms, queue=%.0f ms): %s\n", n, B->count,
@@ -388,10 +400,12 @@ static int run_batch(batch *B)
         printf("not run: %d (%s)\n", missing,
                atomic_load(&B->fatal) ? "the daemon could not be reached"
                                       : "the daemon refused a job, and would refuse them all");
-    printf("wall time: avg=%.1fs min=%.1fs max=%.1fs\n", wa, wmn, wmx);
-    printf("prove time: avg=%.1fs min=%.1fs max=%.1fs\n", pa / 1e3, pmn / 1e3, pmx / 1e3);
+    char f[6][16];
+    printf("wall time: avg=%s min=%s max=%s\n", fmt_dur(f[0], wa), fmt_dur(f[1], wmn), fmt_dur(f[2], wmx));
+    printf("prove time: avg=%s min=%s max=%s\n", fmt_dur(f[3], pa / 1e3), fmt_dur(f[4], pmn / 1e3),
+           fmt_dur(f[5], pmx / 1e3));
     double ppm = done && total > 0 ? done / total * 60 : 0;
-    printf("throughput: %.2f proofs/min (%.2fs/proof)\n", ppm, done ? total / done : 0.0);
+    printf("throughput: %.2f proofs/min (%s/proof)\n", ppm, fmt_dur(f[0], done ? total / done : 0.0));
     printf("{\"bench\":\"batch\",\"type\":\"%s\",\"key\":\"%s\",\"count\":%d,\"concurrency\":%d,"
            "\"partitions\":%d,\"completed\":%d,\"failed\":%d,\"total_s\":%.3f,\"wall_avg_s\":%.3f,\"prove_avg_ms\":%.1f,"
            "\"proofs_per_min\":%.3f,\"s_per_proof\":%.4f}\n",
