@@ -394,7 +394,8 @@ static int run_batch(batch *B)
     stats(B->wall, B->ok, B->count, 1, &wa, &wmn, &wmx);
     stats(B->prove, B->ok, B->count, 1, &pa, &pmn, &pmx);
     printf("\n=== Batch Summary ===\n");
-    printf("total time: %.1fs\n", total);
+    char tt[16];
+    printf("total time: %s\n", fmt_dur(tt, total));
     printf("completed: %d\nfailed: %d\n", done, failed + missing);
     if (missing)
         printf("not run: %d (%s)\n", missing,
