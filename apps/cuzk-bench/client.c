@@ -2,6 +2,7 @@
 #include "client.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,24 @@ int cz_client_init(cz_client *c, const char *addr, char *err, size_t err_len)
         }
         snprintf(c->base, sizeof c->base, "http://%s", addr);
     }
+    c->auth[0] = 0;
+    const char *tf = getenv("CUZK_TOKEN_FILE"), *tv = getenv("CUZK_TOKEN");
+    char tok[256] = "";
+    if (tf && *tf) {
+        FILE *f = fopen(tf, "r");
+        if (!f || !fgets(tok, sizeof tok, f)) {
+            snprintf(err, err_len, "token file %s: %s", tf, f ? "empty" : strerror(errno));
+            if (f)
+                fclose(f);
+            return -1;
+        }
+        fclose(f);
+    } else if (tv && *tv) {
+        snprintf(tok, sizeof tok, "%s", tv);
+    }
+    tok[strcspn(tok, "\r\n")] = 0;
+    if (tok[0])
+        snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", tok);
     if (!(c->curl = curl_easy_init())) {
         snprintf(err, err_len, "libcurl initialisation failed");
         return -1;
@@ -87,14 +106,17 @@ char *cz_client_call(cz_client *c, const char *method, const char *path, const v
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s > 0 ? timeout_s : 60L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+    if (c->auth[0])
+        hdr = curl_slist_append(hdr, c->auth);
     if (body) {
         curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
         curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
         snprintf(ct, sizeof ct, "Content-Type: %s", content_type ? content_type : "application/json");
         hdr = curl_slist_append(hdr, ct);
         hdr = curl_slist_append(hdr, "Expect:");
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
     }
+    if (hdr)
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
     CURLcode rc = curl_easy_perform(h);
     curl_slist_free_all(hdr);
     if (rc != CURLE_OK) {

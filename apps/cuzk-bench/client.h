@@ -13,9 +13,13 @@ typedef struct {
     void *curl;
     char unix_path[108];
     char base[300];          /* http://host:port or http://localhost */
+    char auth[300];          /* "Authorization: Bearer ..." or empty */
 } cz_client;
 
-/* addr: unix:/path or HOST:PORT. 0 ok, -1 with err. */
+/* addr: unix:/path or HOST:PORT. 0 ok, -1 with err. The bearer token of a
+   cuzkd with daemon.token_file comes from the file named by
+   $CUZK_TOKEN_FILE (its first line; cuzk-bench --token-file sets it), or
+   from $CUZK_TOKEN; never from the command line, where others see it. */
 int cz_client_init(cz_client *c, const char *addr, char *err, size_t err_len);
 void cz_client_free(cz_client *c);
 

@@ -48,7 +48,7 @@ static double now_s(void)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: cuzk-bench [--addr ADDR] COMMAND [options]\n"
+            "usage: cuzk-bench [--addr ADDR] [--token-file FILE] COMMAND [options]\n"
             "\n"
             "commands:\n"
             "  batch -t groth16 --key ID --witness FILE [-c COUNT] [-j CONCURRENCY]\n"
@@ -72,6 +72,8 @@ static void usage(FILE *f)
             "                    how many the daemon refused and when it closed the rest\n"
             "\n"
             "ADDR is unix:/path/to.sock or HOST:PORT (default $CUZK_ADDR or " DEFAULT_ADDR ").\n"
+            "--token-file FILE: the bearer token of a cuzkd with daemon.token_file (its first\n"
+            "line; or $CUZK_TOKEN_FILE, or the token itself in $CUZK_TOKEN).\n"
             "--upload sends the witness bytes instead of its path (the daemon need not\n"
             "see the file). --partitions N makes each job N partitions of that witness\n"
             "(a proof each, spread over the daemon's devices; prove= sums them; --out\n"
@@ -528,6 +530,9 @@ int main(int argc, char **argv)
     while (i < argc && argv[i][0] == '-') {
         if (!strcmp(argv[i], "--addr") && i + 1 < argc) {
             addr = argv[i + 1];
+            i += 2;
+        } else if (!strcmp(argv[i], "--token-file") && i + 1 < argc) {
+            setenv("CUZK_TOKEN_FILE", argv[i + 1], 1); /* read by cz_client_init */
             i += 2;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);

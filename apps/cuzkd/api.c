@@ -24,7 +24,9 @@
  * The raw request line is checked before libmicrohttpd decodes it: a
  * percent-encoded control byte or NUL (%00 would cut an id short) is
  * answered 400. Bodies with duplicate JSON members are 400; a wrong
- * method on a documented path is 405 with an Allow header.
+ * method on a documented path is 405 with an Allow header. With
+ * daemon.token_file set, every request on TCP must carry the bearer token
+ * (401 otherwise, before its body is read); the unix socket needs none.
  *
  *   GET    /v1/health                     liveness
  *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory,
@@ -42,11 +44,14 @@
  */
 #include "api.h"
 
+#include <arpa/inet.h>
 #include <microhttpd.h>
+#include <netinet/in.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "util/log.h"
@@ -268,6 +273,59 @@ static cz_origin origin_of(struct MHD_Connection *c)
         ss.ss_family == AF_UNIX)
         return CZ_FROM_LOCAL;
     return CZ_FROM_REMOTE;
+}
+
+/* Equal strings, in time that depends on the lengths only. */
+static int token_equal(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    unsigned char d = (unsigned char)(na != nb);
+    for (size_t i = 0; i < na; i++)
+        d |= (unsigned char)(a[i] ^ b[i < nb ? i : 0]);
+    return d == 0;
+}
+
+/* Clients on TCP must show the bearer token of daemon.token_file; the
+   unix socket is guarded by its file mode (0660) instead. A refusal is
+   401 with WWW-Authenticate, and is logged with the peer's address. */
+static int authorized(const cz_api *A, struct MHD_Connection *c)
+{
+    if (!A->token || origin_of(c) == CZ_FROM_LOCAL)
+        return 1;
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    if (h && !strncasecmp(h, "Bearer ", 7) && token_equal(h + 7, A->token))
+        return 1;
+    char peer[64] = "?";
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, peer, sizeof peer);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, peer, sizeof peer);
+    }
+    cz_log(CZ_LOG_WARN, "api", "401: %s bearer token from %s", h ? "a wrong" : "no", peer);
+    return 0;
+}
+
+static enum MHD_Result send_401(struct MHD_Connection *c)
+{
+    const char *s0 = "{\"error\":\"this listener needs the daemon's bearer token "
+                     "(Authorization: Bearer ...)\",\"code\":\"unauthorized\"}\n";
+    char *s = strdup(s0);
+    if (!s)
+        return MHD_NO;
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(s);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "WWW-Authenticate", "Bearer realm=\"cuzkd\"");
+    enum MHD_Result ret = MHD_queue_response(c, 401, r);
+    MHD_destroy_response(r);
+    return ret;
 }
 
 /* ---- routes ---- */
@@ -566,6 +624,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
             r->done = 1;
             return send_error(c, 400, "bad_request",
                               "the URL holds a control byte or NUL (percent-encoded or not)");
+        }
+        if (!authorized(A, c)) { /* before any body is read or memory held */
+            r->done = 1;
+            return send_401(c);
         }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         const char *ex = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Expect");

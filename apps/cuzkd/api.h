@@ -17,6 +17,7 @@ typedef struct {
     int max_connections;          /* in total, per listener */
     int max_connections_per_client; /* per peer address on TCP (0: no limit) */
     int conn_timeout_s;           /* a connection idle this long is closed (0: never) */
+    const char *token;            /* bearer token every TCP request must carry (NULL: none) */
     atomic_int shutting_down;    /* new proofs answered 503 */
     struct MHD_Daemon *daemons[CZ_API_MAX_LISTEN];
     int n_daemons;

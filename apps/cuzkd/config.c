@@ -42,6 +42,9 @@ static const setting settings[] = {
      NULL, "connections at once from one peer address on TCP (0: no limit; unix sockets: not applied)"},
     {"daemon", "connection_timeout_s", T_INT, OFF(connection_timeout_s), "10", 1, 3600, NULL,
      "seconds a connection may send nothing (headers, body, keep-alive) before it is closed"},
+    {"daemon", "token_file", T_STR, OFF(token_file), NULL, 0, 0, NULL,
+     "file holding the bearer token TCP clients must send (Authorization: Bearer ...); required "
+     "when a listen address is not loopback; not readable by others (mode 0600 or 0640)"},
     {"daemon", "shutdown_grace_ms", T_INT, OFF(shutdown_grace_ms), "30000", 0, 3600000, NULL,
      "on SIGTERM, how long running jobs may take to finish"},
     {"daemon", "log_level", T_ENUM, OFF(log_level), "info", 0, 0, "|debug|info|warn|error|",
@@ -323,6 +326,7 @@ void cz_daemon_config_free(cz_daemon_config *c)
     free(c->paths_default);
     c->paths_keys = c->paths_witnesses = c->paths_default = NULL;
     free(c->database);
+    free(c->token_file);
     free(c->farm_host_id);
     free(c->farm_password_file);
     c->database = c->farm_host_id = c->farm_password_file = NULL;

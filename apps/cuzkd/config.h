@@ -30,6 +30,7 @@ typedef struct {
     int max_connections, max_connections_per_client, connection_timeout_s;
     unsigned long long host_mem_budget, gpu_margin, gpu_memory_limit, max_upload;
     char log_level[16], log_format[16];
+    char *token_file; /* daemon.token_file: the TCP clients' bearer token (NULL: none) */
     /* [paths]: folders clients may name files in (NULL: the folders of
        the keys in [keys] and --key, kept in paths_default) */
     char *paths_keys, *paths_witnesses, *paths_default;

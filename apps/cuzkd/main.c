@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -36,6 +37,7 @@
 #include "api.h"
 #include "farm_setup.h"
 #include "config.h"
+#include "io/binfile.h"
 #include "util/log.h"
 #include "util/version.h"
 
@@ -164,8 +166,10 @@ static int open_listener(const char *addr, int *lock_fd, char *err, size_t err_l
             }
             unlink(path); /* a stale socket of an earlier run */
         }
+        /* 0660: the owner and its group may connect, nobody else */
         int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 256) != 0) {
+        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || chmod(path, 0660) != 0 ||
+            listen(fd, 256) != 0) {
             snprintf(err, err_len, "%s: %s", addr, strerror(errno));
             if (fd >= 0)
                 close(fd);
@@ -213,6 +217,87 @@ static int open_listener(const char *addr, int *lock_fd, char *err, size_t err_l
     }
     freeaddrinfo(res);
     return fd;
+}
+
+/* Is a listen address reachable from this machine only? unix:... and TCP
+   addresses whose every resolved address is loopback (127/8, ::1). */
+static bool listen_is_local(const char *addr)
+{
+    if (!strncmp(addr, "unix:", 5))
+        return true;
+    char host[256];
+    snprintf(host, sizeof host, "%s", addr);
+    char *colon = strrchr(host, ':'), *h = host;
+    if (!colon)
+        return false;
+    *colon = 0;
+    if (*h == '[') {
+        h++;
+        char *rb = strchr(h, ']');
+        if (rb)
+            *rb = 0;
+    }
+    if (!*h)
+        return true; /* open_listener binds an empty host to 127.0.0.1 */
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_STREAM;
+    if (getaddrinfo(h, NULL, &hints, &res) != 0)
+        return false;
+    bool local = res != NULL;
+    for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (ai->ai_family == AF_INET)
+            local &= (ntohl(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr) >> 24) == 127;
+        else if (ai->ai_family == AF_INET6)
+            local &= IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr);
+        else
+            local = false;
+    }
+    freeaddrinfo(res);
+    return local;
+}
+
+/* The bearer token of daemon.token_file (its first line, 16 to 255
+   printable characters, no spaces), from a regular file that others cannot
+   read; and no TCP listener off loopback without one. 0, or -1 with err. */
+static int load_access(const cz_daemon_config *cfg, char *token, size_t cap, char *err,
+                       size_t err_len)
+{
+    token[0] = 0;
+    if (cfg->token_file) {
+        int fd;
+        uint64_t size;
+        if (cz_file_open(&fd, &size, cfg->token_file, err, err_len) != CZ_OK)
+            return -1;
+        struct stat st;
+        if (fstat(fd, &st) != 0 || (st.st_mode & (S_IROTH | S_IWOTH))) {
+            close(fd);
+            snprintf(err, err_len, "daemon.token_file %s: readable or writable by others (chmod 0600)",
+                     cfg->token_file);
+            return -1;
+        }
+        ssize_t n = read(fd, token, cap - 1);
+        close(fd);
+        token[n > 0 ? n : 0] = 0;
+        token[strcspn(token, "\r\n")] = 0;
+        size_t len = strlen(token);
+        bool ok = len >= 16 && len < cap - 1;
+        for (size_t i = 0; ok && i < len; i++)
+            ok = token[i] > ' ' && token[i] < 0x7f;
+        if (!ok) {
+            memset(token, 0, cap);
+            snprintf(err, err_len, "daemon.token_file %s: the first line must be 16 to %zu printable "
+                     "characters without spaces", cfg->token_file, cap - 2);
+            return -1;
+        }
+    }
+    for (int i = 0; i < cfg->n_listen; i++)
+        if (!token[0] && !listen_is_local(cfg->listen[i])) {
+            snprintf(err, err_len, "listen %s is not a loopback address: set daemon.token_file, so "
+                     "that clients must show a bearer token (docs/DAEMON.md)", cfg->listen[i]);
+            return -1;
+        }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -313,9 +398,17 @@ int main(int argc, char **argv)
     }
     if (!cfg.n_listen)
         cz_daemon_config_set(&cfg, "daemon.listen", DEFAULT_LISTEN, err, sizeof err);
+    char token[256];
+    if (load_access(&cfg, token, sizeof token, err, sizeof err)) {
+        fprintf(stderr, "cuzkd: %s%s%s\n", config_path && check_only ? config_path : "",
+                config_path && check_only ? ": " : "", err);
+        cz_daemon_config_free(&cfg);
+        return 2;
+    }
     if (check_only) {
-        /* Every setting parsed and in range (the load and the flags above);
-           the key files must be there too. Nothing is started. */
+        /* Every setting parsed and in range (the load and the flags above),
+           the token and listen addresses agree (load_access); the key files
+           must be there too. Nothing is started. */
         for (int i = 0; i < cfg.n_preload; i++)
             if (access(cfg.preload[i].path, R_OK) != 0) {
                 fprintf(stderr, "cuzkd: %s: key '%s': cannot read %s: %s\n", config_path,
@@ -406,6 +499,7 @@ int main(int argc, char **argv)
     api.max_connections = cfg.max_connections;
     api.max_connections_per_client = cfg.max_connections_per_client;
     api.conn_timeout_s = cfg.connection_timeout_s;
+    api.token = token[0] ? token : NULL;
     atomic_init(&api.shutting_down, 0);
     for (int i = 0; i < cfg.n_listen; i++) {
         if (cz_api_start(&api, listen_fd[i], err, sizeof err)) {
