@@ -1,0 +1,192 @@
+/*
+ * engine_internal.h: what the engine's files share (not for the daemon,
+ * which sees engine.h only).
+ *
+ * DESIGN. The engine is one object, cz_engine, split by subject over
+ * engine.c (helpers, life cycle), engine_jobs.c (queues, submission, job
+ * ends, await, cancel), engine_workers.c (witness and prove workers),
+ * engine_keys.c (keys and the memory budget) and engine_observe.c (spans,
+ * histograms, status, timeline, metrics). This header holds the structs
+ * they all touch and the functions that cross files, named ce_*. Locking
+ * is engine.c's rule: every field below that more than one thread touches
+ * is guarded by the engine mutex (e->mu), and a function whose name ends
+ * in _locked, or that a section marks "engine mutex held", is called with
+ * it held. A device's lock is waited for with the engine mutex free only.
+ */
+#ifndef CZ_ENGINE_INTERNAL_H
+#define CZ_ENGINE_INTERNAL_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "engine/engine.h"
+#include "engine/hostpool.h"
+#include "groth16/groth16.h"
+#include "io/json.h"
+#include "io/paths.h"
+
+/* ------------------------------------------------------------------ */
+/* data                                                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct key {
+    struct key *next;
+    char id[128];
+    char path[PATH_MAX];
+    cz_zkey *zkey;
+    cz_vk *vk;
+    uint64_t bytes;
+    int users;
+    double last_use, loaded_at, load_ms;
+    char tier[16]; /* where its last proof ran: "host", "resident", "streamed" */
+} key;
+
+/* Stages that make spans and histograms. */
+enum { ST_QUEUE, ST_WITNESS, ST_PROVE_QUEUE, ST_PROVE, ST_VERIFY, ST_TOTAL, ST_COUNT };
+
+typedef struct job {
+    struct job *qnext;           /* link in a stage queue */
+    struct job *next, *prev;     /* all jobs, submission order */
+    char id[24];
+    char request_id[128];
+    uint8_t req_hash[16];        /* the request's content, bound to request_id */
+    uint64_t seq;
+    key *key;
+    cz_priority prio;
+    cz_job_state state;
+    int cancel;                  /* asked to stop */
+    int waiters;                 /* threads in await: not freed meanwhile */
+    size_t wtns_len;             /* uploaded witness bytes (parsed at submit) */
+    cz_origin origin;            /* who named wtns_path (the path policy that applies) */
+    char *wtns_path;
+    cz_hostbuf *wbuf;            /* pool buffer holding the parsed witness */
+    cz_fr *w;                    /* parsed witness (secret): wbuf->data */
+    uint32_t nw;
+    uint64_t mem;                /* host memory reserved */
+    int worker;                  /* prove worker, -1 none */
+    double t[ST_COUNT][2];       /* start, end per stage (engine ms) */
+    cz_prove_timings pt;
+    char *proof_json, *public_json;
+    char err[640];
+    double finished_at;
+    /* partitions: a job of several has parts[] (not in any queue itself);
+       each part has parent and part set, and is in no job list */
+    struct job *parent;
+    int part;
+    struct job **parts;
+    int nparts, parts_left;
+} job;
+
+typedef struct {
+    job *head[CZ_PRIO_COUNT], *tail[CZ_PRIO_COUNT];
+    size_t n;
+} prio_queue;
+
+typedef struct {
+    uint64_t seq;
+    char job[24];
+    int part, stage, worker;
+    double t0, t1;
+} span;
+
+/* Prometheus histogram over seconds. */
+#define N_BUCKETS 14
+typedef struct {
+    uint64_t count[N_BUCKETS + 1];
+    double sum;
+    uint64_t n;
+} histogram;
+
+typedef struct device device;
+
+typedef struct worker {
+    cz_engine *e;
+    device *dev;
+    int index;                   /* global prove-worker index */
+    pthread_t th;
+    job *cur;
+    const char *state;           /* idle, proving, verifying */
+} worker;
+
+/* One backend per device, shared by the device's workers: they take the
+   device lock around every backend call, so the backend (whose GPU arena
+   takes the card's memory once) is never used by two threads at once. */
+struct device {
+    int index;
+    pthread_mutex_t lock;        /* held around kernel execution */
+    cz_backend *be;
+    cz_backend_info info;        /* as of start */
+    double busy_ms;
+};
+
+struct cz_engine {
+    cz_engine_config cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_pending, cv_prove, cv_done;
+    int stopping, draining;
+    double t0;
+
+    key *keys;
+    job *jobs_head, *jobs_tail;
+    size_t n_jobs, n_active, n_finished;
+    uint64_t next_seq;
+    prio_queue pending, prove;
+
+    uint64_t mem_budget, mem_jobs, mem_keys; /* mem_keys: loaded keys and loads in flight */
+    cz_path_policy key_pol, wit_pol, no_pol; /* folders clients may name files in */
+    struct loading *loading;     /* key loads in flight */
+    cz_hostpool *pool;           /* witness buffers, pinned on the devices */
+
+    pthread_t *witness_th;
+    int n_witness, witness_started;
+    device *devs;
+    int n_devs;
+    worker *workers;
+    int n_workers;
+
+    span *spans;
+    size_t span_head, span_n;
+
+    uint64_t submitted, rejected, finished[3]; /* done, failed, cancelled */
+    histogram hist[ST_COUNT];
+};
+
+/* ------------------------------------------------------------------ */
+/* functions that cross files                                           */
+/* ------------------------------------------------------------------ */
+
+/* engine.c: small helpers */
+double ce_now_ms(void);
+void ce_set_err(char *err, size_t err_len, const char *fmt, ...);
+void ce_deadline_after(struct timespec *ts, int ms);
+int ce_state_finished(cz_job_state s);
+
+/* engine_jobs.c: queues and job ends (engine mutex held) */
+void ce_q_push(prio_queue *q, job *j);
+job *ce_q_peek(prio_queue *q);
+int ce_q_remove(prio_queue *q, job *j);
+void ce_job_free_locked(cz_engine *e, job *j);
+void ce_finish_locked(cz_engine *e, job *j, cz_job_state st);
+void ce_fail_locked(cz_engine *e, job *j, const char *msg);
+cz_job_state ce_shown_state(const job *j);
+json_t *ce_partitions_json(cz_engine *e, const job *j, int detail);
+
+/* engine_workers.c */
+const cz_path_policy *ce_policy_for(cz_engine *e, cz_origin origin, int keys);
+void *ce_witness_main(void *arg);
+void *ce_prove_main(void *arg);
+
+/* engine_keys.c (engine mutex held) */
+key *ce_find_key_locked(cz_engine *e, const char *id);
+json_t *ce_key_json_locked(cz_engine *e, const key *k);
+
+/* engine_observe.c: spans and histograms (engine mutex held) */
+void ce_span_add(cz_engine *e, job *j, int stage, int worker);
+void ce_hist_add(histogram *h, double seconds);
+void ce_stage_end(cz_engine *e, job *j, int stage, int worker);
+
+#endif

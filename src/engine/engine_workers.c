@@ -1,0 +1,296 @@
+/*
+ * engine_workers.c: the witness and prove workers.
+ *
+ * DESIGN. A witness worker takes the most urgent pending job once its
+ * host memory fits the budget, reads and decodes its witness into a pooled
+ * buffer and passes it to the prove queue; a prove worker takes the most
+ * urgent proving job, proves it on its device and checks the proof.
+ * Locking: a worker holds the engine mutex only to take a job and to
+ * record what happened; it reads files, decodes, proves and verifies with
+ * it free. The device lock is taken with the engine mutex free and held
+ * only around the backend's prove call. See engine.c for the rule.
+ */
+#include "engine/engine_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "backend/cuda.h"
+#include "engine/hostpool.h"
+#include "groth16/groth16.h"
+#include "io/json.h"
+#include "io/paths.h"
+#include "util/log.h"
+#include "util/rng.h"
+
+/* ------------------------------------------------------------------ */
+/* workers                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The largest .wtns file accepted for a key of v values: the container
+   header and two section headers (12 + 12 + 40 + 12 bytes), the values,
+   and 4 KiB for sections that writers may add. */
+static uint64_t wtns_file_max(uint64_t v)
+{
+    return 76 + 32 * v + 4096;
+}
+
+static uint64_t job_mem_estimate(const key *k, size_t wtns_len)
+{
+    /* witness (Montgomery) + a, b, c, h of the domain + the file bytes,
+       plus MSM scratch (bounded by a few MiB per thread). */
+    uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
+    /* a witness named by path is read whole before it is decoded: its
+       file (at most wtns_file_max bytes, checked before the read) */
+    uint64_t file = wtns_len ? (uint64_t)wtns_len : wtns_file_max(v);
+    return 32 * (v + 4 * n) + file + (8u << 20);
+}
+
+/* The policy for files named by `origin`: none for the operator (any
+   regular file), the configured folders for local clients, and for
+   clients on TCP the same only where tcp_paths allows it. */
+const cz_path_policy *ce_policy_for(cz_engine *e, cz_origin origin, int keys)
+{
+    if (origin == CZ_FROM_OPERATOR)
+        return NULL;
+    if (origin == CZ_FROM_REMOTE && !e->cfg.tcp_paths)
+        return &e->no_pol;
+    return keys ? &e->key_pol : &e->wit_pol;
+}
+
+/* Read a witness file named by `origin` for a key of n_vars values: the
+   path policy, a regular file only (opened non-blocking: a FIFO never
+   hangs a worker), and its size checked against what such a witness
+   takes before a byte is read or allocated (the job's reservation counts
+   wtns_file_max). */
+static uint8_t *read_witness(cz_engine *e, const char *path, cz_origin origin, uint32_t n_vars,
+                             size_t *len, cz_status *st, char *err, size_t err_len)
+{
+    int fd;
+    uint64_t size;
+    *len = 0;
+    *st = cz_path_open(&fd, &size, NULL, 0, path, ce_policy_for(e, origin, 0), "witness", err,
+                       err_len);
+    if (*st)
+        return NULL;
+    uint64_t max = wtns_file_max(n_vars);
+    if (e->cfg.max_witness_bytes && max > e->cfg.max_witness_bytes)
+        max = e->cfg.max_witness_bytes;
+    if (size > max) {
+        close(fd);
+        *st = CZ_ERR_WITNESS;
+        ce_set_err(err, err_len, "%s: %llu bytes, more than a witness of the key's %u values takes "
+                "(%llu)", path, (unsigned long long)size, n_vars, (unsigned long long)max);
+        return NULL;
+    }
+    cz_blob b;
+    *st = cz_blob_read_fd(&b, fd, size, path, err, err_len);
+    close(fd);
+    if (*st)
+        return NULL;
+    *len = b.len;
+    return b.owned; /* freed with free() */
+}
+
+/* The witness stage: take the most urgent pending job once its memory
+   fits, read and check its witness, pass it to the prove queue. */
+void *ce_witness_main(void *arg)
+{
+    cz_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    int me = e->witness_started++;
+    for (;;) {
+        job *j = NULL;
+        while (!e->stopping) {
+            j = ce_q_peek(&e->pending);
+            if (j) {
+                /* An uploaded witness's buffer is held since submission
+                   (j->mem): only the rest of the estimate is new. */
+                uint64_t held = j->mem;
+                uint64_t need = job_mem_estimate(j->key, j->wtns_len) - held;
+                /* Pooled witness buffers count too, less the one this job
+                   will reuse (its estimate has the witness already). */
+                size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
+                uint64_t use = e->mem_jobs + e->mem_keys + cz_hostpool_charge(e->pool, reuse);
+                if (use + need > e->mem_budget) {
+                    /* Idle pooled buffers give way: free them rather than
+                       let the head wait for memory that they hold. */
+                    cz_hostbuf *drop = cz_hostpool_trim(e->pool, use + need - e->mem_budget);
+                    if (drop) {
+                        pthread_mutex_unlock(&e->mu);
+                        cz_hostpool_release(e->pool, drop);
+                        pthread_mutex_lock(&e->mu);
+                        continue; /* look again: the queue may have changed */
+                    }
+                }
+                /* Strict priority: the head waits for memory rather than
+                   letting later jobs pass it. A job that alone exceeds
+                   the budget still runs once nothing else holds memory,
+                   so nothing starves. */
+                if (e->mem_jobs == held || use + need <= e->mem_budget) {
+                    ce_q_remove(&e->pending, j);
+                    j->mem = held + need;
+                    e->mem_jobs += need;
+                    break;
+                }
+                j = NULL;
+            }
+            pthread_cond_wait(&e->cv_pending, &e->mu);
+        }
+        if (e->stopping)
+            break;
+        j->state = CZ_JOB_WITNESS;
+        j->t[ST_QUEUE][1] = j->t[ST_WITNESS][0] = ce_now_ms() - e->t0;
+        ce_span_add(e, j, ST_QUEUE, -1);
+        ce_hist_add(&e->hist[ST_QUEUE], (j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0]) / 1e3);
+        uint32_t n_vars = j->key->zkey->n_vars;
+        char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
+        cz_origin origin = j->origin;
+        pthread_mutex_unlock(&e->mu);
+
+        char err[512] = "";
+        cz_status st = CZ_OK;
+        size_t len = 0;
+        uint8_t *data = NULL;
+        if (path)
+            data = read_witness(e, path, origin, n_vars, &len, &st, err, sizeof err);
+        cz_hostbuf *wb = NULL;
+        uint32_t nw = 0;
+        if (!st && path) {
+            /* Decode into a pooled (pinned) buffer; the parser checks the
+               count against the key before it writes a value. */
+            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr)))) {
+                ce_set_err(err, sizeof err, "%s: out of memory", path);
+                st = CZ_ERR_NOMEM;
+            } else if ((st = cz_wtns_parse_into(wb->data, n_vars, &nw, data, len, path, n_vars,
+                                                err, sizeof err))) {
+                cz_hostpool_put(e->pool, wb);
+                wb = NULL;
+            }
+        }
+        if (data) {
+            cz_wipe(data, len);
+            free(data);
+        }
+        free(path);
+
+        pthread_mutex_lock(&e->mu);
+        ce_stage_end(e, j, ST_WITNESS, me);
+        if (st) {
+            ce_fail_locked(e, j, err);
+        } else if (j->cancel) {
+            cz_hostpool_put(e->pool, wb); /* wipes */
+            ce_finish_locked(e, j, CZ_JOB_CANCELLED);
+        } else {
+            if (wb) {
+                j->wbuf = wb;
+                j->w = wb->data;
+                j->nw = nw;
+            }
+            j->state = CZ_JOB_PROVE_QUEUED;
+            j->t[ST_PROVE_QUEUE][0] = ce_now_ms() - e->t0;
+            ce_q_push(&e->prove, j);
+            pthread_cond_signal(&e->cv_prove);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+void *ce_prove_main(void *arg)
+{
+    worker *wk = arg;
+    cz_engine *e = wk->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        job *j = NULL; /* set below before use (NULL: the compiler cannot see that) */
+        while (!e->stopping && !(j = ce_q_peek(&e->prove)))
+            pthread_cond_wait(&e->cv_prove, &e->mu);
+        if (e->stopping)
+            break;
+        ce_q_remove(&e->prove, j);
+        j->state = CZ_JOB_PROVING;
+        j->worker = wk->index;
+        wk->cur = j;
+        wk->state = "proving";
+        ce_stage_end(e, j, ST_PROVE_QUEUE, wk->index);
+        const cz_zkey *zk = j->key->zkey;
+        const cz_vk *vk = j->key->vk;
+        pthread_mutex_unlock(&e->mu);
+
+        char err[512] = "";
+        cz_proof proof;
+        cz_prove_timings pt;
+        memset(&pt, 0, sizeof pt);
+        pthread_mutex_lock(&wk->dev->lock);
+        double t0 = ce_now_ms();
+        cz_status st = cz_groth16_prove(&proof, zk, j->w, wk->dev->be, NULL, &pt, err, sizeof err);
+        double t1 = ce_now_ms();
+        wk->dev->busy_ms += t1 - t0;
+        pthread_mutex_unlock(&wk->dev->lock);
+
+        pthread_mutex_lock(&e->mu);
+        j->t[ST_PROVE][0] = t0 - e->t0;
+        j->t[ST_PROVE][1] = t1 - e->t0;
+        ce_span_add(e, j, ST_PROVE, wk->index);
+        ce_hist_add(&e->hist[ST_PROVE], (t1 - t0) / 1e3);
+        j->pt = pt;
+        if (!st && pt.tier[0])
+            snprintf(j->key->tier, sizeof j->key->tier, "%s", pt.tier);
+        int cancel = j->cancel;
+        if (!st && !cancel) {
+            j->state = CZ_JOB_VERIFYING;
+            wk->state = "verifying";
+            j->t[ST_VERIFY][0] = ce_now_ms() - e->t0;
+        }
+        pthread_mutex_unlock(&e->mu);
+
+        char *pj = NULL, *uj = NULL;
+        if (!st && !cancel) {
+            if (e->cfg.verify &&
+                cz_groth16_verify(vk, j->w + 1, zk->n_public, &proof, err, sizeof err) != CZ_OK)
+                st = CZ_ERR_VERIFY;
+            if (!st) {
+                pj = cz_proof_to_json(&proof);
+                uj = cz_public_to_json(j->w + 1, zk->n_public);
+                if (!pj || !uj) {
+                    st = CZ_ERR_NOMEM;
+                    snprintf(err, sizeof err, "out of memory writing the proof");
+                }
+            }
+        }
+
+        pthread_mutex_lock(&e->mu);
+        if (!st && !cancel)
+            ce_stage_end(e, j, ST_VERIFY, wk->index);
+        if (j->cancel) {
+            ce_finish_locked(e, j, CZ_JOB_CANCELLED);
+        } else if (st) {
+            char msg[sizeof j->err];
+            snprintf(msg, sizeof msg, "%s%.480s", st == CZ_ERR_VERIFY ? "proof failed its self-check: " : "",
+                     err[0] ? err : cz_strerror(st));
+            ce_fail_locked(e, j, msg);
+        } else {
+            j->proof_json = pj;
+            j->public_json = uj;
+            pj = uj = NULL;
+            ce_finish_locked(e, j, CZ_JOB_DONE);
+        }
+        free(pj);
+        free(uj);
+        wk->cur = NULL;
+        wk->state = "idle";
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
