@@ -71,8 +71,10 @@ typedef struct {
 
 /* ---- responses ---- */
 
+/* Answer with text (freed here) and, where hdr is not NULL, one more
+   header (Retry-After, Allow, WWW-Authenticate). */
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code, char *text, size_t len,
-                                 const char *type, const char *retry_after)
+                                 const char *type, const char *hdr, const char *hdr_value)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
     if (!r) {
@@ -80,15 +82,15 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code, char *
         return MHD_NO;
     }
     MHD_add_response_header(r, "Content-Type", type);
-    if (retry_after)
-        MHD_add_response_header(r, "Retry-After", retry_after);
+    if (hdr)
+        MHD_add_response_header(r, hdr, hdr_value);
     enum MHD_Result ret = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return ret;
 }
 
 static enum MHD_Result send_json_ex(struct MHD_Connection *c, unsigned code, json_t *o,
-                                    const char *retry_after)
+                                    const char *hdr, const char *hdr_value)
 {
     char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
@@ -103,12 +105,12 @@ static enum MHD_Result send_json_ex(struct MHD_Connection *c, unsigned code, jso
         s[n++] = '\n';
         s[n] = 0;
     }
-    return send_text(c, code, s, n, "application/json", retry_after);
+    return send_text(c, code, s, n, "application/json", hdr, hdr_value);
 }
 
 static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, json_t *o)
 {
-    return send_json_ex(c, code, o, NULL);
+    return send_json_ex(c, code, o, NULL, NULL);
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned code, const char *kind,
@@ -168,21 +170,8 @@ static enum MHD_Result send_405(struct MHD_Connection *c, const char *allow, con
 {
     char msg[160];
     snprintf(msg, sizeof msg, "use %s on %s", allow, path);
-    json_t *o = json_pack("{s:s, s:s}", "error", msg, "code", "method");
-    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    json_decref(o);
-    if (!s)
-        return MHD_NO;
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free(s);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, "Content-Type", "application/json");
-    MHD_add_response_header(r, "Allow", allow);
-    enum MHD_Result ret = MHD_queue_response(c, 405, r);
-    MHD_destroy_response(r);
-    return ret;
+    return send_json_ex(c, 405, json_pack("{s:s, s:s}", "error", msg, "code", "method"), "Allow",
+                        allow);
 }
 
 static int hexval(int ch)
@@ -311,21 +300,11 @@ static int authorized(const cz_api *A, struct MHD_Connection *c)
 
 static enum MHD_Result send_401(struct MHD_Connection *c)
 {
-    const char *s0 = "{\"error\":\"this listener needs the daemon's bearer token "
-                     "(Authorization: Bearer ...)\",\"code\":\"unauthorized\"}\n";
-    char *s = strdup(s0);
-    if (!s)
-        return MHD_NO;
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free(s);
-        return MHD_NO;
-    }
-    MHD_add_response_header(r, "Content-Type", "application/json");
-    MHD_add_response_header(r, "WWW-Authenticate", "Bearer realm=\"cuzkd\"");
-    enum MHD_Result ret = MHD_queue_response(c, 401, r);
-    MHD_destroy_response(r);
-    return ret;
+    return send_json_ex(c, 401,
+                        json_pack("{s:s, s:s}", "error",
+                                  "this listener needs the daemon's bearer token (Authorization: "
+                                  "Bearer ...)", "code", "unauthorized"),
+                        "WWW-Authenticate", "Bearer realm=\"cuzkd\"");
 }
 
 /* ---- routes ---- */
@@ -447,7 +426,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             ret = send_error(c, 503, "shutting_down", err);
         } else if (st == CZ_ERR_BUSY) {
             ret = send_json_ex(c, 429, json_pack("{s:s, s:s, s:i}", "error", err, "code", "queue_full",
-                                                 "retry_after_ms", 1000), "1");
+                                                 "retry_after_ms", 1000), "Retry-After", "1");
         } else if (st == CZ_ERR_RANGE) {
             ret = send_error(c, 413, "too_large", err);
         } else if (st) {
@@ -543,7 +522,7 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
         }
         if (!t)
             return send_error(c, 500, "internal", "out of memory");
-        return send_text(c, 200, t, strlen(t), "text/plain; version=0.0.4", NULL);
+        return send_text(c, 200, t, strlen(t), "text/plain; version=0.0.4", NULL, NULL);
     }
     if (!strcmp(url, "/v1/keys")) {
         if (get)
@@ -606,7 +585,7 @@ static enum MHD_Result send_no_memory(cz_api *A, struct MHD_Connection *c, size_
     return send_json_ex(c, 503, json_pack("{s:s, s:s, s:i}", "error",
                                           "the host memory budget is full: the body does not fit "
                                           "now (retry later)", "code", "no_memory",
-                                          "retry_after_ms", 1000), "1");
+                                          "retry_after_ms", 1000), "Retry-After", "1");
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
