@@ -32,7 +32,7 @@ PER=$((JOBS / ROUNDS))
 WTNS=$FIX/small.wtns
 cz_expect 0 "a 2 MB witness of a 60,000-constraint circuit (for uploads)" \
     "$BIN/cuzk-synth" --constraints 60000 "$TMP/big.r1cs" "$TMP/big.wtns"
-if ldd "$CUZKD" 2>/dev/null | grep -q libasan; then
+if grep -qE "^CUZK_SANITIZE:STRING=.+" "$BUILD/CMakeCache.txt" 2>/dev/null; then  # a sanitizer build
     export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=16
 fi
 cz_daemon_start soak --key small="$FIX/small.zkey" || cz_finish
