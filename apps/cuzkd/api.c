@@ -54,6 +54,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "util/hex.h"
 #include "util/log.h"
 
 typedef struct {
@@ -174,17 +175,6 @@ static enum MHD_Result send_405(struct MHD_Connection *c, const char *allow, con
                         allow);
 }
 
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 /* A percent-encoded control byte (NUL included) or DEL in a raw URI: ids,
    keys and paths never hold one, and once decoded a NUL would cut them. */
 static int uri_has_control(const char *u)
@@ -192,8 +182,8 @@ static int uri_has_control(const char *u)
     for (; *u; u++) {
         if ((unsigned char)*u < 0x20 || *u == 0x7f)
             return 1;
-        if (*u == '%' && hexval(u[1]) >= 0 && hexval(u[2]) >= 0) {
-            int v = hexval(u[1]) * 16 + hexval(u[2]);
+        if (*u == '%' && cz_hex_digit(u[1]) >= 0 && cz_hex_digit(u[2]) >= 0) {
+            int v = cz_hex_digit(u[1]) * 16 + cz_hex_digit(u[2]);
             if (v < 0x20 || v == 0x7f)
                 return 1;
         }

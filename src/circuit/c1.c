@@ -22,6 +22,7 @@
 #include "field/field.h"
 #include "io/binfile.h"
 #include "util/rng.h"
+#include "util/hex.h"
 
 #define FORMAT_NAME "cuzk-porep-c1/1"
 
@@ -542,17 +543,6 @@ static void setf(rd *r, const char *fmt, ...)
     va_end(ap);
 }
 
-static int hexval(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 /* 64 hex digits -> 32 bytes. */
 static cz_status get_bytes(rd *r, uint8_t out[32], json_t *v)
 {
@@ -563,7 +553,7 @@ static cz_status get_bytes(rd *r, uint8_t out[32], json_t *v)
     if (n != 64)
         return rfail(r, CZ_ERR_FORMAT, "%zu hex digits, not 64 (32 bytes)", n);
     for (int i = 0; i < 32; i++) {
-        int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+        int hi = cz_hex_digit(s[2 * i]), lo = cz_hex_digit(s[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return rfail(r, CZ_ERR_FORMAT, "bad hex digit at %d", hi < 0 ? 2 * i : 2 * i + 1);
         out[i] = (uint8_t)(hi << 4 | lo);
