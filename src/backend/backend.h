@@ -40,6 +40,18 @@ typedef struct {
 
 void cz_csr_free(cz_csr *m);
 
+/* A sparse matrix in compact rows (keys of native circuits): each value is
+   an index into a coefficient table that the key's matrices share (most
+   coefficients of hash circuits are +-1 or powers of two), 6 bytes a
+   nonzero instead of 36. */
+typedef struct {
+    uint32_t n_rows;
+    uint64_t nnz;
+    uint64_t *row_ptr; /* n_rows + 1 */
+    uint32_t *col;     /* nnz column (signal) indices, ascending within a row */
+    uint16_t *coef;    /* nnz indices into the table */
+} cz_cmat;
+
 typedef struct cz_backend cz_backend;
 
 struct cz_zkey;
@@ -96,6 +108,11 @@ struct cz_backend {
     /* Optional (may be NULL): what went wrong in the calling thread's last
        failed step (eval_abc, compute_h, msm_*), "" if nothing is known. */
     const char *(*step_error)(cz_backend *be);
+    /* Optional (may be NULL): out[i] = scalars[i] G for the generator G
+       of G1 / G2, affine (a development setup's fixed-base products);
+       scalars Montgomery, any value (0 gives infinity, all zero). */
+    cz_status (*fixed_base_g1)(cz_backend *be, cz_g1_affine *out, const cz_fr *scalars, size_t n);
+    cz_status (*fixed_base_g2)(cz_backend *be, cz_g2_affine *out, const cz_fr *scalars, size_t n);
 };
 
 /* The CPU backend on `threads` threads (0: all cores). */

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/circuit.h"
 #include "cuzk/cuzk.h"
 #include "backend/backend.h"
 #include "curve/curve.h"
@@ -40,7 +41,22 @@ typedef struct cz_zkey {
     const cz_g2_affine *b2;  /* n_vars */
     const cz_g1_affine *c;   /* n_vars - n_public - 1 */
     const cz_g1_affine *h;   /* domain_size */
-    cz_csr qa, qb;           /* the A and B matrices, domain_size rows */
+    cz_csr qa, qb;           /* the A and B matrices, domain_size rows (empty when compact) */
+    /* Compact form (native circuits: cz_zkey_from_shape, or cz_zkey_compact
+       of a loaded key): A and B as cz_cmat over one coefficient table, qa
+       and qb empty. Each has at most domain_size rows (A: the circuit's
+       constraints then snarkjs's n_public + 1 rows w_s = 1); rows past
+       n_rows evaluate to 0. */
+    bool compact;
+    cz_cmat ca, cb;
+    cz_fr *coefs;            /* n_coefs, Montgomery */
+    uint32_t n_coefs;
+    /* B density: when b_idx is set, b1 and b2 hold points only for the n_b
+       variables that occur in B, b_idx[k] (ascending) being the variable
+       of b1[k] and b2[k]; the prover sums w[b_idx[k]] b1[k]. NULL: b1 and
+       b2 have n_vars points. */
+    uint32_t *b_idx;
+    uint32_t n_b;
     /* storage */
     uint64_t uid;            /* unique per loaded key (process-wide): device caches key on it */
     cz_blob blob;
@@ -197,5 +213,17 @@ typedef struct {
 /* Make a snarkjs-compatible proving key for `cs` and write it to path. */
 cz_status cz_groth16_setup(const cz_r1cs *cs, const char *zkey_path, const cz_setup_opts *opts,
                            char *err, size_t err_len);
+
+/* A development key for a recorded circuit, made in memory in compact form
+   (compact matrices, B density): the same toxic waste as cz_groth16_setup
+   for the same opts, so a seeded key equals that setup's key of
+   cz_shape_to_r1cs(shape). The fixed-base products run on `be` when it has
+   them (a GPU), else on the CPU (be may be NULL). */
+cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setup_opts *opts,
+                             cz_backend *be, char *err, size_t err_len);
+/* Turn a loaded key's CSR matrices into the compact form with B density, in
+   place (tests; CZ_ERR_UNSUPPORTED when the coefficients take more than
+   65,536 distinct values). */
+cz_status cz_zkey_compact(cz_zkey *key, char *err, size_t err_len);
 
 #endif
