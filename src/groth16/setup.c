@@ -16,11 +16,12 @@
  * prover evaluates h on the odd points x_j = w_2n^(2j+1) of the 2n-domain
  * (docs/GROTH16.md),
  *   H_j = L^(2n)_(2j+1)(tau)/delta G1 = (tau^2n - 1)/(2n) x_j/(tau - x_j)/delta G1.
- * Fixed-base products use signed 10-bit windows over a table of
- * d 2^(10k) G (26 windows, 512 entries each, affine): at most 26 affine
- * additions per point, done for groups of 256 points at once so that the
- * slope denominators share one inversion per window (~6 products per
- * addition), groups in parallel. Sections are written in snarkjs's order (1, 2, 4, 3, 9, 8, 5, 6,
+ * The scalars (cz_setup_scalars_make, shared with cz_zkey_from_shape in
+ * native.c, which reads a cz_shape instead of an .r1cs) are made in
+ * parallel: the two bases by chunks with one batch inversion each, u/v/w
+ * by tasks that each own a range of wires and scan every row. The
+ * fixed-base products are fixed_base.c's. Sections are written in
+ * snarkjs's order (1, 2, 4, 3, 9, 8, 5, 6,
  * 7, 10) while they are computed, so memory stays at the scalars plus one
  * chunk of points. Section 10 holds a zero circuit hash and no
  * contributions (snarkjs's prover ignores it; `zkey verify` would not
@@ -30,91 +31,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "field/constants.h"
-#include "groth16/groth16.h"
+#include "groth16/native.h"
 #include "io/binfile.h"
 #include "poly/ntt.h"
+#include "util/log.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
 
-#define WIN 10
-#define NWIN 26 /* ceil(256 / 10): a 255-bit scalar plus the signed-digit carry */
-#define HALF (1 << (WIN - 1))
 #define CHUNK 4096
 
 static const uint64_t fp_p[6] = CZ_FP_P;
 static const uint64_t fr_p[4] = CZ_FR_P;
 static const uint64_t fr_r2[4] = CZ_FR_R2;
-
-/* Signed base-2^10 digits of k (plain limbs, k < 2^255): d_i in
-   [-2^9, 2^9], k = sum d_i 2^(10 i). */
-static void recode(int16_t d[NWIN], const uint64_t k[4])
-{
-    int carry = 0;
-    for (int i = 0; i < NWIN; i++) {
-        unsigned bit = (unsigned)i * WIN;
-        unsigned limb = bit / 64, sh = bit % 64;
-        uint64_t v = limb < 4 ? k[limb] >> sh : 0;
-        if (sh + WIN > 64 && limb + 1 < 4)
-            v |= k[limb + 1] << (64 - sh);
-        int x = (int)(v & ((1u << WIN) - 1)) + carry;
-        if (x > HALF) {
-            x -= 1 << WIN;
-            carry = 1;
-        } else {
-            carry = 0;
-        }
-        d[i] = (int16_t)x;
-    }
-}
-
-/* Fixed-base tables and multiplication, for G = g1 and g2. */
-#define FIXED_BASE(G)                                                                   \
-    /* tab[k * HALF + (d - 1)] = d 2^(10 k) base, d = 1..HALF */                        \
-    static cz_##G##_affine *G##_table(const cz_##G##_affine *base)                      \
-    {                                                                                   \
-        size_t nt = (size_t)NWIN * HALF;                                                \
-        cz_##G##_affine *tab = malloc(nt * sizeof *tab);                                \
-        cz_##G##_jac *j = malloc(nt * sizeof *j);                                       \
-        if (!tab || !j) {                                                               \
-            free(tab);                                                                  \
-            free(j);                                                                    \
-            return NULL;                                                                \
-        }                                                                               \
-        cz_##G##_jac b;                                                                 \
-        cz_##G##_jac_from_affine(&b, base);                                             \
-        for (int k = 0; k < NWIN; k++) {                                                \
-            cz_##G##_jac *row = j + (size_t)k * HALF;                                   \
-            row[0] = b;                                                                 \
-            for (int d = 1; d < HALF; d++)                                              \
-                cz_##G##_jac_add(&row[d], &row[d - 1], &b);                             \
-            cz_##G##_jac_add(&b, &row[HALF - 1], &row[HALF - 1]); /* 2^10 b */          \
-        }                                                                               \
-        cz_##G##_jac_batch_to_affine(tab, j, nt);                                       \
-        free(j);                                                                        \
-        return tab;                                                                     \
-    }                                                                                   \
-    static void G##_fixed_mul(cz_##G##_jac *out, const cz_##G##_affine *tab,            \
-                              const cz_fr *s)                                           \
-    {                                                                                   \
-        uint64_t k[4];                                                                  \
-        int16_t d[NWIN];                                                                \
-        cz_fr_to_limbs(k, s);                                                           \
-        recode(d, k);                                                                   \
-        cz_##G##_xyzz acc;                                                              \
-        cz_##G##_xyzz_infinity(&acc);                                                   \
-        for (int i = 0; i < NWIN; i++) {                                                \
-            if (d[i] > 0)                                                               \
-                cz_##G##_xyzz_add_affine(&acc, &acc, &tab[(size_t)i * HALF + d[i] - 1]);\
-            else if (d[i] < 0)                                                          \
-                cz_##G##_xyzz_sub_affine(&acc, &acc, &tab[(size_t)i * HALF - d[i] - 1]);\
-        }                                                                               \
-        cz_##G##_xyzz_to_jac(out, &acc);                                                \
-    }
-
-FIXED_BASE(g1)
-FIXED_BASE(g2)
 
 /* ---- writing ---- */
 
@@ -169,129 +100,9 @@ static void put_g2(writer *w, const cz_g2_affine *p)
     put_limbs(w, p->y.c1.l, 6);
 }
 
-/* Batched affine fixed-base products: for a group of m points, window by
-   window, every accumulator that gets a table entry is updated with an
-   affine addition, and the m slope denominators share one inversion
-   (Montgomery's trick: 3 products each). Per addition that is ~6 products
-   (3 for the shared inversion, slope, its square, one more) against 10
-   for an XYZZ mixed addition, and the result is affine already. A rare
-   x1 == x2 (doubling or cancellation) takes the complete Jacobian path. */
-#define BATCH 256
-#define BATCH_FIXED(G, FE, FT)                                                          \
-    static void G##_batch_mul(cz_##G##_affine *out, const cz_##G##_affine *tab,         \
-                              const cz_fr *sc, size_t m, int16_t (*d)[NWIN], bool *inf, \
-                              FT *den, FT *pre, uint32_t *idx, cz_##G##_affine *q)      \
-    {                                                                                   \
-        for (size_t i = 0; i < m; i++) {                                                \
-            uint64_t k[4];                                                              \
-            cz_fr_to_limbs(k, &sc[i]);                                                  \
-            recode(d[i], k);                                                            \
-            inf[i] = true;                                                              \
-        }                                                                               \
-        for (int w = 0; w < NWIN; w++) {                                                \
-            size_t nk = 0;                                                              \
-            for (size_t i = 0; i < m; i++) {                                            \
-                int dd = d[i][w];                                                       \
-                if (!dd)                                                                \
-                    continue;                                                           \
-                cz_##G##_affine t = tab[(size_t)w * HALF + (dd < 0 ? -dd : dd) - 1];    \
-                if (dd < 0)                                                             \
-                    cz_##FE##_neg(&t.y, &t.y);                                          \
-                if (inf[i]) {                                                           \
-                    out[i] = t;                                                         \
-                    inf[i] = false;                                                     \
-                } else if (cz_##FE##_eq(&out[i].x, &t.x)) {                             \
-                    cz_##G##_jac j;                                                     \
-                    cz_##G##_jac_from_affine(&j, &out[i]);                              \
-                    cz_##G##_jac_add_affine(&j, &j, &t);                                \
-                    if (cz_##G##_jac_is_infinity(&j))                                   \
-                        inf[i] = true;                                                  \
-                    else                                                                \
-                        cz_##G##_jac_to_affine(&out[i], &j);                            \
-                } else {                                                                \
-                    cz_##FE##_sub(&den[nk], &t.x, &out[i].x);                           \
-                    q[nk] = t;                                                          \
-                    idx[nk++] = (uint32_t)i;                                            \
-                }                                                                       \
-            }                                                                           \
-            if (!nk)                                                                    \
-                continue;                                                               \
-            pre[0] = den[0];                                                            \
-            for (size_t a = 1; a < nk; a++)                                             \
-                cz_##FE##_mul(&pre[a], &pre[a - 1], &den[a]);                           \
-            FT inv, di;                                                                 \
-            cz_##FE##_inv_var(&inv, &pre[nk - 1]);                                      \
-            for (size_t a = nk - 1; a > 0; a--) {                                       \
-                cz_##FE##_mul(&di, &inv, &pre[a - 1]);                                  \
-                cz_##FE##_mul(&inv, &inv, &den[a]);                                     \
-                den[a] = di;                                                            \
-            }                                                                           \
-            den[0] = inv;                                                               \
-            for (size_t a = 0; a < nk; a++) {                                           \
-                cz_##G##_affine *P = &out[idx[a]];                                      \
-                FT l, x3, t;                                                            \
-                cz_##FE##_sub(&l, &q[a].y, &P->y);                                      \
-                cz_##FE##_mul(&l, &l, &den[a]);            /* slope */                  \
-                cz_##FE##_sqr(&x3, &l);                                                 \
-                cz_##FE##_sub(&x3, &x3, &P->x);                                         \
-                cz_##FE##_sub(&x3, &x3, &q[a].x);                                       \
-                cz_##FE##_sub(&t, &P->x, &x3);                                          \
-                cz_##FE##_mul(&t, &t, &l);                                              \
-                cz_##FE##_sub(&P->y, &t, &P->y);                                        \
-                P->x = x3;                                                              \
-            }                                                                           \
-        }                                                                               \
-        for (size_t i = 0; i < m; i++)                                                  \
-            if (inf[i])                                                                 \
-                cz_##G##_affine_infinity(&out[i]);                                      \
-    }
-
-BATCH_FIXED(g1, fp, cz_fp)
-BATCH_FIXED(g2, fp2, cz_fp2)
-
-/* out[i] = scalars[i] * base for a chunk, in parallel groups of BATCH. */
-typedef struct {
-    const cz_fr *scalars;
-    const void *tab;
-    void *aff;
-    int g2;
-    _Atomic int failed; /* scratch allocation failed in some worker */
-} mul_job;
-
-static void mul_range(void *vctx, size_t begin, size_t end, int worker)
-{
-    (void)worker;
-    mul_job *j = vctx;
-    size_t fe = j->g2 ? sizeof(cz_fp2) : sizeof(cz_fp);
-    size_t pt = j->g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
-    int16_t (*d)[NWIN] = malloc(BATCH * sizeof *d);
-    bool *inf = malloc(BATCH * sizeof *inf);
-    void *den = malloc(BATCH * fe), *pre = malloc(BATCH * fe), *q = malloc(BATCH * pt);
-    uint32_t *idx = malloc(BATCH * sizeof *idx);
-    if (d && inf && den && pre && q && idx) {
-        for (size_t b = begin; b < end; b += BATCH) {
-            size_t m = end - b < BATCH ? end - b : BATCH;
-            if (j->g2)
-                g2_batch_mul((cz_g2_affine *)j->aff + b, j->tab, j->scalars + b, m, d, inf, den,
-                             pre, idx, q);
-            else
-                g1_batch_mul((cz_g1_affine *)j->aff + b, j->tab, j->scalars + b, m, d, inf, den,
-                             pre, idx, q);
-        }
-    } else {
-        atomic_store(&j->failed, 1);
-    }
-    free(d);
-    free(inf);
-    free(den);
-    free(pre);
-    free(q);
-    free(idx);
-}
-
-/* Write the section `id` of n points scalars[i] * base. */
+/* Write the section `id` of n points scalars[i] G, a chunk at a time. */
 static cz_status write_points(writer *w, uint32_t id, const cz_fr *scalars, size_t n, int g2,
-                              const void *tab, cz_threadpool *pool)
+                              cz_threadpool *pool)
 {
     size_t psz = g2 ? 192 : 96;
     section_header(w, id, (uint64_t)n * psz);
@@ -300,11 +111,11 @@ static cz_status write_points(writer *w, uint32_t id, const cz_fr *scalars, size
         return CZ_ERR_NOMEM;
     for (size_t at = 0; at < n; at += CHUNK) {
         size_t m = n - at < CHUNK ? n - at : CHUNK;
-        mul_job mj = {scalars + at, tab, aff, g2, 0};
-        cz_parallel_for(pool, m, BATCH, mul_range, &mj);
-        if (atomic_load(&mj.failed)) {
+        cz_status st = g2 ? cz_fixed_base_g2(aff, scalars + at, m, pool)
+                          : cz_fixed_base_g1(aff, scalars + at, m, pool);
+        if (st) {
             free(aff);
-            return CZ_ERR_NOMEM;
+            return st;
         }
         for (size_t i = 0; i < m; i++) {
             if (g2)
@@ -317,7 +128,14 @@ static cz_status write_points(writer *w, uint32_t id, const cz_fr *scalars, size
     return CZ_OK;
 }
 
-/* ---- the setup ---- */
+/* ---- the scalars ---- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static void fr_pow_u64(cz_fr *out, const cz_fr *a, uint64_t e)
 {
@@ -334,38 +152,219 @@ static cz_status draw(cz_fr *out, cz_rng *rng)
     return CZ_ERR_INTERNAL;
 }
 
-cz_status cz_groth16_setup(const cz_r1cs *cs, const char *path, const cz_setup_opts *opts,
-                           char *err, size_t err_len)
+/* out[i] = scale x_i / (tau - x_i), x_i = x0 step^i, for i < n: chunks in
+   parallel, each with its own batch inversion (one inversion a chunk). */
+typedef struct {
+    cz_fr *out;
+    cz_fr tau, x0, step, scale;
+    _Atomic int failed;
+} basis_job;
+
+static void basis_range(void *vctx, size_t begin, size_t end, int worker)
 {
-    if (err && err_len)
-        err[0] = 0;
-    const uint32_t nvars = cs->n_wires, nc = cs->n_constraints;
-    const uint64_t npub64 = (uint64_t)cs->n_pub_out + cs->n_pub_in;
-    if (npub64 + 1 > nvars)
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, path, "the circuit has more public signals than wires");
-    const uint32_t npub = (uint32_t)npub64;
+    (void)worker;
+    basis_job *j = vctx;
+    size_t m = end - begin;
+    cz_fr *xs = malloc(m * sizeof *xs), *scr = malloc(m * sizeof *scr);
+    if (!xs || !scr) {
+        atomic_store(&j->failed, 1);
+        free(xs);
+        free(scr);
+        return;
+    }
+    cz_fr x, *o = j->out + begin;
+    fr_pow_u64(&x, &j->step, begin);
+    cz_fr_mul(&x, &x, &j->x0);
+    for (size_t i = 0; i < m; i++) {
+        cz_fr_sub(&o[i], &j->tau, &x);
+        xs[i] = x;
+        cz_fr_mul(&x, &x, &j->step);
+    }
+    cz_fr_batch_inv_var(o, o, m, scr);
+    for (size_t i = 0; i < m; i++) {
+        cz_fr_mul(&o[i], &o[i], &xs[i]);
+        cz_fr_mul(&o[i], &o[i], &j->scale);
+    }
+    cz_wipe(xs, m * sizeof *xs);
+    cz_wipe(scr, m * sizeof *scr);
+    free(xs);
+    free(scr);
+}
+
+static cz_status basis(cz_fr *out, size_t n, const cz_fr *tau, const cz_fr *x0,
+                       const cz_fr *step, const cz_fr *scale, cz_threadpool *pool)
+{
+    basis_job j = {.out = out, .tau = *tau, .x0 = *x0, .step = *step, .scale = *scale};
+    atomic_init(&j.failed, 0);
+    cz_parallel_for(pool, n, 8192, basis_range, &j);
+    cz_wipe(&j.tau, sizeof j.tau);
+    cz_wipe(&j.scale, sizeof j.scale);
+    return atomic_load(&j.failed) ? CZ_ERR_NOMEM : CZ_OK;
+}
+
+/* u, v, w per wire: each task owns a range of wires (columns) and scans
+   every row of A, B and C, so no two threads write one sum and the pass
+   needs no scratch beyond the sums. Field addition is exact, so the order
+   does not matter: the same sums as a serial pass. */
+typedef struct {
+    const cz_r1cs *cs;
+    const cz_shape *shape;
+    const uint8_t *is_one; /* shape: per coefficient index, is it 1 */
+    const cz_fr *lag;
+    cz_fr *dst[3];
+    uint8_t *in_b;
+    uint32_t nc, n_vars;
+    size_t n_ranges;
+} uvw_job;
+
+static void uvw_add(cz_fr *d, const cz_fr *coef, bool one, const cz_fr *l)
+{
+    if (one) {
+        cz_fr_add(d, d, l);
+    } else {
+        cz_fr p;
+        cz_fr_mul(&p, coef, l);
+        cz_fr_add(d, d, &p);
+    }
+}
+
+static void uvw_range(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    uvw_job *j = vctx;
+    for (size_t r = begin; r < end; r++) {
+        uint32_t lo = (uint32_t)((uint64_t)j->n_vars * r / j->n_ranges);
+        uint32_t hi = (uint32_t)((uint64_t)j->n_vars * (r + 1) / j->n_ranges);
+        if (j->shape) {
+            for (int m = 0; m < 3; m++) {
+                const cz_shape_matrix *mx = &j->shape->m[m];
+                cz_fr *dst = j->dst[m];
+                uint8_t *in_b = m == 1 ? j->in_b : NULL;
+                for (uint32_t c = 0; c < j->nc; c++)
+                    for (uint64_t t = mx->row_ptr[c]; t < mx->row_ptr[c + 1]; t++) {
+                        uint32_t s = mx->col[t];
+                        if (s < lo || s >= hi)
+                            continue;
+                        uint16_t ci = mx->coef[t];
+                        uvw_add(&dst[s], &j->shape->coefs[ci], j->is_one[ci], &j->lag[c]);
+                        if (in_b)
+                            in_b[s] = 1;
+                    }
+            }
+        } else {
+            const cz_r1cs *cs = j->cs;
+            for (uint32_t c = 0; c < j->nc; c++)
+                for (int m = 0; m < 3; m++)
+                    for (uint64_t t = cs->start[3 * (uint64_t)c + m];
+                         t < cs->start[3 * (uint64_t)c + m + 1]; t++) {
+                        uint32_t s = cs->terms[t].wire;
+                        if (s < lo || s >= hi)
+                            continue;
+                        uvw_add(&j->dst[m][s], &cs->terms[t].coef,
+                                cz_fr_is_one(&cs->terms[t].coef), &j->lag[c]);
+                        if (m == 1 && j->in_b)
+                            j->in_b[s] = 1;
+                    }
+        }
+    }
+}
+
+/* k_s = beta u_s + alpha v_s + w_s, over delta past the public signals;
+   in place of w. */
+typedef struct {
+    cz_fr *k;
+    const cz_fr *u, *v;
+    cz_fr alpha, beta, dinv;
+    uint32_t npub;
+} k_job;
+
+static void k_range(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    k_job *j = vctx;
+    for (size_t s = begin; s < end; s++) {
+        cz_fr a, t;
+        cz_fr_mul(&a, &j->beta, &j->u[s]);
+        cz_fr_mul(&t, &j->alpha, &j->v[s]);
+        cz_fr_add(&a, &a, &t);
+        cz_fr_add(&a, &a, &j->k[s]);
+        if (s > j->npub)
+            cz_fr_mul(&a, &a, &j->dinv);
+        j->k[s] = a;
+    }
+}
+
+void cz_setup_scalars_drop(cz_fr **arr, size_t count)
+{
+    if (!*arr)
+        return;
+    cz_wipe(*arr, count * sizeof **arr);
+    free(*arr);
+    *arr = NULL;
+}
+
+void cz_setup_scalars_free(cz_setup_scalars *s)
+{
+    if (!s)
+        return;
+    cz_setup_scalars_drop(&s->u, s->n_vars);
+    cz_setup_scalars_drop(&s->v, s->n_vars);
+    cz_setup_scalars_drop(&s->k, s->n_vars);
+    cz_setup_scalars_drop(&s->h, s->n);
+    free(s->in_b);
+    s->in_b = NULL;
+    cz_wipe(&s->alpha, sizeof s->alpha);
+    cz_wipe(&s->beta, sizeof s->beta);
+    cz_wipe(&s->delta, sizeof s->delta);
+}
+
+cz_status cz_setup_scalars_make(cz_setup_scalars *out, const cz_r1cs *cs, const cz_shape *shape,
+                                const cz_setup_opts *opts, bool want_in_b, cz_threadpool *pool,
+                                const char *name, char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    if (!!cs == !!shape)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, name, "setup: one circuit, r1cs or shape");
+    uint64_t nvars64, npub64, nc64;
+    if (cs) {
+        nvars64 = cs->n_wires;
+        npub64 = (uint64_t)cs->n_pub_out + cs->n_pub_in;
+        nc64 = cs->n_constraints;
+    } else {
+        nvars64 = 1 + (uint64_t)shape->n_public + shape->n_aux;
+        npub64 = shape->n_public;
+        nc64 = shape->n_constraints;
+        if (shape->n_aux > UINT32_MAX || nvars64 > UINT32_MAX || nc64 > UINT32_MAX)
+            return cz_io_fail(CZ_ERR_UNSUPPORTED, err, err_len, name,
+                              "circuit too large: %llu variables, %llu constraints (at most 2^32)",
+                              (unsigned long long)nvars64, (unsigned long long)nc64);
+        if (shape->n_coefs == 0 || shape->n_coefs > 65536 || !shape->coefs)
+            return cz_io_fail(CZ_ERR_ARG, err, err_len, name, "the shape has %u coefficients",
+                              shape->n_coefs);
+    }
+    if (npub64 + 1 > nvars64)
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "the circuit has more public signals than wires");
+    const uint32_t nvars = (uint32_t)nvars64, npub = (uint32_t)npub64, nc = (uint32_t)nc64;
     unsigned log_n = 1;
     while (((uint64_t)1 << log_n) < (uint64_t)nc + npub + 1)
         log_n++;
     if (log_n > CZ_NTT_MAX_LOG)
-        return cz_io_fail(CZ_ERR_UNSUPPORTED, err, err_len, path,
+        return cz_io_fail(CZ_ERR_UNSUPPORTED, err, err_len, name,
                           "circuit too large: domain 2^%u (at most 2^%u)", log_n, CZ_NTT_MAX_LOG);
     const size_t n = (size_t)1 << log_n;
-
-    cz_threadpool *pool = NULL, *own = NULL;
-    unsigned threads = opts ? opts->threads : 0;
-    if (threads == 0)
-        pool = cz_threadpool_global();
-    else if (threads > 1)
-        pool = own = cz_threadpool_create((int)threads);
+    out->n_vars = nvars;
+    out->n_public = npub;
+    out->n_constraints = nc;
+    out->log_n = log_n;
+    out->n = n;
 
     cz_status st = CZ_OK;
     cz_ntt_domain *dom = NULL;
-    cz_fr *lag = NULL, *scratch = NULL, *u = NULL, *v = NULL, *ww = NULL, *k = NULL;
-    cz_g1_affine *t1 = NULL;
-    cz_g2_affine *t2 = NULL;
-    writer wr = {NULL, 1};
-    cz_fr tau, alpha, beta, delta, dinv;
+    cz_fr *lag = NULL, *w = NULL;
+    uint8_t *is_one = NULL;
+    cz_fr tau, dinv, one, zn, c;
+    cz_fr_one(&one);
+    double t0 = now_ms(), t;
 
     cz_rng rng;
     if (opts && opts->seeded)
@@ -376,73 +375,122 @@ cz_status cz_groth16_setup(const cz_r1cs *cs, const char *path, const cz_setup_o
         goto out;
     /* tau must avoid the 2n-th roots of unity (probability ~2n/r) */
     for (;;) {
-        cz_fr t2n, one;
+        cz_fr t2n;
         if ((st = draw(&tau, &rng)))
             goto out;
         fr_pow_u64(&t2n, &tau, 2 * (uint64_t)n);
-        cz_fr_one(&one);
         if (!cz_fr_eq(&t2n, &one))
             break;
     }
-    if ((st = draw(&alpha, &rng)) || (st = draw(&beta, &rng)) || (st = draw(&delta, &rng)))
+    if ((st = draw(&out->alpha, &rng)) || (st = draw(&out->beta, &rng)) ||
+        (st = draw(&out->delta, &rng)))
         goto out;
-    cz_fr_inv(&dinv, &delta);
+    cz_fr_inv(&dinv, &out->delta);
 
     lag = malloc(n * sizeof *lag);
-    scratch = malloc(n * sizeof *scratch);
-    u = calloc(nvars, sizeof *u);
-    v = calloc(nvars, sizeof *v);
-    ww = calloc(nvars, sizeof *ww);
-    k = malloc((n > nvars ? n : nvars) * sizeof *k);
-    if (!lag || !scratch || !u || !v || !ww || !k) {
+    out->u = calloc(nvars, sizeof *out->u);
+    out->v = calloc(nvars, sizeof *out->v);
+    w = calloc(nvars, sizeof *w);
+    if (want_in_b)
+        out->in_b = calloc(nvars, 1);
+    if (shape)
+        is_one = calloc(shape->n_coefs, 1);
+    if (!lag || !out->u || !out->v || !w || (want_in_b && !out->in_b) || (shape && !is_one)) {
         st = CZ_ERR_NOMEM;
         goto out;
     }
 
-    /* Lagrange basis of the n-domain at tau: L_i = zn w^i / (tau - w^i) */
-    cz_fr zn, ninv, one, x;
-    cz_fr_one(&one);
+    /* Lagrange basis of the n-domain at tau: L_i = (tau^n - 1)/n w^i / (tau - w^i) */
+    t = now_ms();
     fr_pow_u64(&zn, &tau, n);
     cz_fr_sub(&zn, &zn, &one);
-    cz_fr_set_u64(&ninv, n);
-    cz_fr_inv(&ninv, &ninv);
-    cz_fr_mul(&zn, &zn, &ninv);
-    x = one;
-    for (size_t i = 0; i < n; i++) {
-        cz_fr_sub(&lag[i], &tau, &x);
-        k[i] = x;
-        cz_fr_mul(&x, &x, &dom->omega);
-    }
-    cz_fr_batch_inv_var(lag, lag, n, scratch);
-    for (size_t i = 0; i < n; i++) {
-        cz_fr_mul(&lag[i], &lag[i], &k[i]);
-        cz_fr_mul(&lag[i], &lag[i], &zn);
-    }
+    cz_fr_mul(&zn, &zn, &dom->n_inv);
+    if ((st = basis(lag, n, &tau, &one, &dom->omega, &zn, pool)))
+        goto out;
+    cz_log(CZ_LOG_INFO, "setup", "%s: Lagrange basis of 2^%u at tau: %.0f ms", name, log_n,
+           now_ms() - t);
 
     /* u, v, w per wire */
-    for (uint32_t c = 0; c < nc; c++) {
-        cz_fr *dst[3] = {u, v, ww};
-        for (int m = 0; m < 3; m++)
-            for (uint64_t t = cs->start[3 * (uint64_t)c + m]; t < cs->start[3 * (uint64_t)c + m + 1]; t++) {
-                cz_fr p;
-                cz_fr_mul(&p, &cs->terms[t].coef, &lag[c]);
-                cz_fr_add(&dst[m][cs->terms[t].wire], &dst[m][cs->terms[t].wire], &p);
-            }
-    }
+    t = now_ms();
+    if (shape)
+        for (uint32_t i = 0; i < shape->n_coefs; i++)
+            is_one[i] = cz_fr_is_one(&shape->coefs[i]);
+    int nt = cz_threadpool_size(pool);
+    uvw_job uj = {cs, shape, is_one, lag, {out->u, out->v, w}, out->in_b, nc, nvars,
+                  (size_t)(nt < 1 ? 1 : nt)};
+    if (uj.n_ranges > nvars)
+        uj.n_ranges = nvars;
+    cz_parallel_for(pool, uj.n_ranges, 1, uvw_range, &uj);
+    /* snarkjs's extra A rows nC + s: w_s = 1 */
     for (uint32_t s = 0; s <= npub; s++)
-        cz_fr_add(&u[s], &u[s], &lag[nc + s]);
+        cz_fr_add(&out->u[s], &out->u[s], &lag[nc + s]);
+    cz_setup_scalars_drop(&lag, n);
+    cz_log(CZ_LOG_INFO, "setup", "%s: u, v, w of %u wires: %.0f ms", name, nvars, now_ms() - t);
 
-    /* tables */
-    cz_g1_affine g1;
-    cz_g2_affine g2;
-    cz_g1_generator(&g1);
-    cz_g2_generator(&g2);
-    t1 = g1_table(&g1);
-    t2 = g2_table(&g2);
-    if (!t1 || !t2) {
+    /* IC and C scalars, in place of w */
+    t = now_ms();
+    k_job kj = {w, out->u, out->v, out->alpha, out->beta, dinv, npub};
+    cz_parallel_for(pool, nvars, 16384, k_range, &kj);
+    cz_wipe(&kj, sizeof kj);
+    out->k = w;
+    w = NULL;
+
+    /* H_j = (tau^2n - 1)/(2n) x_j / (tau - x_j) / delta, x_j = w_2n^(2j+1) */
+    out->h = malloc(n * sizeof *out->h);
+    if (!out->h) {
         st = CZ_ERR_NOMEM;
         goto out;
     }
+    fr_pow_u64(&zn, &tau, 2 * (uint64_t)n);
+    cz_fr_sub(&zn, &zn, &one);
+    cz_fr_set_u64(&c, 2 * (uint64_t)n);
+    cz_fr_inv(&c, &c);
+    cz_fr_mul(&zn, &zn, &c);
+    cz_fr_mul(&zn, &zn, &dinv);
+    if ((st = basis(out->h, n, &tau, &dom->omega_2n, &dom->omega, &zn, pool)))
+        goto out;
+    cz_log(CZ_LOG_INFO, "setup", "%s: IC, C and H scalars: %.0f ms (scalars in all %.0f ms)",
+           name, now_ms() - t, now_ms() - t0);
+
+out:
+    if (st && err && err_len && !err[0])
+        cz_io_fail(st, err, err_len, name, "setup failed: %s", cz_strerror(st));
+    cz_wipe(&tau, sizeof tau);
+    cz_wipe(&dinv, sizeof dinv);
+    cz_wipe(&zn, sizeof zn);
+    cz_wipe(&rng, sizeof rng);
+    cz_setup_scalars_drop(&lag, n);
+    cz_setup_scalars_drop(&w, nvars);
+    free(is_one);
+    cz_ntt_domain_destroy(dom);
+    if (st)
+        cz_setup_scalars_free(out);
+    return st;
+}
+
+/* ---- the .zkey writer ---- */
+
+cz_status cz_groth16_setup(const cz_r1cs *cs, const char *path, const cz_setup_opts *opts,
+                           char *err, size_t err_len)
+{
+    if (err && err_len)
+        err[0] = 0;
+    cz_threadpool *pool = NULL, *own = NULL;
+    unsigned threads = opts ? opts->threads : 0;
+    if (threads == 0)
+        pool = cz_threadpool_global();
+    else if (threads > 1)
+        pool = own = cz_threadpool_create((int)threads);
+
+    writer wr = {NULL, 1};
+    cz_setup_scalars sc;
+    cz_status st = cz_setup_scalars_make(&sc, cs, NULL, opts, false, pool, path, err, err_len);
+    if (st) {
+        cz_threadpool_destroy(own);
+        return st;
+    }
+    const uint32_t nvars = sc.n_vars, npub = sc.n_public, nc = sc.n_constraints;
+    const size_t n = sc.n;
 
     wr.f = fopen(path, "wb");
     if (!wr.f) {
@@ -466,26 +514,23 @@ cz_status cz_groth16_setup(const cz_r1cs *cs, const char *path, const cz_setup_o
     put32(&wr, npub);
     put32(&wr, (uint32_t)n);
     {
-        cz_g1_jac j1;
-        cz_g2_jac j2;
-        cz_g1_affine a1;
-        cz_g2_affine a2;
-        g1_fixed_mul(&j1, t1, &alpha);
-        cz_g1_jac_to_affine(&a1, &j1);
-        put_g1(&wr, &a1); /* alpha1 */
-        g1_fixed_mul(&j1, t1, &beta);
-        cz_g1_jac_to_affine(&a1, &j1);
-        put_g1(&wr, &a1); /* beta1 */
-        g2_fixed_mul(&j2, t2, &beta);
-        cz_g2_jac_to_affine(&a2, &j2);
-        put_g2(&wr, &a2); /* beta2 */
-        put_g2(&wr, &g2); /* gamma2 = G2 */
-        g1_fixed_mul(&j1, t1, &delta);
-        cz_g1_jac_to_affine(&a1, &j1);
-        put_g1(&wr, &a1); /* delta1 */
-        g2_fixed_mul(&j2, t2, &delta);
-        cz_g2_jac_to_affine(&a2, &j2);
-        put_g2(&wr, &a2); /* delta2 */
+        cz_fr s3[3] = {sc.alpha, sc.beta, sc.delta}, s2[2] = {sc.beta, sc.delta};
+        cz_g1_affine p1[3];
+        cz_g2_affine p2[2], g2;
+        cz_g2_generator(&g2);
+        st = cz_fixed_base_g1(p1, s3, 3, NULL);
+        if (!st)
+            st = cz_fixed_base_g2(p2, s2, 2, NULL);
+        cz_wipe(s3, sizeof s3);
+        cz_wipe(s2, sizeof s2);
+        if (st)
+            goto out;
+        put_g1(&wr, &p1[0]); /* alpha1 */
+        put_g1(&wr, &p1[1]); /* beta1 */
+        put_g2(&wr, &p2[0]); /* beta2 */
+        put_g2(&wr, &g2);    /* gamma2 = G2 */
+        put_g1(&wr, &p1[2]); /* delta1 */
+        put_g2(&wr, &p2[1]); /* delta2 */
     }
     /* 4: coefficients, values coef * R^2 mod r, then the nPublic + 1 extra A rows */
     {
@@ -527,52 +572,13 @@ cz_status cz_groth16_setup(const cz_r1cs *cs, const char *path, const cz_setup_o
             put(&wr, rec, 44);
         }
     }
-    /* 3: IC, (beta u + alpha v + w) for s <= nPublic; k holds these for all s */
-    for (uint32_t s = 0; s < nvars; s++) {
-        cz_fr t;
-        cz_fr_mul(&k[s], &beta, &u[s]);
-        cz_fr_mul(&t, &alpha, &v[s]);
-        cz_fr_add(&k[s], &k[s], &t);
-        cz_fr_add(&k[s], &k[s], &ww[s]);
-    }
-    if ((st = write_points(&wr, 3, k, npub + 1, 0, t1, pool)))
-        goto out;
-    /* 8: C = k / delta for the private signals */
-    for (uint32_t s = npub + 1; s < nvars; s++)
-        cz_fr_mul(&k[s], &k[s], &dinv);
-    /* 9: H_j = (tau^2n - 1)/(2n) x_j / (tau - x_j) / delta, x_j = w_2n^(2j+1) */
-    {
-        cz_fr z2, x2, c2;
-        fr_pow_u64(&z2, &tau, 2 * (uint64_t)n);
-        cz_fr_sub(&z2, &z2, &one);
-        cz_fr_set_u64(&c2, 2 * (uint64_t)n);
-        cz_fr_inv(&c2, &c2);
-        cz_fr_mul(&z2, &z2, &c2);
-        cz_fr_mul(&z2, &z2, &dinv);
-        x2 = dom->omega_2n;
-        for (size_t j = 0; j < n; j++) {
-            cz_fr_sub(&lag[j], &tau, &x2);
-            scratch[j] = x2; /* reused below as the x_j */
-            cz_fr_mul(&x2, &x2, &dom->omega);
-        }
-        cz_fr *sc2 = malloc(n * sizeof *sc2);
-        if (!sc2) {
-            st = CZ_ERR_NOMEM;
-            goto out;
-        }
-        cz_fr_batch_inv_var(lag, lag, n, sc2);
-        cz_wipe(sc2, n * sizeof *sc2);
-        free(sc2);
-        for (size_t j = 0; j < n; j++) {
-            cz_fr_mul(&lag[j], &lag[j], &scratch[j]);
-            cz_fr_mul(&lag[j], &lag[j], &z2);
-        }
-    }
-    if ((st = write_points(&wr, 9, lag, n, 0, t1, pool)) ||
-        (st = write_points(&wr, 8, k + npub + 1, nvars - npub - 1, 0, t1, pool)) ||
-        (st = write_points(&wr, 5, u, nvars, 0, t1, pool)) ||
-        (st = write_points(&wr, 6, v, nvars, 0, t1, pool)) ||
-        (st = write_points(&wr, 7, v, nvars, 1, t2, pool)))
+    /* 3 IC, 9 H, 8 C, 5 A, 6 B1, 7 B2 */
+    if ((st = write_points(&wr, 3, sc.k, npub + 1, 0, pool)) ||
+        (st = write_points(&wr, 9, sc.h, n, 0, pool)) ||
+        (st = write_points(&wr, 8, sc.k + npub + 1, nvars - npub - 1, 0, pool)) ||
+        (st = write_points(&wr, 5, sc.u, nvars, 0, pool)) ||
+        (st = write_points(&wr, 6, sc.v, nvars, 0, pool)) ||
+        (st = write_points(&wr, 7, sc.v, nvars, 1, pool)))
         goto out;
     /* 10: contributions: a (zero) 64-byte circuit hash, no contributions */
     {
@@ -593,34 +599,7 @@ out_noerr:
         if (st)
             remove(path);
     }
-    cz_wipe(&tau, sizeof tau);
-    cz_wipe(&alpha, sizeof alpha);
-    cz_wipe(&beta, sizeof beta);
-    cz_wipe(&delta, sizeof delta);
-    cz_wipe(&dinv, sizeof dinv);
-    cz_wipe(&rng, sizeof rng);
-    /* everything derived from tau is toxic waste too */
-    if (lag)
-        cz_wipe(lag, n * sizeof *lag);
-    if (scratch)
-        cz_wipe(scratch, n * sizeof *scratch);
-    if (u)
-        cz_wipe(u, (size_t)nvars * sizeof *u);
-    if (v)
-        cz_wipe(v, (size_t)nvars * sizeof *v);
-    if (ww)
-        cz_wipe(ww, (size_t)nvars * sizeof *ww);
-    if (k)
-        cz_wipe(k, (n > nvars ? n : nvars) * sizeof *k);
-    free(lag);
-    free(scratch);
-    free(u);
-    free(v);
-    free(ww);
-    free(k);
-    free(t1);
-    free(t2);
-    cz_ntt_domain_destroy(dom);
+    cz_setup_scalars_free(&sc);
     cz_threadpool_destroy(own);
     return st;
 }

@@ -35,6 +35,7 @@
 
 #include "field/constants.h"
 #include "groth16/groth16.h"
+#include "groth16/native.h"
 #include "io/binfile.h"
 #include "util/threadpool.h"
 
@@ -119,6 +120,10 @@ void cz_zkey_free(cz_zkey *key)
         free(key->copies[i]);
     cz_csr_free(&key->qa);
     cz_csr_free(&key->qb);
+    cz_cmat_free(&key->ca);
+    cz_cmat_free(&key->cb);
+    free(key->coefs);
+    free(key->b_idx);
     cz_blob_release(&key->blob);
     free(key);
 }
@@ -481,7 +486,7 @@ out:
 
 /* Keys get a process-wide unique id: device-side caches are keyed on it,
    never on an address that a later key may reuse. */
-static uint64_t next_uid(void)
+uint64_t cz_zkey_new_uid(void)
 {
     static _Atomic uint64_t counter;
     return ++counter;
@@ -503,7 +508,7 @@ static cz_zkey *new_key(void)
 {
     cz_zkey *key = calloc(1, sizeof *key);
     if (key)
-        key->uid = next_uid();
+        key->uid = cz_zkey_new_uid();
     return key;
 }
 
