@@ -7,6 +7,8 @@
  * forward NTT) on a, b and c with a cached snarkjs-root domain, then
  * h = a .* b - c. The MSMs are the msm layer's Pippenger, which takes the
  * 0 and 1 scalars (most of a circom witness) out of the bucket work.
+ * fixed_base_g1/g2 (a development setup's products k_i G) are
+ * groth16/fixed_base.c's windowed tables with batched affine additions.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "groth16/native.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/threadpool.h"
@@ -143,6 +146,22 @@ static cz_status cpu_msm_g2(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *
     return cz_g2_msm(out, bases, scalars, n, &o);
 }
 
+/* ---- fixed-base products ---- */
+
+static cz_status cpu_fixed_base_g1(cz_backend *be, cz_g1_affine *out, const cz_fr *scalars,
+                                   size_t n)
+{
+    cpu_ctx *ctx = be->ctx;
+    return cz_fixed_base_g1(out, scalars, n, ctx->pool);
+}
+
+static cz_status cpu_fixed_base_g2(cz_backend *be, cz_g2_affine *out, const cz_fr *scalars,
+                                   size_t n)
+{
+    cpu_ctx *ctx = be->ctx;
+    return cz_fixed_base_g2(out, scalars, n, ctx->pool);
+}
+
 /* ---- life cycle ---- */
 
 static void cpu_destroy(cz_backend *be)
@@ -195,6 +214,8 @@ cz_status cz_backend_cpu_create(cz_backend **out, unsigned threads)
     be->compute_h = cpu_compute_h;
     be->msm_g1 = cpu_msm_g1;
     be->msm_g2 = cpu_msm_g2;
+    be->fixed_base_g1 = cpu_fixed_base_g1;
+    be->fixed_base_g2 = cpu_fixed_base_g2;
     be->destroy = cpu_destroy;
     *out = be;
     return CZ_OK;

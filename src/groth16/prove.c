@@ -17,6 +17,11 @@
  *   The products by r and s are constant time; r, s, r*s are wiped.
  * A backend with a prove_core hook (the GPU, key resident) runs steps 1-3
  * in one call from its own copy of the key; the assembly stays here.
+ * A key in compact form (native circuits: cz_cmat matrices over a
+ * coefficient table) has a and b evaluated here on the host, rows in
+ * parallel (coefficients 1 and -1 without a product), rows past a
+ * matrix's n_rows being 0; with B density (b_idx) the B1 and B2 MSMs run
+ * over the n_b gathered values w[b_idx[k]].
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,7 @@
 #include "groth16/groth16.h"
 #include "io/binfile.h"
 #include "util/rng.h"
+#include "util/threadpool.h"
 
 static double now_ms(void)
 {
@@ -63,6 +69,78 @@ static cz_status random_scalar(cz_fr *out)
     return CZ_ERR_INTERNAL;
 }
 
+/* ---- a, b, c of a compact key ---- */
+
+enum { COEF_ANY = 0, COEF_ONE = 1, COEF_MINUS_ONE = 2 };
+
+typedef struct {
+    cz_fr *a, *b, *c;
+    const cz_zkey *key;
+    const cz_fr *w;
+    const uint8_t *kind; /* per coefficient index */
+} cabc_job;
+
+static void cmat_rows(cz_fr *out, const cz_cmat *m, const cz_fr *coefs, const uint8_t *kind,
+                      const cz_fr *w, size_t begin, size_t end)
+{
+    for (size_t r = begin; r < end; r++) {
+        cz_fr acc, t;
+        cz_fr_zero(&acc);
+        if (r < m->n_rows)
+            for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+                uint16_t ci = m->coef[k];
+                const cz_fr *x = &w[m->col[k]];
+                switch (kind[ci]) {
+                case COEF_ONE:
+                    cz_fr_add(&acc, &acc, x);
+                    break;
+                case COEF_MINUS_ONE:
+                    cz_fr_sub(&acc, &acc, x);
+                    break;
+                default:
+                    cz_fr_mul(&t, &coefs[ci], x);
+                    cz_fr_add(&acc, &acc, &t);
+                }
+            }
+        out[r] = acc;
+    }
+}
+
+static void cabc_chunk(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    cabc_job *j = vctx;
+    cmat_rows(j->a, &j->key->ca, j->key->coefs, j->kind, j->w, begin, end);
+    cmat_rows(j->b, &j->key->cb, j->key->coefs, j->kind, j->w, begin, end);
+    for (size_t r = begin; r < end; r++)
+        cz_fr_mul(&j->c[r], &j->a[r], &j->b[r]);
+}
+
+/* The shape of a compact matrix (its entries are the key maker's). */
+static bool cmat_ok(const cz_cmat *m, size_t n)
+{
+    return m->n_rows <= n && m->row_ptr && (!m->nnz || (m->col && m->coef)) &&
+           m->row_ptr[0] == 0 && m->row_ptr[m->n_rows] == m->nnz;
+}
+
+static cz_status compact_abc(cz_fr *a, cz_fr *b, cz_fr *c, const cz_zkey *key, const cz_fr *w)
+{
+    uint8_t *kind = calloc(key->n_coefs ? key->n_coefs : 1, 1);
+    if (!kind)
+        return CZ_ERR_NOMEM;
+    cz_fr one, m1;
+    cz_fr_one(&one);
+    cz_fr_neg(&m1, &one);
+    for (uint32_t i = 0; i < key->n_coefs; i++)
+        kind[i] = cz_fr_eq(&key->coefs[i], &one)  ? COEF_ONE
+                  : cz_fr_eq(&key->coefs[i], &m1) ? COEF_MINUS_ONE
+                                                  : COEF_ANY;
+    cabc_job j = {a, b, c, key, w, kind};
+    cz_parallel_for(cz_threadpool_global(), key->domain_size, 4096, cabc_chunk, &j);
+    free(kind);
+    return CZ_OK;
+}
+
 cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
                            cz_backend *be, const cz_fr *rs, cz_prove_timings *tm,
                            char *err, size_t err_len)
@@ -77,7 +155,7 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     const size_t npub = key->n_public;
     double t0 = now_ms(), t;
     cz_status st = CZ_OK;
-    cz_fr *a = NULL, *b = NULL, *c = NULL;
+    cz_fr *a = NULL, *b = NULL, *c = NULL, *wbuf = NULL;
     cz_fr r, s, rsn;
     cz_g1_jac pa, pb1, pc, ph;
     cz_g2_jac pb2;
@@ -116,7 +194,18 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
         goto out;
     }
     t = now_ms();
-    if ((st = be->eval_abc(be, a, b, c, &key->qa, &key->qb, w, key->n_vars))) {
+    if (key->compact) {
+        if (!key->coefs || !cmat_ok(&key->ca, n) ||
+            !cmat_ok(&key->cb, n)) {
+            st = cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
+                            "the key's compact matrices are not complete");
+            goto out;
+        }
+        if ((st = compact_abc(a, b, c, key, w))) {
+            cz_io_fail(st, err, err_len, "prove", "out of memory for a/b/c");
+            goto out;
+        }
+    } else if ((st = be->eval_abc(be, a, b, c, &key->qa, &key->qb, w, key->n_vars))) {
         cz_io_fail(st, err, err_len, "prove", "a/b/c evaluation failed on %s%s", be->name,
                    step_error(be));
         goto out;
@@ -138,14 +227,33 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     if ((st = be->msm_g1(be, &pa, key->a, w, key->n_vars)))
         goto msm_fail;
     tm->msm_a_ms = now_ms() - t;
+    /* B density: the values of the wires that occur in B, gathered */
+    const cz_fr *wb = w;
+    size_t nb = key->n_vars;
+    if (key->b_idx) {
+        nb = key->n_b;
+        wbuf = malloc((nb ? nb : 1) * sizeof *wbuf);
+        if (!wbuf) {
+            st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for B's values");
+            goto out;
+        }
+        for (size_t k = 0; k < nb; k++)
+            wbuf[k] = w[key->b_idx[k]];
+        wb = wbuf;
+    }
     t = now_ms();
-    if ((st = be->msm_g1(be, &pb1, key->b1, w, key->n_vars)))
+    if ((st = be->msm_g1(be, &pb1, key->b1, wb, nb)))
         goto msm_fail;
     tm->msm_b1_ms = now_ms() - t;
     t = now_ms();
-    if ((st = be->msm_g2(be, &pb2, key->b2, w, key->n_vars)))
+    if ((st = be->msm_g2(be, &pb2, key->b2, wb, nb)))
         goto msm_fail;
     tm->msm_b2_ms = now_ms() - t;
+    if (wbuf) {
+        cz_wipe(wbuf, nb * sizeof *wbuf);
+        free(wbuf);
+        wbuf = NULL;
+    }
     t = now_ms();
     if ((st = be->msm_g1(be, &pc, key->c, w + npub + 1, key->n_vars - npub - 1)))
         goto msm_fail;
@@ -220,6 +328,10 @@ out:
     if (c) {
         cz_wipe(c, n * sizeof *c);
         free(c);
+    }
+    if (wbuf) {
+        cz_wipe(wbuf, (size_t)key->n_b * sizeof *wbuf);
+        free(wbuf);
     }
     return st;
 }
