@@ -62,7 +62,7 @@ lows=()
 for _ in 1 2 3 4 5 6; do lows+=("$(submit low)"); done
 crit=$(submit critical)
 for id in "${lows[@]}" "$crit"; do cz_await "$id" >/dev/null; done
-gpu_start() { api GET /v1/timeline | jq -r --arg j "$1" '[.spans[] | select(.job == $j and .stage == "gpu") | .start_ms][0]'; }
+gpu_start() { api GET /v1/timeline | jq -r --arg j "$1" '[.spans[] | select(.job == $j and (.stage == "gpu" or .stage == "prove")) | .start_ms][0]'; }
 cs=$(gpu_start "$crit")
 last_low=$(gpu_start "${lows[5]}")
 cz_check "a critical job overtakes queued low ones ($cs < $last_low ms)" awk -v a="$cs" -v b="$last_low" 'BEGIN { exit !(a < b) }'
@@ -164,7 +164,7 @@ for i in 0 1 2; do
 done
 cz_check "each partition's proof verifies (cuzk verify)" test $pbad = 0
 cz_check "the timeline has the spans of partitions 0, 1 and 2 under the job's id" \
-    test "$(api GET /v1/timeline | jq --arg j "$id" '[.spans[] | select(.job == $j and .stage == "gpu") | .partition] | unique | join(",")' -r)" = "0,1,2"
+    test "$(api GET /v1/timeline | jq --arg j "$id" '[.spans[] | select(.job == $j and (.stage == "gpu" or .stage == "prove")) | .partition] | unique | join(",")' -r)" = "0,1,2"
 id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
     -d "{\"key\":\"small\",\"witness_paths\":$(parts 4 bad)}" | jq -r .job_id)
 j=$(cz_await "$id")

@@ -3,10 +3,13 @@
  *
  *   cuzk-bench [--addr ADDR] batch -t groth16 --key ID --witness FILE
  *              [-c COUNT] [-j CONCURRENCY] [--priority P] [--upload] [--out DIR]
+ *   cuzk-bench [--addr ADDR] batch -t porep --c1 FILE [--key ID]
+ *              [-c COUNT] [-j CONCURRENCY] [--priority P] [--upload] [--out DIR]
  *   cuzk-bench [--addr ADDR] single --key ID --witness FILE [--out DIR]
  *   cuzk-bench [--addr ADDR] status | metrics
  *   cuzk-bench gen-c1 --preset PRESET [--seed N] --out c1.json   (genc1.c)
  *   cuzk-bench [--addr ADDR] preload --key ID --path FILE
+ *   cuzk-bench [--addr ADDR] preload --key PRESET [--id ID] [--seed N]
  *   cuzk-bench [--addr ADDR] timeline --svg FILE [--since-ms T]
  *   cuzk-bench [--addr ADDR] idle -n N [--seconds S]
  *
@@ -54,6 +57,9 @@ static void usage(FILE *f)
             "  batch -t groth16 --key ID --witness FILE [-c COUNT] [-j CONCURRENCY]\n"
             "        [--priority low|normal|high|critical] [--upload] [--partitions N] [--out DIR]\n"
             "                    prove COUNT times (default 10), CONCURRENCY in flight (default 1)\n"
+            "  batch -t porep --c1 FILE [--key ID] [-c COUNT] [-j CONCURRENCY] [--upload] [--out DIR]\n"
+            "                    prove a commit-1 input (every partition) COUNT times, against\n"
+            "                    the key of its preset (or ID); --out also writes vk.json\n"
             "  single --key ID --witness FILE [--upload] [--out DIR]\n"
             "  status            the daemon's status snapshot (JSON)\n"
             "  gen-c1 --preset PRESET [--seed N] --out c1.json\n"
@@ -62,6 +68,9 @@ static void usage(FILE *f)
             "  metrics           the daemon's Prometheus metrics\n"
             "  preload --key ID --path FILE\n"
             "                    load a proving key into the daemon\n"
+            "  preload --key PRESET [--id ID] [--seed N]\n"
+            "                    make a development key of a native preset in the daemon's\n"
+            "                    memory (minutes at porep-32g; id: the preset's name)\n"
             "  timeline --svg FILE [--since-ms T]\n"
             "                    draw the daemon's recent timeline (spans from daemon time T\n"
             "                    on; /v1/timeline's now_ms) as a waterfall SVG\n"
@@ -77,13 +86,21 @@ static void usage(FILE *f)
             "--upload sends the witness bytes instead of its path (the daemon need not\n"
             "see the file). --partitions N makes each job N partitions of that witness\n"
             "(a proof each, spread over the daemon's devices; prove= sums them; --out\n"
-            "writes proof-K-P.json). --retry-for S bounds the retries of 429 and 503 answers\n"
+            "writes proof-K-P.json). For porep, --upload sends the c1's content instead\n"
+            "of its path, and --out writes proof-K-P.json and public-K-P.json per job K\n"
+            "and partition P, and the key's vk.json. --retry-for S bounds the retries of 429 and 503 answers\n"
             "per job (default 300 s); other refusals are not retried. exit status: 0 all\n"
             "proofs completed, 1 some failed or were refused, 2 usage or connection error.\n");
 }
 
 typedef struct {
     const char *addr, *key, *witness, *out, *type;
+    const char *c1;         /* porep: the c1 file */
+    json_t *c1_doc;         /* porep --upload: its content */
+    int porep;
+    double *part_prove;     /* porep: each partition's prove time (ms), count * max_parts */
+    int *n_part;            /* partitions seen per job */
+    int max_parts;
     const char *priority;
     int count, conc, upload, parts;
     double retry_for;       /* seconds of 429/503 retries per job */
@@ -148,6 +165,21 @@ static char *submit(cz_client *c, batch *B, char *err, size_t err_len, int *retr
             json_error_t je;
             ans = json_loads(text, 0, &je);
             free(text);
+        } else if (B->porep) {
+            json_t *body = json_pack("{s:s, s:s}", "type", "porep", "priority", B->priority);
+            if (B->key)
+                json_object_set_new(body, "key", json_string(B->key));
+            if (B->c1_doc) {
+                json_object_set(body, "c1", B->c1_doc);
+            } else {
+                char abs[4096];
+                const char *w = B->c1;
+                if (w[0] != '/' && realpath(w, abs))
+                    w = abs;
+                json_object_set_new(body, "c1_path", json_string(w));
+            }
+            ans = cz_client_json(c, "POST", "/v1/proofs", body, 600, &code, err, err_len);
+            json_decref(body);
         } else {
             char abs[4096];
             const char *w = B->witness;
@@ -280,13 +312,22 @@ static void *batch_worker(void *arg)
                 double q = timing(pt, "queue_wait") + timing(pt, "gpu_queue");
                 if (q > B->queue[i])
                     B->queue[i] = q;
+                if (B->part_prove && (int)k < B->max_parts && ok) {
+                    B->part_prove[(size_t)i * B->max_parts + k] = timing(pt, "gpu");
+                    B->n_part[i] = (int)k + 1;
+                }
             }
         } else if (job) {
             B->prove[i] = timing(job, "gpu");
             B->queue[i] = timing(job, "queue_wait") + timing(job, "gpu_queue");
+            if (B->part_prove && ok) {
+                B->part_prove[(size_t)i * B->max_parts] = B->prove[i];
+                B->n_part[i] = 1;
+            }
         }
-        if (ok && B->out && json_is_array(parts)) {
-            for (size_t k = 0; k < json_array_size(parts); k++) {
+        json_t *proofs = job ? json_object_get(job, "proofs") : NULL;
+        if (ok && B->out && json_is_array(proofs)) {
+            for (size_t k = 0; k < json_array_size(proofs); k++) {
                 char p[4096];
                 const char *what[2] = {"proof", "public"}, *from[2] = {"proofs", "publics"};
                 for (int d = 0; d < 2; d++) {
@@ -369,14 +410,22 @@ static int run_batch(batch *B)
     B->prove = calloc((size_t)B->count, sizeof(double));
     B->queue = calloc((size_t)B->count, sizeof(double));
     B->ok = calloc((size_t)B->count, sizeof(int));
+    if (B->porep) {
+        B->max_parts = 1024;
+        B->part_prove = calloc((size_t)B->count * (size_t)B->max_parts, sizeof(double));
+        B->n_part = calloc((size_t)B->count, sizeof(int));
+    }
     pthread_t *th = calloc((size_t)B->conc, sizeof *th);
-    if (!B->wall || !B->prove || !B->queue || !B->ok || !th) {
+    if (!B->wall || !B->prove || !B->queue || !B->ok || !th ||
+        (B->porep && (!B->part_prove || !B->n_part))) {
         fprintf(stderr, "cuzk-bench: out of memory\n");
         return 2;
     }
     pthread_mutex_init(&B->print_mu, NULL);
-    printf("=== Batch Benchmark ===\nproof type: %s\nkey: %s\ncount: %d\nconcurrency: %d\n",
-           B->type, B->key, B->count, B->conc);
+    printf("=== Batch Benchmark ===\nproof type: %s\nkey: %s\n", B->type, B->key);
+    if (B->porep)
+        printf("c1: %s (%s)\n", B->c1, B->c1_doc ? "uploaded" : "by path");
+    printf("count: %d\nconcurrency: %d\n", B->count, B->conc);
     if (B->parts > 1)
         printf("partitions per proof: %d\n", B->parts);
     printf("\n");
@@ -387,6 +436,21 @@ static int run_batch(batch *B)
     for (int i = 0; i < B->conc; i++)
         pthread_join(th[i], NULL);
     double total = now_s() - B->t0;
+    if (B->porep && B->out) { /* the key's verification key, to check the proofs with */
+        cz_client c;
+        if (connect_to(&c, B->addr)) {
+            char path[512], err[1024], vkp[4096];
+            snprintf(path, sizeof path, "/v1/keys/%s/vk", B->key);
+            snprintf(vkp, sizeof vkp, "%s/vk.json", B->out);
+            long code = 0;
+            char *t = cz_client_call(&c, "GET", path, NULL, 0, NULL, 60, &code, err, sizeof err);
+            if (!t || code != 200 || write_file(vkp, t))
+                fprintf(stderr, "cuzk-bench: cannot write %s (GET %s: %s)\n", vkp, path,
+                        t ? (code == 200 ? "write failed" : t) : err);
+            free(t);
+            cz_client_free(&c);
+        }
+    }
     int done = 0;
     for (int i = 0; i < B->count; i++)
         done += B->ok[i];
@@ -409,17 +473,42 @@ static int run_batch(batch *B)
            fmt_dur(f[5], pmx / 1e3));
     double ppm = done && total > 0 ? done / total * 60 : 0;
     printf("throughput: %.2f proofs/min (%s/proof)\n", ppm, fmt_dur(f[0], done ? total / done : 0.0));
+    int np_all = 0;
+    double pp_avg = 0, pp_min = 0, pp_max = 0;
+    if (B->porep) { /* every partition's prove time, over the completed jobs */
+        for (int i = 0; i < B->count; i++)
+            for (int k = 0; B->ok[i] && k < B->n_part[i]; k++) {
+                double v = B->part_prove[(size_t)i * B->max_parts + k];
+                if (!np_all || v < pp_min)
+                    pp_min = v;
+                if (!np_all || v > pp_max)
+                    pp_max = v;
+                pp_avg += v;
+                np_all++;
+            }
+        pp_avg = np_all ? pp_avg / np_all : 0;
+        printf("partitions proven: %d (%.2f partition proofs/min)\n", np_all,
+               total > 0 ? np_all / total * 60 : 0.0);
+        printf("prove time per partition: avg=%s min=%s max=%s\n", fmt_dur(f[0], pp_avg / 1e3),
+               fmt_dur(f[1], pp_min / 1e3), fmt_dur(f[2], pp_max / 1e3));
+    }
     printf("{\"bench\":\"batch\",\"type\":\"%s\",\"key\":\"%s\",\"count\":%d,\"concurrency\":%d,"
            "\"partitions\":%d,\"completed\":%d,\"failed\":%d,\"total_s\":%.3f,\"wall_avg_s\":%.3f,\"prove_avg_ms\":%.1f,"
            "\"proofs_per_min\":%.3f,\"s_per_proof\":%.4f}\n",
-           B->type, B->key, B->count, B->conc, B->parts > 1 ? B->parts : 1, done, failed + missing,
-           total, wa, pa, ppm,
+           B->type, B->key ? B->key : "", B->count, B->conc, B->porep ? (done ? np_all / done : 0)
+           : B->parts > 1 ? B->parts : 1, done, failed + missing, total, wa, pa, ppm,
            done ? total / done : 0.0);
+    if (B->porep)
+        printf("{\"bench\":\"batch_partitions\",\"type\":\"porep\",\"partitions\":%d,"
+               "\"prove_avg_ms\":%.1f,\"prove_min_ms\":%.1f,\"prove_max_ms\":%.1f}\n",
+               np_all, pp_avg, pp_min, pp_max);
     free(th);
     free(B->wall);
     free(B->prove);
     free(B->queue);
     free(B->ok);
+    free(B->part_prove);
+    free(B->n_part);
     free(B->wtns);
     pthread_mutex_destroy(&B->print_mu);
     if (atomic_load(&B->fatal)) {
@@ -456,15 +545,24 @@ static int simple_get(const char *addr, const char *path, int raw)
     return code == 200 ? 0 : 1;
 }
 
-static int preload(const char *addr, const char *key, const char *path)
+/* Load a key file (path), or make a key of a preset (path NULL: key is
+   the preset, id its id or NULL, seed < 0: none). */
+static int preload(const char *addr, const char *key, const char *path, const char *id,
+                   long long seed)
 {
     cz_client c;
     char err[1024], abs[4096];
     if (!connect_to(&c, addr))
         return 2;
-    if (path[0] != '/' && realpath(path, abs))
+    if (path && path[0] != '/' && realpath(path, abs))
         path = abs;
-    json_t *body = json_pack("{s:s, s:s}", "id", key, "path", path);
+    json_t *body = path ? json_pack("{s:s, s:s}", "id", key, "path", path)
+                        : json_pack("{s:s}", "preset", key);
+    if (!path && id)
+        json_object_set_new(body, "id", json_string(id));
+    if (!path && seed >= 0)
+        json_object_set_new(body, "seed", json_integer(seed));
+    double t0 = now_s();
     long code = 0;
     json_t *ans = cz_client_json(&c, "POST", "/v1/keys", body, 600, &code, err, sizeof err);
     json_decref(body);
@@ -477,8 +575,10 @@ static int preload(const char *addr, const char *key, const char *path)
     if (rc) {
         const char *e = json_string_value(json_object_get(ans, "error"));
         fprintf(stderr, "cuzk-bench: preload %s: HTTP %ld: %s\n", key, code, e ? e : "?");
-    } else {
+    } else if (path) {
         printf("key %s loaded from %s\n", key, path);
+    } else {
+        printf("key %s made from preset %s in %.1f s\n", id ? id : key, key, now_s() - t0);
     }
     json_decref(ans);
     return rc;
@@ -513,9 +613,10 @@ static int timeline(const char *addr, const char *svg, double since_ms)
         fprintf(stderr, "cuzk-bench: %s\n", err);
         return 2;
     }
-    printf("timeline: %d spans over %.1f ms, %d jobs; GPU busy %.1f%% of the span from the first "
-           "GPU start to the last GPU end\nwrote %s\n",
-           sum.spans, sum.span_ms, sum.jobs, sum.gpu_busy * 100, svg);
+    const char *dev = sum.host ? "" : "GPU ";
+    printf("timeline: %d spans over %.1f ms, %d jobs; %sbusy %.1f%% of the span from the first "
+           "%sprove start to the last %sprove end\nwrote %s\n",
+           sum.spans, sum.span_ms, sum.jobs, dev, sum.gpu_busy * 100, dev, dev, svg);
     printf("{\"bench\":\"timeline\",\"spans\":%d,\"jobs\":%d,\"window_ms\":%.1f,\"gpu_busy_fraction\":%.4f}\n",
            sum.spans, sum.jobs, sum.span_ms, sum.gpu_busy);
     return 0;
@@ -557,7 +658,8 @@ int main(int argc, char **argv)
     B.count = !strcmp(cmd, "single") ? 1 : 10;
     B.conc = 1;
     B.retry_for = 300;
-    const char *path = NULL, *svg = NULL;
+    const char *path = NULL, *svg = NULL, *key_id = NULL;
+    long long seed = -1;
     double since_ms = 0, idle_s = 30;
     int idle_n = 0;
     for (; i < argc; i++) {
@@ -582,6 +684,18 @@ int main(int argc, char **argv)
             B.parts = atoi(argv[++i]);
         else if (!strcmp(a, "--path") && v)
             path = argv[++i];
+        else if (!strcmp(a, "--c1") && v)
+            B.c1 = argv[++i];
+        else if (!strcmp(a, "--id") && v)
+            key_id = argv[++i];
+        else if (!strcmp(a, "--seed") && v) {
+            char *end;
+            seed = strtoll(argv[++i], &end, 10);
+            if (end == argv[i] || *end || seed < 0) {
+                fprintf(stderr, "cuzk-bench: --seed takes an integer >= 0\n");
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--svg") && v)
             svg = argv[++i];
         else if (!strcmp(a, "--since-ms") && v)
@@ -601,10 +715,37 @@ int main(int argc, char **argv)
         }
     }
     if (!strcmp(cmd, "batch") || !strcmp(cmd, "single")) {
-        if (strcmp(B.type, "groth16") != 0) {
-            fprintf(stderr, "cuzk-bench: proof type '%s' is not available (this daemon proves: groth16)\n",
-                    B.type);
+        if (strcmp(B.type, "groth16") != 0 && strcmp(B.type, "porep") != 0) {
+            fprintf(stderr, "cuzk-bench: proof type '%s' is not available (groth16: a witness; "
+                            "porep: a c1)\n", B.type);
             return 2;
+        }
+        B.porep = !strcmp(B.type, "porep");
+        if (B.porep) {
+            if (!B.c1 || B.witness || B.parts > 1 || B.count < 1 || B.conc < 1) {
+                fprintf(stderr, "cuzk-bench: %s -t porep needs --c1 FILE (not --witness or "
+                                "--partitions: a c1 has its partitions; -c, -j >= 1)\n", cmd);
+                return 2;
+            }
+            json_error_t je;
+            json_t *doc = json_load_file(B.c1, 0, &je);
+            const char *rp = doc ? json_string_value(json_object_get(doc, "registered_proof")) : NULL;
+            if (!rp) {
+                fprintf(stderr, "cuzk-bench: %s: %s\n", B.c1,
+                        doc ? "no registered_proof: not a c1 (cuzk-bench gen-c1 writes one)" : je.text);
+                json_decref(doc);
+                return 2;
+            }
+            static char preset[64];
+            snprintf(preset, sizeof preset, "%s", rp);
+            if (!B.key) /* the daemon's default too: the key of the c1's preset */
+                B.key = preset;
+            if (B.upload)
+                B.c1_doc = doc;
+            else
+                json_decref(doc);
+            B.upload = 0; /* the c1 rides in the JSON body, not as a raw upload */
+            B.witness = B.c1;
         }
         if (!B.key || !B.witness || B.count < 1 || B.conc < 1) {
             fprintf(stderr, "cuzk-bench: %s needs --key ID --witness FILE (and -c, -j >= 1)\n", cmd);
@@ -627,10 +768,14 @@ int main(int argc, char **argv)
         if (B.conc > B.count)
             B.conc = B.count;
         cz_client probe; /* checks the address; also runs curl_global_init before threads */
-        if (!connect_to(&probe, addr))
+        if (!connect_to(&probe, addr)) {
+            json_decref(B.c1_doc);
             return 2;
+        }
         cz_client_free(&probe);
-        return run_batch(&B);
+        int rc = run_batch(&B);
+        json_decref(B.c1_doc);
+        return rc;
     }
     if (!strcmp(cmd, "idle"))
         return cz_bench_idle(addr, idle_n, idle_s);
@@ -639,11 +784,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "metrics"))
         return simple_get(addr, "/metrics", 1);
     if (!strcmp(cmd, "preload")) {
-        if (!B.key || !path) {
-            fprintf(stderr, "cuzk-bench: preload needs --key ID --path FILE\n");
+        if (!B.key || (path && (key_id || seed >= 0))) {
+            fprintf(stderr, "cuzk-bench: preload needs --key ID --path FILE, or --key PRESET "
+                            "[--id ID] [--seed N]\n");
             return 2;
         }
-        return preload(addr, B.key, path);
+        return preload(addr, B.key, path, key_id, seed);
     }
     if (!strcmp(cmd, "timeline")) {
         if (!svg) {

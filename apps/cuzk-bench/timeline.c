@@ -3,9 +3,10 @@
  *
  * One lane per witness worker and per prove worker (which also carries the
  * self-check, drawn lighter), plus a lane for queue waits; one colour per
- * job (hue from the job's sequence number, golden-angle spaced). The GPU
- * busy fraction is the union of the "gpu" spans over the window from the
- * first GPU start to the last GPU end.
+ * job (hue from the job's sequence number, golden-angle spaced). The busy
+ * fraction is the union of the prove spans ("gpu", or "prove" from a
+ * daemon that proves on the CPU) over the window from the first prove
+ * start to the last prove end: "GPU busy", or "busy" on the CPU.
  */
 #include "timeline.h"
 
@@ -73,7 +74,10 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
         if (b > hi) hi = b;
         if (!max_seq || seq > max_seq) max_seq = seq;
         if (!min_seq || seq < min_seq) min_seq = seq;
-        if (!strcmp(json_string_value(json_object_get(s, "stage")), "gpu")) {
+        const char *st = json_string_value(json_object_get(s, "stage"));
+        if (st && !strcmp(st, "prove"))
+            sum->host = 1;
+        if (st && (!strcmp(st, "gpu") || !strcmp(st, "prove"))) {
             gpu[ng].t0 = a;
             gpu[ng].t1 = b;
             ng++;
@@ -99,7 +103,8 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
                "font-family=\"sans-serif\" font-size=\"12\">\n", left + width + 20, height);
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"15\">cuzkd timeline: %d spans, %d jobs, %.0f ms; "
-               "GPU busy %.1f%%</text>\n", sum->spans, sum->jobs, sum->span_ms, sum->gpu_busy * 100);
+               "%s %.1f%%</text>\n", sum->spans, sum->jobs, sum->span_ms,
+            sum->host ? "busy" : "GPU busy", sum->gpu_busy * 100);
     /* lanes */
     for (int l = 0; l < lanes; l++) {
         int y = top + l * lane_h;
@@ -136,7 +141,10 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
         const char *job = json_string_value(json_object_get(s, "job"));
         int lane;
         double opacity = 1.0;
-        if (!strcmp(stage, "queue_wait") || !strcmp(stage, "gpu_queue")) {
+        if (!stage)
+            continue;
+        if (!strcmp(stage, "queue_wait") || !strcmp(stage, "gpu_queue") ||
+            !strcmp(stage, "prove_queue")) {
             lane = 0;
             opacity = 0.35;
         } else if (!strcmp(stage, "witness")) {

@@ -9,7 +9,9 @@
 typedef struct {
     int spans, jobs;
     double span_ms;   /* from the first span's start to the last span's end */
-    double gpu_busy;  /* fraction of [first gpu start, last gpu end] with a GPU span running */
+    double gpu_busy;  /* fraction of [first prove start, last prove end] with a prove span
+                         running ("gpu" spans, or "prove" where the daemon proves on the CPU) */
+    int host;         /* the daemon proves on the CPU: its spans say "prove", not "gpu" */
 } cz_timeline_summary;
 
 /* Write the SVG; 0 ok, -1 with err. */

@@ -35,10 +35,13 @@
  *   GET    /metrics                       Prometheus text
  *   GET    /v1/keys                       resident keys
  *   POST   /v1/keys        {id, path}     load (preload) a key
+ *                           {preset, id, seed}  make a development key of a preset in memory
+ *   GET    /v1/keys/ID/vk                 its verification key (snarkjs JSON)
  *   DELETE /v1/keys/ID                    evict
  *   POST   /v1/proofs      {key, witness_path | witness_base64 | witness_paths, priority,
  *                           request_id} (witness_paths: one partition per witness)
  *                          or a raw .wtns body with ?key=&priority=&request_id=
+ *                          or {type: porep, c1 | c1_path, key, priority, request_id}
  *   GET    /v1/proofs/ID[?wait_ms=N]      status; proof and public when done
  *   DELETE /v1/proofs/ID, POST /v1/proofs/ID/cancel
  */
@@ -307,9 +310,34 @@ static enum MHD_Result post_key(cz_api *A, struct MHD_Connection *c, const reque
         return send_error(c, 400, "bad_request", err);
     int bad = 0;
     const char *id = member_str(o, "id", &bad), *path = member_str(o, "path", &bad);
+    const char *preset = member_str(o, "preset", &bad);
+    json_t *seed = json_object_get(o, "seed");
     enum MHD_Result ret;
-    if (bad || !id || !path) {
-        ret = send_error(c, 400, "bad_request", "a key needs string members \"id\" and \"path\"");
+    if (preset && !bad && !path) {
+        /* a development key made from a native circuit preset, in memory;
+           minutes at porep-32g: the client waits (no idle timeout meanwhile) */
+        if (seed && !json_is_null(seed) && (!json_is_integer(seed) || json_integer_value(seed) < 0)) {
+            json_decref(o);
+            return send_error(c, 400, "bad_request", "seed must be a non-negative integer");
+        }
+        int seeded = seed && json_is_integer(seed);
+        if (!id)
+            id = preset;
+        cz_status st = cz_engine_key_make(A->engine, id, preset,
+                                          seeded ? (uint64_t)json_integer_value(seed) : 0, seeded,
+                                          err, sizeof err);
+        if (st) {
+            cz_log(CZ_LOG_WARN, "api", "make key %s from preset %s: %s", id, preset, err);
+            ret = send_error(c, status_code(st), "key_make", err);
+        } else {
+            cz_log(CZ_LOG_INFO, "api", "key %s made from preset %s", id, preset);
+            ret = send_json(c, 201, json_pack("{s:s, s:s, s:s}", "id", id, "preset", preset,
+                                              "status", "loaded"));
+        }
+    } else if (bad || !id || !path || preset) {
+        ret = send_error(c, 400, "bad_request", "a key needs string members \"id\" and \"path\" "
+                                                "(a file), or \"preset\" with optional \"id\" and "
+                                                "\"seed\" (made in memory), not both");
     } else {
         cz_status st = cz_engine_key_load_from(A->engine, id, path, origin_of(c), err, sizeof err);
         if (st) {
@@ -336,6 +364,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     uint8_t *bytes = NULL;
     const char *prio = NULL;
     const char **paths = NULL;
+    char *c1_text = NULL;
     if (ctype && strncmp(ctype, "application/octet-stream", 24) == 0) {
         jr.key_id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key");
         prio = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "priority");
@@ -351,10 +380,43 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
         const char *b64 = member_str(o, "witness_base64", &bad);
         prio = member_str(o, "priority", &bad);
         jr.request_id = member_str(o, "request_id", &bad);
+        const char *type = member_str(o, "type", &bad);
+        jr.c1_path = member_str(o, "c1_path", &bad);
         if (bad) {
             json_decref(o);
             return send_error(c, 400, "bad_request",
-                              "key, witness_path, witness_base64, priority and request_id must be strings");
+                              "type, key, witness_path, witness_base64, c1_path, priority and "
+                              "request_id must be strings");
+        }
+        if (type && strcmp(type, "groth16") && strcmp(type, "porep")) {
+            json_decref(o);
+            return send_error(c, 400, "bad_request", "type is \"groth16\" (a witness) or \"porep\" (a c1)");
+        }
+        json_t *c1 = json_object_get(o, "c1");
+        int porep = (type && !strcmp(type, "porep")) || (c1 && !json_is_null(c1)) || jr.c1_path;
+        if (porep) {
+            /* the c1 object goes to the engine as text; its reader checks it */
+            const char *why = NULL;
+            if (type && strcmp(type, "porep"))
+                why = "c1 and c1_path belong to a job of type \"porep\"";
+            else if (jr.witness_path || b64 || json_object_get(o, "witness_paths"))
+                why = "a porep job takes a c1, not a witness";
+            else if ((c1 && !json_is_null(c1)) == (jr.c1_path != NULL))
+                why = "a porep job needs one of \"c1\" (the c1 object) and \"c1_path\"";
+            else if (c1 && !json_is_object(c1))
+                why = "c1: not a JSON object (the c1 file's content, as cuzk-bench gen-c1 writes it)";
+            else if (A->farm)
+                why = "porep jobs are not run by a farm yet: submit them to a daemon without --db";
+            if (why) {
+                json_decref(o);
+                return send_error(c, 400, "bad_request", why);
+            }
+            if (c1 && !(c1_text = json_dumps(c1, JSON_COMPACT))) {
+                json_decref(o);
+                return send_error(c, 500, "internal", "out of memory");
+            }
+            jr.c1_json = c1_text;
+            jr.c1_len = c1_text ? strlen(c1_text) : 0;
         }
         json_t *wp = json_object_get(o, "witness_paths");
         if (wp && !json_is_null(wp)) {
@@ -366,6 +428,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
                                   "give one of witness_path, witness_base64, witness_paths, not several");
             }
             if (!(paths = calloc(n, sizeof *paths))) {
+                free(c1_text);
                 json_decref(o);
                 return send_error(c, 500, "internal", "out of memory");
             }
@@ -399,7 +462,8 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     enum MHD_Result ret;
     if (prio && cz_priority_parse(prio, &jr.priority)) {
         ret = send_error(c, 400, "bad_request", "priority must be low, normal, high or critical");
-    } else if (!jr.key_id || (!jr.witness && !jr.witness_path && !jr.witness_paths)) {
+    } else if (!jr.c1_json && !jr.c1_path &&
+               (!jr.key_id || (!jr.witness && !jr.witness_path && !jr.witness_paths))) {
         ret = send_error(c, 400, "bad_request",
                          "a proof request needs \"key\" and one of \"witness_path\", \"witness_base64\", "
                          "\"witness_paths\" (or a raw .wtns body with ?key=)");
@@ -438,6 +502,7 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
     }
     free(bytes);
     free(paths);
+    free(c1_text);
     json_decref(o);
     return ret;
 }
@@ -520,6 +585,23 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
         if (post)
             return post_key(A, c, r);
         return send_405(c, "GET, HEAD, POST", "/v1/keys");
+    }
+    if (!strncmp(url, "/v1/keys/", 9) && url[9] && strchr(url + 9, '/')) {
+        const char *slash = strchr(url + 9, '/');
+        if (strcmp(slash, "/vk"))
+            return send_error(c, 404, "not_found", "no such endpoint (see /v1/keys/ID, /v1/keys/ID/vk)");
+        if (!get)
+            return send_405(c, "GET, HEAD", "/v1/keys/ID/vk");
+        char id[128];
+        size_t n = (size_t)(slash - (url + 9));
+        if (n >= sizeof id)
+            return send_error(c, 404, "not_found", "unknown key");
+        memcpy(id, url + 9, n);
+        id[n] = 0;
+        char *vk = cz_engine_key_vk_json(A->engine, id);
+        if (!vk)
+            return send_error(c, 404, "not_found", "unknown key");
+        return send_text(c, 200, vk, strlen(vk), "application/json", NULL, NULL);
     }
     if (!strncmp(url, "/v1/keys/", 9) && url[9]) {
         if (!del)

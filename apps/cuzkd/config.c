@@ -90,6 +90,10 @@ static const setting settings[] = {
      "seconds a finished job stays in the database"},
     {"farm", "poll_ms", T_INT, OFF(farm_poll_ms), "250", 5, 60000, NULL,
      "how often a host looks for work when no notification comes"},
+    {"keys", "presets", T_STR, OFF(key_presets), NULL, 0, 0, NULL,
+     "native circuit presets to make development keys of at start, in memory (space- or "
+     "comma-separated PRESET or PRESET:SEED, e.g. porep-mini:3; each key's id is its preset's "
+     "name; see cuzk circuit list)"},
     {"paths", "keys", T_STR, OFF(paths_keys), NULL, 0, 0, NULL,
      "folders (':'-separated) clients may name key files in (default: the folders of the keys "
      "the configuration and --key load; empty: none)"},
@@ -253,7 +257,7 @@ static int on_ini(void *user, const char *section, const char *name, const char 
 {
     load_ctx *L = user;
     char e[320];
-    if (!strcmp(section, "keys")) {
+    if (!strcmp(section, "keys") && strcmp(name, "presets")) {
         if (L->c->n_preload >= CZ_MAX_PRELOAD) {
             snprintf(L->err, L->err_len, "%s: [keys]: at most %d keys", L->path, CZ_MAX_PRELOAD);
             return 0;
@@ -326,6 +330,8 @@ void cz_daemon_config_free(cz_daemon_config *c)
     free(c->paths_default);
     c->paths_keys = c->paths_witnesses = c->paths_default = NULL;
     free(c->database);
+    free(c->key_presets);
+    c->key_presets = NULL;
     free(c->token_file);
     free(c->farm_host_id);
     free(c->farm_password_file);
@@ -384,5 +390,6 @@ void cz_daemon_config_help(void)
         const setting *s = &settings[i];
         printf("  [%s] %-24s default %-8s %s\n", s->section, s->name, s->def ? s->def : "-", s->help);
     }
-    printf("  [keys] ID = PATH                                 a .zkey to load at start\n");
+    printf("  [keys] ID = PATH                                 a .zkey to load at start (any ID\n"
+           "                                                   but \"presets\")\n");
 }

@@ -24,6 +24,7 @@ typedef struct {
         char *id, *path;
     } preload[CZ_MAX_PRELOAD];
     int n_preload;
+    char *key_presets; /* [keys] presets: "PRESET[:SEED] ..." made at start (NULL: none) */
     char device[16];
     int devices, workers_per_device, witness_workers, prove_threads, max_pending;
     int verify, shutdown_grace_ms, max_wait_ms;

@@ -37,6 +37,7 @@
 #include "api.h"
 #include "farm_setup.h"
 #include "config.h"
+#include "circuit/porep.h"
 #include "io/binfile.h"
 #include "util/log.h"
 #include "util/version.h"
@@ -92,6 +93,40 @@ static void malloc_setup(void)
     if (!t || !strstr(t, "mmap_threshold"))
         mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
+}
+
+/* The next PRESET[:SEED] of a [keys] presets list (space- or comma-
+   separated) from *cur: 1 with name and seed set, 0 at the end, -1 with
+   err for an unknown preset or a bad seed. */
+static int next_preset(const char **cur, char *name, size_t name_len, long long *seed, char *err,
+                       size_t err_len)
+{
+    const char *p = *cur;
+    while (*p == ' ' || *p == ',' || *p == '\t')
+        p++;
+    if (!*p)
+        return 0;
+    size_t n = strcspn(p, " ,\t");
+    *cur = p + n;
+    const char *colon = memchr(p, ':', n);
+    size_t nl = colon ? (size_t)(colon - p) : n;
+    snprintf(name, name_len, "%.*s", (int)(nl < name_len ? nl : name_len - 1), p);
+    *seed = -1;
+    if (colon) {
+        char buf[32], *end;
+        snprintf(buf, sizeof buf, "%.*s", (int)(n - nl - 1), colon + 1);
+        *seed = strtoll(buf, &end, 10);
+        if (!buf[0] || *end || *seed < 0) {
+            snprintf(err, err_len, "keys.presets: %.*s: the seed is not an integer >= 0", (int)n, p);
+            return -1;
+        }
+    }
+    if (!cz_porep_preset(name)) {
+        snprintf(err, err_len, "keys.presets: unknown preset '%s' (cuzk circuit list names them)",
+                 name);
+        return -1;
+    }
+    return 1;
 }
 
 /* Take PATH.lock (created if need be) for the life of the process: -1
@@ -405,6 +440,20 @@ int main(int argc, char **argv)
         cz_daemon_config_free(&cfg);
         return 2;
     }
+    { /* the presets of [keys] presets are known names, with good seeds */
+        const char *pc = cfg.key_presets ? cfg.key_presets : "";
+        char pname[64];
+        long long pseed;
+        int r;
+        while ((r = next_preset(&pc, pname, sizeof pname, &pseed, err, sizeof err)) > 0) {
+        }
+        if (r < 0) {
+            fprintf(stderr, "cuzkd: %s%s%s\n", config_path ? config_path : "", config_path ? ": " : "",
+                    err);
+            cz_daemon_config_free(&cfg);
+            return 2;
+        }
+    }
     if (check_only) {
         /* Every setting parsed and in range (the load and the flags above),
            the token and listen addresses agree (load_access); the key files
@@ -416,6 +465,7 @@ int main(int argc, char **argv)
                 cz_daemon_config_free(&cfg);
                 return 2;
             }
+
         printf("cuzkd: %s: configuration ok (%d address(es), %d key(s))\n", config_path,
                cfg.n_listen, cfg.n_preload);
         cz_daemon_config_free(&cfg);
@@ -480,6 +530,23 @@ int main(int argc, char **argv)
         }
         cz_log(CZ_LOG_INFO, "cuzkd", "key %s loaded from %s (tier: host)", cfg.preload[i].id,
                cfg.preload[i].path);
+    }
+    /* development keys made from presets ([keys] presets) */
+    const char *pcur = cfg.key_presets ? cfg.key_presets : "";
+    char pname[64];
+    long long pseed;
+    int pr;
+    while ((pr = next_preset(&pcur, pname, sizeof pname, &pseed, err, sizeof err)) != 0) {
+        if (pr > 0)
+            st = cz_engine_key_make(engine, NULL, pname, pseed < 0 ? 0 : (uint64_t)pseed,
+                                    pseed >= 0, err, sizeof err);
+        if (pr < 0 || st) {
+            cz_log(CZ_LOG_ERROR, "cuzkd", "%s%s%s", pr > 0 ? pname : "", pr > 0 ? ": " : "", err);
+            cz_engine_destroy(engine, 0);
+            cz_daemon_config_free(&cfg);
+            return 2;
+        }
+        cz_log(CZ_LOG_INFO, "cuzkd", "key %s made from its preset", pname);
     }
 
     cz_farm *farm = NULL;

@@ -36,6 +36,7 @@
 #include "io/paths.h"
 #include "util/log.h"
 #include "util/rng.h"
+#include "util/threadpool.h"
 
 /* ------------------------------------------------------------------ */
 /* small helpers                                                        */
@@ -195,6 +196,14 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         cz_log(CZ_LOG_INFO, "engine", "device %d: backend %s on %s%s", d, dv->be->name,
                dv->info.device, dv->info.mem_total ? " (memory arena taken)" : "");
     }
+    e->host_prove = !strcmp(e->devs[0].be->name, "cpu");
+    /* porep partitions synthesise their witnesses on a pool of their own
+       (threads wait on it only while a porep job runs) */
+    if (!(e->synth = cz_threadpool_create(c->prove_threads))) {
+        ce_set_err(err, err_len, "cannot start the synthesis threads");
+        cz_engine_destroy(e, 0);
+        return CZ_ERR_NOMEM;
+    }
     /* Witness buffers: enough stay free for every witness worker and prove
        worker to hold one and as many to wait in the prove queue, plus two. */
     cz_backend **bes = calloc(ndev, sizeof *bes);
@@ -318,6 +327,7 @@ void cz_engine_destroy(cz_engine *e, int grace_ms)
     }
     pthread_mutex_unlock(&e->mu);
     cz_hostpool_destroy(e->pool);
+    cz_threadpool_destroy(e->synth);
     cz_path_policy_free(&e->key_pol);
     cz_path_policy_free(&e->wit_pol);
     for (key *k = e->keys, *nx; k; k = nx) {

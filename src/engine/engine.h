@@ -113,6 +113,24 @@ cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, cha
    same file: CZ_OK; from another: CZ_ERR_BUSY. */
 cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path, cz_origin origin,
                                   char *err, size_t err_len);
+/* Make a development key for a native circuit preset (porep-mini ...
+   porep-32g, see cuzk circuit list) in memory: the circuit is recorded
+   (cz_porep_shape) and the key made from it (cz_zkey_from_shape, its
+   fixed-base products on the first device's backend), with the toxic
+   waste drawn from `seed` when `seeded` (else from the OS). id NULL: the
+   preset's name. The memory it takes (points, matrices, and the recorded
+   circuit while it is made) is checked against the host budget first and
+   held while it is made (CZ_ERR_NOMEM, nothing evicted, when it does not
+   fit); the engine mutex is not held meanwhile (minutes at porep-32g).
+   The key is then registered like a loaded one (reference counted,
+   evictable) and remembers its preset, so that porep jobs find it. The
+   same id being made or loaded: CZ_ERR_BUSY; made already from the same
+   preset and seed: CZ_OK; anything else under that id: CZ_ERR_BUSY. */
+cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, uint64_t seed,
+                             int seeded, char *err, size_t err_len);
+/* The verification key of a loaded key in snarkjs's JSON (vk_alphabeta_12
+   included); NULL for an unknown key. Caller frees. */
+char *cz_engine_key_vk_json(cz_engine *e, const char *id);
 /* CZ_ERR_BUSY: in use; CZ_ERR_NOT_FOUND: unknown. */
 cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len);
 json_t *cz_engine_keys_json(cz_engine *e);
@@ -154,6 +172,16 @@ typedef struct {
     size_t n_partitions;
     cz_priority priority;
     const char *request_id;      /* optional: resubmission returns the same job; no control bytes */
+    /* ... or a porep job: a commit-1 input (c1.h) as JSON text, or its
+       path (the policy of witness paths). It is parsed and validated at
+       submission; the job has one partition per c1 partition, each
+       synthesising its witness (cz_porep_witness). key_id may be NULL:
+       the c1's preset. The key must be of that preset (made from it, or a
+       file key of its n_vars, n_public and domain): CZ_ERR_ARG otherwise,
+       naming both, as for a malformed or inconsistent c1. */
+    const char *c1_json;
+    size_t c1_len;
+    const char *c1_path;
     cz_origin origin;            /* who names the witness paths (policy of the daemon's [paths]) */
     cz_submit_outcome *outcome;  /* optional out */
 } cz_job_request;

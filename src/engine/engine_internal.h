@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "circuit/c1.h"
 #include "engine/engine.h"
 #include "engine/hostpool.h"
 #include "groth16/groth16.h"
@@ -43,6 +44,11 @@ typedef struct key {
     int users;
     double last_use, loaded_at, load_ms;
     char tier[16]; /* where its last proof ran: "host", "resident", "streamed" */
+    /* made from a native circuit preset (cz_engine_key_make): its name and
+       seed; preset[0] == 0 for a key loaded from a file (path set) */
+    char preset[32];
+    uint64_t seed;
+    int seeded;
 } key;
 
 /* Stages that make spans and histograms. */
@@ -63,6 +69,11 @@ typedef struct job {
     size_t wtns_len;             /* uploaded witness bytes (parsed at submit) */
     cz_origin origin;            /* who named wtns_path (the path policy that applies) */
     char *wtns_path;
+    /* a porep job: its input (owned by the top-level job, read by its
+       partitions: freed with the job) and preset; each partition
+       synthesises its witness from partition `part` of it */
+    cz_c1 *c1;
+    const cz_porep_params *porep;
     cz_hostbuf *wbuf;            /* pool buffer holding the parsed witness */
     cz_fr *w;                    /* parsed witness (secret): wbuf->data */
     uint32_t nw;
@@ -140,6 +151,8 @@ struct cz_engine {
     cz_path_policy key_pol, wit_pol, no_pol; /* folders clients may name files in */
     struct loading *loading;     /* key loads in flight */
     cz_hostpool *pool;           /* witness buffers, pinned on the devices */
+    cz_threadpool *synth;        /* porep witness synthesis (prove_threads threads) */
+    int host_prove;              /* no GPU: proofs run on the host ("prove" stages) */
 
     pthread_t *witness_th;
     int n_witness, witness_started;
@@ -188,5 +201,9 @@ json_t *ce_key_json_locked(cz_engine *e, const key *k);
 void ce_span_add(cz_engine *e, job *j, int stage, int worker);
 void ce_hist_add(histogram *h, double seconds);
 void ce_stage_end(cz_engine *e, job *j, int stage, int worker);
+/* The stage names of spans, logs and metrics: an engine without a GPU
+   proves on the host, so there its prove stages are "prove_queue" and
+   "prove" rather than "gpu_queue" and "gpu". */
+const char *ce_stage_name(const cz_engine *e, int stage);
 
 #endif

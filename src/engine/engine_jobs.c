@@ -130,6 +130,7 @@ void ce_job_free_locked(cz_engine *e, job *j)
     e->n_jobs--;
     e->n_finished--;
     free_parts(j);
+    cz_c1_free(j->c1);
     free(j->wtns_path);
     free(j->proof_json);
     free(j->public_json);
@@ -237,12 +238,21 @@ void ce_finish_locked(cz_engine *e, job *j, cz_job_state st)
         j->key->last_use = ce_now_ms();
         j->key = NULL;
     }
-    if (st == CZ_JOB_DONE)
+    if (st == CZ_JOB_DONE && j->parts) { /* its partitions logged their stages */
+        double prove = 0;
+        for (int i = 0; i < j->nparts; i++)
+            prove += j->parts[i]->t[ST_PROVE][1] - j->parts[i]->t[ST_PROVE][0];
+        cz_log(CZ_LOG_INFO, "engine", "%s done in %.1f ms: %d partitions%s%s (%s %.1f ms in all)",
+               j->id, j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0], j->nparts,
+               j->porep ? " of " : "", j->porep ? j->porep->name : "", ce_stage_name(e, ST_PROVE),
+               prove);
+    } else if (st == CZ_JOB_DONE)
         cz_log(CZ_LOG_INFO, "engine",
-               "%s done in %.1f ms, key tier %s (queue %.1f, witness %.1f, gpu %.1f, verify %.1f)",
+               "%s done in %.1f ms, key tier %s (queue %.1f, witness %.1f, %s %.1f, verify %.1f)",
                j->id, j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0], j->pt.tier[0] ? j->pt.tier : "-",
                j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0],
-               j->t[ST_WITNESS][1] - j->t[ST_WITNESS][0], j->t[ST_PROVE][1] - j->t[ST_PROVE][0],
+               j->t[ST_WITNESS][1] - j->t[ST_WITNESS][0], ce_stage_name(e, ST_PROVE),
+               j->t[ST_PROVE][1] - j->t[ST_PROVE][0],
                j->t[ST_VERIFY][1] - j->t[ST_VERIFY][0]);
     else
         cz_log(st == CZ_JOB_FAILED ? CZ_LOG_WARN : CZ_LOG_INFO, "engine", "%s %s%s%s", j->id,
@@ -293,14 +303,21 @@ static void digest_bytes(req_digest *d, const void *p, size_t n)
     }
 }
 
-static void request_hash(const cz_job_request *req, uint8_t out[16])
+static void request_hash(const cz_job_request *req, const char *key_id, uint8_t out[16])
 {
     req_digest d = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
     size_t np = req->witness_paths ? req->n_partitions : (req->witness_path ? 1 : 0);
-    digest_bytes(&d, req->key_id, strlen(req->key_id) + 1);
-    uint8_t head[2] = {(uint8_t)req->priority, req->witness ? 'b' : 'p'};
+    digest_bytes(&d, key_id, strlen(key_id) + 1);
+    uint8_t head[2] = {(uint8_t)req->priority, req->c1_json ? 'c' : req->c1_path ? 'f'
+                                               : req->witness ? 'b' : 'p'};
     digest_bytes(&d, head, sizeof head);
-    if (req->witness) {
+    if (req->c1_json) {
+        uint64_t n = req->c1_len;
+        digest_bytes(&d, &n, sizeof n);
+        digest_bytes(&d, req->c1_json, req->c1_len);
+    } else if (req->c1_path) {
+        digest_bytes(&d, req->c1_path, strlen(req->c1_path) + 1);
+    } else if (req->witness) {
         uint64_t n = req->witness_len;
         digest_bytes(&d, &n, sizeof n);
         digest_bytes(&d, req->witness, req->witness_len);
@@ -322,59 +339,177 @@ static int has_control_bytes(const char *s)
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* porep jobs: the c1 at submission                                      */
+/* ------------------------------------------------------------------ */
+
+/* Read a porep job's c1 (its text, or its file under the policy of witness
+   paths) and parse and validate it whole; expect: the preset of the key
+   the request names, if it was made from one. Every fault of the c1 is
+   CZ_ERR_ARG (a 400: the request is wrong), with the reader's message
+   naming partition, challenge and field. */
+static cz_status porep_input(cz_engine *e, const cz_job_request *req, const cz_porep_params *expect,
+                             cz_c1 **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    cz_blob b = {0};
+    const char *text = req->c1_json, *name = "c1";
+    size_t len = req->c1_len;
+    if (req->c1_path) {
+        int fd;
+        uint64_t size;
+        cz_status st = cz_path_open(&fd, &size, NULL, 0, req->c1_path,
+                                    ce_policy_for(e, req->origin, 0), "witness", err, err_len);
+        if (st)
+            return st;
+        if (e->cfg.max_witness_bytes && size > e->cfg.max_witness_bytes) {
+            close(fd);
+            ce_set_err(err, err_len, "%s: %llu bytes, more than the %zu-byte limit of inputs",
+                       req->c1_path, (unsigned long long)size, e->cfg.max_witness_bytes);
+            return CZ_ERR_RANGE;
+        }
+        st = cz_blob_read_fd(&b, fd, size, req->c1_path, err, err_len);
+        close(fd);
+        if (st)
+            return st;
+        text = (const char *)b.data;
+        len = b.len;
+        name = req->c1_path;
+    } else if (e->cfg.max_witness_bytes && len > e->cfg.max_witness_bytes) {
+        ce_set_err(err, err_len, "c1 of %zu bytes exceeds the %zu-byte limit of inputs", len,
+                   e->cfg.max_witness_bytes);
+        return CZ_ERR_RANGE;
+    }
+    cz_status st = cz_c1_parse(out, text ? text : "", len, name, expect, -1, err, err_len);
+    cz_blob_release(&b);
+    return st == CZ_OK || st == CZ_ERR_NOMEM ? st : CZ_ERR_ARG;
+}
+
+/* Does key k prove the preset's circuit? A key made from a preset must be
+   of that preset; a file key must have its variables, public inputs and
+   domain. Engine mutex held. */
+static int porep_key_fits(const key *k, const cz_porep_params *p, const cz_porep_counts *c,
+                          char *err, size_t err_len)
+{
+    if (k->preset[0]) {
+        if (!strcmp(k->preset, p->name))
+            return 1;
+        ce_set_err(err, err_len, "key '%s' was made from preset %s, and the c1 is of preset %s "
+                   "(its registered_proof)", k->id, k->preset, p->name);
+        return 0;
+    }
+    uint64_t nv = 1 + (uint64_t)c->n_public + c->n_aux, rows = c->n_constraints + c->n_public + 1,
+             dom = 1;
+    while (dom < rows)
+        dom <<= 1;
+    const cz_zkey *z = k->zkey;
+    if (z->n_vars == nv && z->n_public == c->n_public && z->domain_size == dom)
+        return 1;
+    ce_set_err(err, err_len, "key '%s' (%u variables, %u public inputs, domain %u) is not a key of "
+               "preset %s, the c1's registered_proof (%llu variables, %u public inputs, domain "
+               "%llu)", k->id, z->n_vars, z->n_public, z->domain_size, p->name,
+               (unsigned long long)nv, c->n_public, (unsigned long long)dom);
+    return 0;
+}
+
+/* A refused request: its parsed c1 goes. */
+static cz_status refuse(cz_c1 *c1, cz_status st)
+{
+    cz_c1_free(c1);
+    return st;
+}
+
 cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id, size_t *position,
                            char *err, size_t err_len)
 {
     cz_submit_outcome dummy;
     cz_submit_outcome *outcome = req && req->outcome ? req->outcome : &dummy;
     *outcome = CZ_SUBMIT_REFUSED;
-    if (!req || !req->key_id || (!req->witness_path && !req->witness && !req->witness_paths) ||
+    int porep = req && (req->c1_json || req->c1_path);
+    if (!req || (!porep && !req->key_id) ||
+        (!req->witness_path && !req->witness && !req->witness_paths && !porep) ||
         (unsigned)req->priority >= CZ_PRIO_COUNT) {
-        ce_set_err(err, err_len, "a job needs a key id and a witness (path or bytes)");
+        ce_set_err(err, err_len, "a job needs a key id and a witness (path or bytes), or a c1");
         return CZ_ERR_ARG;
     }
-    size_t np = req->witness_paths ? req->n_partitions : 0;
-    if (req->witness_paths) {
+    if (porep && (req->witness_path || req->witness || req->witness_paths ||
+                  (req->c1_json && req->c1_path))) {
+        ce_set_err(err, err_len, "a porep job takes one c1 (its JSON or its path) and no witness");
+        return CZ_ERR_ARG;
+    }
+    cz_c1 *c1 = NULL;
+    cz_porep_counts counts;
+    const char *key_id = req->key_id;
+    if (porep) {
+        /* The key's preset, where it was made from one, is the preset the
+           c1 must be of (the reader then names both); a file key is
+           checked against the c1's preset below. */
+        const cz_porep_params *expect = NULL;
+        if (key_id) {
+            pthread_mutex_lock(&e->mu);
+            key *k = ce_find_key_locked(e, key_id);
+            if (k && k->preset[0])
+                expect = cz_porep_preset(k->preset);
+            pthread_mutex_unlock(&e->mu);
+        }
+        cz_status ps = porep_input(e, req, expect, &c1, err, err_len);
+        if (ps == CZ_ERR_ARG && expect && strstr(err, "registered_proof: the file is for")) {
+            size_t n = strlen(err);
+            ce_set_err(err + n, err_len - n, " (key '%s' was made from preset %s)", key_id,
+                       expect->name);
+        }
+        if (!ps)
+            ps = cz_porep_counts_get(c1->params, &counts, err, err_len);
+        if (ps) {
+            cz_c1_free(c1);
+            return ps;
+        }
+        if (!key_id)
+            key_id = c1->params->name;
+    }
+    size_t np = porep ? (c1->n_partitions > 1 ? c1->n_partitions : 0)
+                : req->witness_paths ? req->n_partitions : 0;
+    if (req->witness_paths && !porep) {
         if (np < 1 || np > CZ_MAX_PARTITIONS) {
             ce_set_err(err, err_len, "a job has 1 to %d partitions (witness paths), not %zu",
                     CZ_MAX_PARTITIONS, np);
-            return CZ_ERR_ARG;
+            return refuse(c1, CZ_ERR_ARG);
         }
         for (size_t i = 0; i < np; i++)
             if (!req->witness_paths[i]) {
                 ce_set_err(err, err_len, "witness path %zu is missing", i);
-                return CZ_ERR_ARG;
+                return refuse(c1, CZ_ERR_ARG);
             }
     }
     if (req->witness && req->witness_len > e->cfg.max_witness_bytes) {
         ce_set_err(err, err_len, "witness of %zu bytes exceeds the %zu-byte limit", req->witness_len,
                 e->cfg.max_witness_bytes);
-        return CZ_ERR_RANGE;
+        return refuse(c1, CZ_ERR_RANGE);
     }
     /* A job of more partitions than can ever be pending would be refused
        as "queue full" forever: say so once, with a status not retried. */
     if ((np ? np : 1) > (size_t)e->cfg.max_pending) {
         ce_set_err(err, err_len, "job of %zu partitions exceeds max_pending %d", np ? np : 1,
                 e->cfg.max_pending);
-        return CZ_ERR_RANGE;
+        return refuse(c1, CZ_ERR_RANGE);
     }
     if (req->request_id && strlen(req->request_id) >= sizeof ((job *)0)->request_id) {
         ce_set_err(err, err_len, "request_id longer than 127 bytes");
-        return CZ_ERR_ARG;
+        return refuse(c1, CZ_ERR_ARG);
     }
     if (req->request_id && (!req->request_id[0] || has_control_bytes(req->request_id))) {
         ce_set_err(err, err_len, "request_id is empty or holds control bytes");
-        return CZ_ERR_ARG;
+        return refuse(c1, CZ_ERR_ARG);
     }
-    if (has_control_bytes(req->key_id)) {
+    if (has_control_bytes(key_id)) {
         ce_set_err(err, err_len, "key id holds control bytes");
-        return CZ_ERR_ARG;
+        return refuse(c1, CZ_ERR_ARG);
     }
     /* Witness paths meet the path policy now, so that a refusal (or a
        FIFO, a folder) is answered at once; the witness stage opens them
        again the same way. A file not there yet in an allowed folder may
        still come: its job fails at the witness stage if it has not. */
-    for (size_t i = 0, n = np ? np : req->witness ? 0 : 1; i < n; i++) {
+    for (size_t i = 0, n = porep ? 0 : np ? np : req->witness ? 0 : 1; i < n; i++) {
         int fd;
         uint64_t size;
         bool missing;
@@ -382,16 +517,41 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
                                        np ? req->witness_paths[i] : req->witness_path,
                                        ce_policy_for(e, req->origin, 0), "witness", err, err_len);
         if (ps && !missing)
-            return ps;
+            return refuse(c1, ps);
         if (!ps)
             close(fd);
     }
     job *j = calloc(1, sizeof *j);
     if (!j)
-        return CZ_ERR_NOMEM;
+        return refuse(c1, CZ_ERR_NOMEM);
     if (req->request_id)
-        request_hash(req, j->req_hash);
-    if (req->witness) {
+        request_hash(req, key_id, j->req_hash);
+    if (porep) { /* one partition per c1 partition, each synthesising its witness */
+        j->c1 = c1;
+        j->porep = c1->params;
+        c1 = NULL;
+        if (np && !(j->parts = calloc(np, sizeof *j->parts))) {
+            cz_c1_free(j->c1);
+            free(j);
+            return CZ_ERR_NOMEM;
+        }
+        j->nparts = (int)np;
+        for (size_t i = 0; i < np; i++) {
+            job *c = calloc(1, sizeof *c);
+            if (!(j->parts[i] = c)) {
+                free_parts(j);
+                cz_c1_free(j->c1);
+                free(j);
+                return CZ_ERR_NOMEM;
+            }
+            c->parent = j;
+            c->part = (int)i;
+            c->porep = j->porep;
+            c->prio = req->priority;
+            c->origin = req->origin;
+            c->worker = -1;
+        }
+    } else if (req->witness) {
         /* Uploaded bytes are checked now, so a malformed witness or one of
            the wrong length is answered at once (4xx) rather than as a
            failed job; the witness stage then has nothing left to do. */
@@ -450,7 +610,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         for (job *x = e->jobs_head; x && !dup; x = x->next)
             if (strcmp(x->request_id, j->request_id) == 0)
                 dup = x;
-    key *k = ce_find_key_locked(e, req->key_id);
+    key *k = ce_find_key_locked(e, key_id);
     if (dup && memcmp(dup->req_hash, j->req_hash, sizeof j->req_hash) != 0) {
         ce_set_err(err, err_len, "request_id '%s' was used for a different request (job %s)",
                 j->request_id, dup->id);
@@ -468,12 +628,17 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         *outcome = CZ_SUBMIT_DRAINING;
         st = CZ_ERR_BUSY;
     } else if (!k) {
-        ce_set_err(err, err_len, "unknown key '%s' (load it first)", req->key_id);
+        ce_set_err(err, err_len, "unknown key '%s' (%s)", key_id,
+                   porep && !req->key_id ? "the c1's registered_proof: make it with POST /v1/keys "
+                                           "{\"preset\"} or load one of that preset"
+                                         : "load it first");
         st = CZ_ERR_NOT_FOUND;
     } else if (j->w && j->nw != k->zkey->n_vars) {
         ce_set_err(err, err_len, "uploaded witness has %u values, key '%s' expects %u", j->nw,
-                req->key_id, k->zkey->n_vars);
+                key_id, k->zkey->n_vars);
         st = CZ_ERR_WITNESS;
+    } else if (porep && !porep_key_fits(k, j->porep, &counts, err, err_len)) {
+        st = CZ_ERR_ARG;
     } else if (e->n_active + (j->nparts ? (size_t)j->nparts : 1) > (size_t)e->cfg.max_pending) {
         ce_set_err(err, err_len, "queue full: %zu partitions pending (max_pending %d)", e->n_active,
                 e->cfg.max_pending);
@@ -529,6 +694,7 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
     if (j) {
         cz_hostpool_put(e->pool, j->wbuf); /* wipes */
         free_parts(j);
+        cz_c1_free(j->c1);
         free(j->wtns_path);
         free(j);
     }
@@ -593,13 +759,22 @@ static json_t *job_json_locked(cz_engine *e, const job *j)
                           cz_job_state_name(ce_shown_state(j)), "priority", cz_priority_name(j->prio));
     if (j->request_id[0])
         json_object_set_new(o, "request_id", json_string(j->request_id));
+    json_object_set_new(o, "type", json_string(j->porep ? "porep" : "groth16"));
+    if (j->porep)
+        json_object_set_new(o, "preset", json_string(j->porep->name));
     json_object_set_new(o, "timings_ms", timings_json(j));
     if (j->parts)
         json_object_set_new(o, "partitions", ce_partitions_json(e, j, 1));
     if (j->state == CZ_JOB_DONE) {
         json_error_t je;
-        json_object_set_new(o, j->parts ? "proofs" : "proof", json_loads(j->proof_json, 0, &je));
-        json_object_set_new(o, j->parts ? "publics" : "public", json_loads(j->public_json, 0, &je));
+        json_t *pr = json_loads(j->proof_json, 0, &je), *pu = json_loads(j->public_json, 0, &je);
+        if (j->porep && !j->parts) { /* a porep job answers arrays, one partition or ten */
+            pr = json_pack("[o]", pr);
+            pu = json_pack("[o]", pu);
+        }
+        int arrays = j->parts || j->porep;
+        json_object_set_new(o, arrays ? "proofs" : "proof", pr);
+        json_object_set_new(o, arrays ? "publics" : "public", pu);
     }
     if (j->err[0])
         json_object_set_new(o, "error", json_string(j->err));

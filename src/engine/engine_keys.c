@@ -30,6 +30,7 @@
 #include "groth16/groth16.h"
 #include "io/json.h"
 #include "io/paths.h"
+#include "pairing/pairing.h"
 #include "util/log.h"
 #include "util/rng.h"
 
@@ -233,6 +234,257 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
     return CZ_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* keys made from a preset                                              */
+/* ------------------------------------------------------------------ */
+
+/* The host memory of a key of the preset's counts, before its matrices
+   (they need the recorded circuit's nonzeros): points of A, B1 + B2 (every
+   variable, an upper bound of B's density), C (aux variables), H (the
+   domain) and IC. */
+static uint64_t preset_points_bytes(const cz_porep_counts *c, uint64_t domain)
+{
+    uint64_t nv = 1 + (uint64_t)c->n_public + c->n_aux;
+    return 96 * nv + (96 + 192) * nv + 96 * c->n_aux + 96 * domain + 96 * (c->n_public + 1);
+}
+
+/* The smallest power of two of at least the constraints and snarkjs's
+   n_public + 1 input rows: the key's domain. */
+static uint64_t preset_domain(const cz_porep_counts *c)
+{
+    uint64_t rows = c->n_constraints + c->n_public + 1, n = 1;
+    while (n < rows)
+        n <<= 1;
+    return n;
+}
+
+/* The bytes of a recorded circuit (its three matrices). */
+static uint64_t shape_bytes(const cz_shape *s)
+{
+    uint64_t b = 0;
+    for (int m = 0; m < 3; m++)
+        b += 8 * (s->n_constraints + 1) + 6 * s->m[m].nnz;
+    return b + 32ull * s->n_coefs;
+}
+
+/* Until the compact key lands in every build, a key made by the setup's
+   file path is the fallback: the same toxic waste for the same seed. */
+#pragma weak cz_zkey_from_shape
+
+static cz_status key_from_shape(cz_engine *e, cz_zkey **out, const cz_shape *shape,
+                                const cz_setup_opts *opts, char *err, size_t err_len)
+{
+    *out = NULL;
+    if (cz_zkey_from_shape) {
+        /* the fixed-base products go to the first device's backend: its
+           lock is held as for a proof */
+        device *dv = &e->devs[0];
+        pthread_mutex_lock(&dv->lock);
+        double t0 = ce_now_ms();
+        cz_status st = cz_zkey_from_shape(out, shape, opts, dv->be, err, err_len);
+        dv->busy_ms += ce_now_ms() - t0;
+        pthread_mutex_unlock(&dv->lock);
+        return st;
+    }
+    cz_r1cs *cs = NULL;
+    cz_status st = cz_shape_to_r1cs(shape, &cs, err, err_len);
+    if (st)
+        return st;
+    const char *dir = getenv("TMPDIR");
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/cuzkd-key-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cz_r1cs_free(cs);
+        ce_set_err(err, err_len, "%s: cannot make a temporary key file: %s", tmp, strerror(errno));
+        return CZ_ERR_IO;
+    }
+    close(fd);
+    st = cz_groth16_setup(cs, tmp, opts, err, err_len);
+    cz_r1cs_free(cs);
+    if (!st) {
+        cz_zkey_load_opts lo = {.threads = opts->threads, .private_copy = true};
+        st = cz_zkey_load_ex(out, tmp, &lo, err, err_len);
+    }
+    unlink(tmp);
+    return st;
+}
+
+/* Grow (or shrink) a load in flight's hold on the budget: 0, or -1 when
+   the growth does not fit next to running jobs and keys in use. */
+static int loading_resize(cz_engine *e, struct loading *l, uint64_t bytes, uint64_t *fixed_out)
+{
+    pthread_mutex_lock(&e->mu);
+    uint64_t idle = 0;
+    for (key *k = e->keys; k; k = k->next)
+        if (k->users == 0)
+            idle += k->bytes;
+    uint64_t fixed = e->mem_jobs + e->mem_keys - idle - l->bytes;
+    int ok = bytes <= l->bytes || (bytes <= e->mem_budget && fixed + bytes <= e->mem_budget);
+    if (ok) {
+        e->mem_keys = e->mem_keys - l->bytes + bytes;
+        l->bytes = bytes;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (fixed_out)
+        *fixed_out = fixed;
+    return ok ? 0 : -1;
+}
+
+cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, uint64_t seed,
+                             int seeded, char *err, size_t err_len)
+{
+    const cz_porep_params *p = preset ? cz_porep_preset(preset) : NULL;
+    if (!p) {
+        ce_set_err(err, err_len, "unknown preset '%s' (cuzk circuit list names them)",
+                   preset ? preset : "");
+        return CZ_ERR_ARG;
+    }
+    if (!id)
+        id = p->name;
+    if (!valid_id(id, sizeof ((key *)0)->id)) {
+        ce_set_err(err, err_len, "key id must be 1-127 characters of [A-Za-z0-9._-]");
+        return CZ_ERR_ARG;
+    }
+    cz_porep_counts c;
+    cz_status st = cz_porep_counts_get(p, &c, err, err_len);
+    if (st)
+        return st;
+    uint64_t domain = preset_domain(&c), points = preset_points_bytes(&c, domain);
+    if (domain > ((uint64_t)1 << 28)) {
+        ce_set_err(err, err_len, "%s: a domain of %llu rows is past what a key holds", p->name,
+                   (unsigned long long)domain);
+        return CZ_ERR_RANGE;
+    }
+
+    pthread_mutex_lock(&e->mu);
+    key *old = ce_find_key_locked(e, id);
+    if (old || find_loading_locked(e, id)) {
+        int same = old && !strcmp(old->preset, p->name) && old->seeded == seeded &&
+                   (!seeded || old->seed == seed);
+        pthread_mutex_unlock(&e->mu);
+        if (same)
+            return CZ_OK; /* preload is idempotent */
+        if (old)
+            ce_set_err(err, err_len, "key '%s' is already loaded (%s%s); evict it first", id,
+                       old->preset[0] ? "made from preset " : "from ",
+                       old->preset[0] ? old->preset : old->path);
+        else
+            ce_set_err(err, err_len, "key '%s' is being made or loaded; wait for that to end", id);
+        return CZ_ERR_BUSY;
+    }
+    struct loading me = {.next = e->loading, .bytes = 0};
+    snprintf(me.id, sizeof me.id, "%s", id);
+    e->loading = &me;
+    pthread_mutex_unlock(&e->mu);
+
+    /* First the points (known from the counts), then, once the circuit is
+       recorded, its matrices and the recording itself while the key is
+       made; the recording is given back when the key is made. */
+    uint64_t fixed = 0, mats = 0, rec = 0;
+    cz_shape *shape = NULL;
+    cz_zkey *zk = NULL;
+    cz_vk *vk = NULL;
+    double t0 = ce_now_ms();
+    if (loading_resize(e, &me, points, &fixed)) {
+        st = CZ_ERR_NOMEM;
+        ce_set_err(err, err_len, "preset %s: the key needs %llu MiB of host memory for its "
+                   "points alone, more than the budget of %llu MiB leaves next to the %llu MiB "
+                   "that running jobs and keys in use hold", p->name,
+                   (unsigned long long)(points >> 20), (unsigned long long)(e->mem_budget >> 20),
+                   (unsigned long long)(fixed >> 20));
+    }
+    if (!st) {
+        cz_log(CZ_LOG_INFO, "engine", "key %s: recording preset %s (%llu constraints)", id,
+               p->name, (unsigned long long)c.n_constraints);
+        st = cz_porep_shape(p, &shape, err, err_len);
+    }
+    if (!st) {
+        /* compact matrices: 4 B column + 2 B coefficient index per nonzero
+           of A and B, row pointers, and room for a CSR's 14 B per nonzero
+           where the key is not compact */
+        mats = 14 * (shape->m[0].nnz + shape->m[1].nnz) + 16 * (domain + 1);
+        rec = shape_bytes(shape);
+        if (loading_resize(e, &me, points + mats + rec, &fixed)) {
+            st = CZ_ERR_NOMEM;
+            ce_set_err(err, err_len, "preset %s: the key needs %llu MiB of host memory (points "
+                       "and matrices, and %llu MiB for the recorded circuit while it is made), "
+                       "more than the budget of %llu MiB leaves next to the %llu MiB that "
+                       "running jobs and keys in use hold", p->name,
+                       (unsigned long long)((points + mats) >> 20),
+                       (unsigned long long)(rec >> 20), (unsigned long long)(e->mem_budget >> 20),
+                       (unsigned long long)(fixed >> 20));
+        }
+    }
+    if (!st) {
+        cz_log(CZ_LOG_INFO, "engine", "key %s: recorded in %.0f ms; making the key (%llu MiB)",
+               id, ce_now_ms() - t0, (unsigned long long)((points + mats) >> 20));
+        cz_setup_opts so = {.seeded = seeded != 0, .seed = seed,
+                            .threads = (unsigned)e->cfg.prove_threads};
+        st = key_from_shape(e, &zk, shape, &so, err, err_len);
+    }
+    cz_shape_free(shape);
+    if (!st && (st = cz_vk_from_zkey(&vk, zk)) != CZ_OK)
+        ce_set_err(err, err_len, "preset %s: cannot derive the verification key", p->name);
+    key *k = NULL;
+    if (!st && !(k = calloc(1, sizeof *k))) {
+        st = CZ_ERR_NOMEM;
+        ce_set_err(err, err_len, "out of memory");
+    }
+
+    pthread_mutex_lock(&e->mu);
+    for (struct loading **pp = &e->loading; *pp; pp = &(*pp)->next)
+        if (*pp == &me) {
+            *pp = me.next;
+            break;
+        }
+    e->mem_keys -= me.bytes;
+    if (st) {
+        pthread_mutex_unlock(&e->mu);
+        cz_vk_free(vk);
+        cz_zkey_free(zk);
+        return st;
+    }
+    snprintf(k->id, sizeof k->id, "%s", id);
+    snprintf(k->tier, sizeof k->tier, "host");
+    snprintf(k->preset, sizeof k->preset, "%s", p->name);
+    k->seed = seed;
+    k->seeded = seeded != 0;
+    k->zkey = zk;
+    k->vk = vk;
+    k->load_ms = ce_now_ms() - t0;
+    k->bytes = points + mats;
+    k->loaded_at = k->last_use = ce_now_ms();
+    k->next = e->keys;
+    e->keys = k;
+    e->mem_keys += k->bytes;
+    pthread_mutex_unlock(&e->mu);
+    cz_log(CZ_LOG_INFO, "engine", "key %s made from preset %s in %.0f ms (%s)", id, p->name,
+           k->load_ms, zk->compact ? "compact" : "setup file");
+    return CZ_OK;
+}
+
+char *cz_engine_key_vk_json(cz_engine *e, const char *id)
+{
+    pthread_mutex_lock(&e->mu);
+    key *k = ce_find_key_locked(e, id ? id : "");
+    cz_vk v = {0};
+    if (k) {
+        v = *k->vk;
+        v.ic = malloc(((size_t)v.n_public + 1) * sizeof *v.ic);
+        if (v.ic)
+            memcpy(v.ic, k->vk->ic, ((size_t)v.n_public + 1) * sizeof *v.ic);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (!k || !v.ic)
+        return NULL;
+    cz_fp12 ab;
+    cz_pairing(&ab, &v.alpha1, &v.beta2);
+    char *s = cz_vk_to_json(&v, &ab);
+    free(v.ic);
+    return s;
+}
+
 cz_status cz_engine_mem_hold(cz_engine *e, uint64_t bytes)
 {
     pthread_mutex_lock(&e->mu);
@@ -290,13 +542,22 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
 
 json_t *ce_key_json_locked(cz_engine *e, const key *k)
 {
-    return json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:f, s:I, s:I, s:I, s:f}", "id", k->id,
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:f, s:I, s:I, s:I, s:f}", "id", k->id,
                      "path", k->path, "tier", k->tier, "bytes", (json_int_t)k->bytes, "users",
                      k->users, "last_use_s_ago", (ce_now_ms() - k->last_use) / 1e3, "load_ms",
                      k->load_ms, "n_vars", (json_int_t)k->zkey->n_vars, "n_public",
                      (json_int_t)k->zkey->n_public, "domain_size",
                      (json_int_t)k->zkey->domain_size, "loaded_s_ago",
                      (ce_now_ms() - k->loaded_at) / 1e3);
+    if (k->preset[0]) { /* made from a preset: no file */
+        json_object_set_new(o, "path", json_null());
+        json_object_set_new(o, "preset", json_string(k->preset));
+        json_object_set_new(o, "seed", k->seeded ? json_integer((json_int_t)k->seed) : json_null());
+    } else {
+        json_object_set_new(o, "preset", json_null());
+    }
+    json_object_set_new(o, "compact", json_boolean(k->zkey->compact));
+    return o;
 }
 
 json_t *cz_engine_keys_json(cz_engine *e)

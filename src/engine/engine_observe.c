@@ -39,6 +39,16 @@
 static const char *const stage_names[ST_COUNT] = {"queue_wait", "witness", "gpu_queue",
                                                   "gpu",        "verify",  "total"};
 
+/* The prove stages where no GPU proves (the CPU backend). Metrics keep
+   the names above, so that dashboards see one series whatever proves. */
+static const char *const host_stage_names[ST_COUNT] = {"queue_wait", "witness", "prove_queue",
+                                                       "prove",      "verify",  "total"};
+
+const char *ce_stage_name(const cz_engine *e, int stage)
+{
+    return (e->host_prove ? host_stage_names : stage_names)[stage];
+}
+
 /* Prometheus histogram buckets (seconds). */
 static const double bucket_le[N_BUCKETS] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
                                             1,     2.5,  5,     10,   30,  60,  300};
@@ -157,7 +167,7 @@ json_t *cz_engine_timeline_json(cz_engine *e)
         const span *s = &e->spans[(e->span_head + i) % e->cfg.timeline_cap];
         json_array_append_new(a, json_pack("{s:s, s:I, s:i, s:s, s:i, s:f, s:f}", "job", s->job,
                                            "seq", (json_int_t)s->seq, "partition", s->part,
-                                           "stage", stage_names[s->stage], "worker", s->worker,
+                                           "stage", ce_stage_name(e, s->stage), "worker", s->worker,
                                            "start_ms", s->t0, "end_ms", s->t1));
     }
     json_t *o = json_pack("{s:f, s:i, s:i, s:o}", "now_ms", ce_now_ms() - e->t0, "workers",

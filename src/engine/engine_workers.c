@@ -45,14 +45,16 @@ static uint64_t wtns_file_max(uint64_t v)
     return 76 + 32 * v + 4096;
 }
 
-static uint64_t job_mem_estimate(const key *k, size_t wtns_len)
+static uint64_t job_mem_estimate(const key *k, const job *j)
 {
     /* witness (Montgomery) + a, b, c, h of the domain + the file bytes,
        plus MSM scratch (bounded by a few MiB per thread). */
     uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
     /* a witness named by path is read whole before it is decoded: its
-       file (at most wtns_file_max bytes, checked before the read) */
-    uint64_t file = wtns_len ? (uint64_t)wtns_len : wtns_file_max(v);
+       file (at most wtns_file_max bytes, checked before the read); a
+       porep partition synthesises into the witness buffer itself, with
+       per-challenge scratch (a few MiB a thread: 32 MiB in all) */
+    uint64_t file = j->porep ? (32u << 20) : j->wtns_len ? (uint64_t)j->wtns_len : wtns_file_max(v);
     return 32 * (v + 4 * n) + file + (8u << 20);
 }
 
@@ -117,7 +119,7 @@ void *ce_witness_main(void *arg)
                 /* An uploaded witness's buffer is held since submission
                    (j->mem): only the rest of the estimate is new. */
                 uint64_t held = j->mem;
-                uint64_t need = job_mem_estimate(j->key, j->wtns_len) - held;
+                uint64_t need = job_mem_estimate(j->key, j) - held;
                 /* Pooled witness buffers count too, less the one this job
                    will reuse (its estimate has the witness already). */
                 size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
@@ -156,6 +158,11 @@ void *ce_witness_main(void *arg)
         uint32_t n_vars = j->key->zkey->n_vars;
         char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
         cz_origin origin = j->origin;
+        /* a porep partition: the job's c1 (kept until all its partitions
+           end, so readable with the mutex free) */
+        const cz_porep_params *porep = j->porep;
+        const cz_c1 *c1 = j->parent ? j->parent->c1 : j->c1;
+        unsigned part = (unsigned)j->part;
         pthread_mutex_unlock(&e->mu);
 
         char err[512] = "";
@@ -166,6 +173,22 @@ void *ce_witness_main(void *arg)
             data = read_witness(e, path, origin, n_vars, &len, &st, err, sizeof err);
         cz_hostbuf *wb = NULL;
         uint32_t nw = 0;
+        if (porep) {
+            /* Synthesise partition `part` into a pooled (pinned) buffer,
+               the challenges in parallel on the engine's pool. */
+            cz_porep_partition in;
+            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr)))) {
+                ce_set_err(err, sizeof err, "partition %u: out of memory", part);
+                st = CZ_ERR_NOMEM;
+            } else if ((st = cz_c1_partition(c1, part, &in, err, sizeof err)) ||
+                       (st = cz_porep_witness(porep, &in, e->synth, wb->data, n_vars, err,
+                                              sizeof err))) {
+                cz_hostpool_put(e->pool, wb); /* wipes */
+                wb = NULL;
+            } else {
+                nw = n_vars;
+            }
+        }
         if (!st && path) {
             /* Decode into a pooled (pinned) buffer; the parser checks the
                count against the key before it writes a value. */
