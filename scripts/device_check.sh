@@ -28,8 +28,8 @@ echo "== device_check $MODE $(date -u +%FT%TZ) commit ${CZ_COMMIT:-$(git -C "$RO
 
 # ---- dependencies --------------------------------------------------------
 . "$ROOT/scripts/device_deps.sh"
-pkg-config --exists cmocka 2>/dev/null ||
-    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
+pkg-config --exists cmocka libxxhash 2>/dev/null ||
+    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
 pkg-config --modversion cmocka || echo "cmocka still missing"
 export PATH="/usr/local/cuda/bin:$PATH"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv

@@ -6,12 +6,13 @@
 # @noble/curves) for the test oracles only, pinned in tools/oracle.
 # postgresql + libpq-dev: the farm (cuzkd --db, src/farm) and its tests,
 # which start a private server of their own (tests/pg_lib.sh).
+# libxxhash-dev: XXH3 checksums of the compact key file (src/io/nkey.c).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBS=(build-essential cmake pkg-config libcmocka-dev libjansson-dev
       libmicrohttpd-dev libinih-dev libcurl4-openssl-dev nodejs npm curl jq bc
-      postgresql libpq-dev)
+      postgresql libpq-dev libxxhash-dev)
 
 missing_debs() {
     local m=()
