@@ -111,6 +111,35 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
                   const void *dev_points, const void *dev_scalars, size_t n, unsigned flags,
                   unsigned window_bits);
 
+/* ---- keys in compact form (native.cu) ---- */
+
+/* Fixed base: dev_out[i] = s_i G (group 1: G1, 2: G2 generator), affine
+   (infinity all zero), for n Montgomery scalars at dev_scalars (any value
+   < r, 0 included). dev_table: the generator's window table,
+   table[j * CZD_FB_ENTRIES + d - 1] = d 2^(CZD_FB_WBITS j) G (affine), for
+   j < CZD_FB_WINDOWS and 1 <= d <= CZD_FB_ENTRIES, made by the caller. */
+#define CZD_FB_WBITS 10
+#define CZD_FB_WINDOWS 26
+#define CZD_FB_ENTRIES 512
+#define CZD_FB_TABLE (CZD_FB_WINDOWS * CZD_FB_ENTRIES)
+cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev_scalars,
+                         size_t n, const void *dev_table);
+/* a = A w, b = B w, c = a .* b for `rows` rows of two compact matrices
+   (row pointers uint64, columns uint32, coefficient indices uint16 into
+   dev_coefs, n_coefs Montgomery Fr, n_coefs <= 65,536); rows at or past a
+   matrix's n_rows are 0 (na_rows, nb_rows <= rows). Columns must index w
+   and indices the table (checked when the key was made; an index past the
+   table reads as 0). Queued on the stream, not waited for. */
+cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
+                               const void *dev_ra, const void *dev_ca, const void *dev_ka,
+                               uint32_t na_rows, const void *dev_rb, const void *dev_cb,
+                               const void *dev_kb, uint32_t nb_rows, const void *dev_coefs,
+                               uint32_t n_coefs, const void *dev_w, size_t rows);
+/* dev_out[k] = dev_in[dev_idx[k]] for k < n (Fr; idx uint32, indices
+   checked by the caller). Queued, not waited for. */
+cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void *dev_idx,
+                     size_t n);
+
 #ifdef CUZK_GPU_MODEL
 /* the host model of the device only (src/backend/gpu_model.c) */
 cz_status czd_model_fail_after(unsigned long k, cz_status st, int sticky);

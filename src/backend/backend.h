@@ -66,6 +66,8 @@ typedef struct {
 typedef struct {
     double eval_abc_ms, ntt_ms, msm_ms, upload_ms;
     double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
+    uint64_t h2d_bytes; /* host-to-device bytes of this proof (the witness; the key too
+                           when this proof loaded it) */
     char tier[16];
     char error[256]; /* on failure: what went wrong on the device */
 } cz_core_timings;

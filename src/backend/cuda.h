@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "backend/backend.h"
 #include "curve/curve.h"
 #include "field/field.h"
 
@@ -127,6 +128,40 @@ cz_status cz_cuda_g1_msm_dev(cz_cuda_ctx *ctx, cz_g1_jac *out, const cz_cuda_buf
 cz_status cz_cuda_g2_msm_dev(cz_cuda_ctx *ctx, cz_g2_jac *out, const cz_cuda_buf *bases,
                              const cz_fr *scalars_host, const cz_cuda_buf *scalars_dev, size_t n,
                              unsigned flags, unsigned window_bits);
+
+/* ---- keys in compact form (native circuits) ----
+ * Fixed base: out[i] = scalars[i] G for the generator G of G1 / G2, affine
+ * (infinity all zero); scalars Montgomery, any value (0 included). Host
+ * arrays of any length: run in chunks of at most 2^24 points through the
+ * arena's free part (CZ_ERR_NOMEM when not even 4096 points fit). The
+ * generator's window table (26 x 512 multiples) is made on the host once
+ * per process and copied in with each call. */
+cz_status cz_cuda_g1_fixed_base(cz_cuda_ctx *ctx, cz_g1_affine *out, const cz_fr *scalars, size_t n);
+cz_status cz_cuda_g2_fixed_base(cz_cuda_ctx *ctx, cz_g2_affine *out, const cz_fr *scalars, size_t n);
+/* A compact matrix (cz_cmat of backend.h) on the device. */
+typedef struct {
+    cz_cuda_buf row_ptr; /* n_rows + 1 uint64 */
+    cz_cuda_buf col;     /* nnz uint32 */
+    cz_cuda_buf coef;    /* nnz uint16 indices into the coefficient table */
+    uint32_t n_rows;
+} cz_cuda_cmat;
+/* abc[0..2] = A w, B w, (A w) .* (B w) for `rows` rows (rows at or past a
+   matrix's n_rows are 0); coefs: n_coefs (<= 65,536) Montgomery values on
+   the device; columns must index w and coefficient indices the table
+   (not checked here: the key's maker does). Waits for the result. */
+cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], const cz_cuda_cmat *ma,
+                                       const cz_cuda_cmat *mb, const cz_cuda_buf *coefs,
+                                       uint32_t n_coefs, const cz_cuda_buf *w, size_t rows);
+/* The same from host arrays (tests, benchmarks): the matrices, the table
+   and w (n_w values) are checked, copied in, evaluated and a, b, c (rows
+   values each) copied back. */
+cz_status cz_cuda_eval_abc_compact(cz_cuda_ctx *ctx, cz_fr *a, cz_fr *b, cz_fr *c, const cz_cmat *ma,
+                                   const cz_cmat *mb, const cz_fr *coefs, uint32_t n_coefs,
+                                   const cz_fr *w, size_t n_w, size_t rows);
+/* out[k] = in[idx[k]] (Fr, idx uint32 each < the values in `in`), k < n,
+   all on the device; waits. */
+cz_status cz_cuda_gather_dev(cz_cuda_ctx *ctx, cz_cuda_buf *out, const cz_cuda_buf *in,
+                             const cz_cuda_buf *idx, size_t n);
 
 /* ---- test and benchmark helpers ---- */
 /* out[i] = d_i G (G1 or G2 generator, affine) with d_i = k[i % m] +

@@ -442,6 +442,207 @@ cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *ad
     return st;
 }
 
+/* ---- keys in compact form ---- */
+
+/* The generator's window table of czd_fixed_base, made once per process:
+   T[j][d - 1] = d 2^(10 j) G (one addition each, a batch inversion per
+   window): 13,312 points, ~30 ms for G2 on one core. */
+static pthread_mutex_t g_fb_lock = PTHREAD_MUTEX_INITIALIZER;
+static cz_g1_affine *g_fb_g1;
+static cz_g2_affine *g_fb_g2;
+
+#define FB_TABLE(G)                                                                            \
+    static cz_##G##_affine *fb_table_##G(void)                                                 \
+    {                                                                                          \
+        cz_##G##_affine *t = malloc((size_t)CZD_FB_TABLE * sizeof *t);                         \
+        cz_##G##_jac *e = malloc((size_t)CZD_FB_ENTRIES * sizeof *e);                          \
+        if (!t || !e) {                                                                        \
+            free(t);                                                                           \
+            free(e);                                                                           \
+            return NULL;                                                                       \
+        }                                                                                      \
+        cz_##G##_affine g;                                                                     \
+        cz_##G##_jac base;                                                                     \
+        cz_##G##_generator(&g);                                                                \
+        cz_##G##_jac_from_affine(&base, &g);                                                   \
+        for (unsigned j = 0; j < CZD_FB_WINDOWS; j++) {                                        \
+            e[0] = base;                                                                       \
+            for (unsigned d = 1; d < CZD_FB_ENTRIES; d++)                                      \
+                cz_##G##_jac_add(&e[d], &e[d - 1], &base);                                     \
+            cz_##G##_jac_batch_to_affine(t + (size_t)j * CZD_FB_ENTRIES, e, CZD_FB_ENTRIES);   \
+            cz_##G##_jac_dbl(&base, &e[CZD_FB_ENTRIES - 1]); /* 2^10 times the last base */    \
+        }                                                                                      \
+        free(e);                                                                               \
+        return t;                                                                              \
+    }
+FB_TABLE(g1)
+FB_TABLE(g2)
+
+static const void *fb_table(int group)
+{
+    pthread_mutex_lock(&g_fb_lock);
+    if (group == 1 && !g_fb_g1)
+        g_fb_g1 = fb_table_g1();
+    if (group == 2 && !g_fb_g2)
+        g_fb_g2 = fb_table_g2();
+    const void *t = group == 1 ? (const void *)g_fb_g1 : (const void *)g_fb_g2;
+    pthread_mutex_unlock(&g_fb_lock);
+    return t;
+}
+
+#define FB_CHUNK ((size_t)1 << 24)
+#define FB_MIN_CHUNK ((size_t)4096)
+
+static cz_status fixed_base(cz_cuda_ctx *ctx, int group, void *out, const cz_fr *scalars, size_t n)
+{
+    if (!ctx || (n && (!out || !scalars)))
+        return ctx ? fail(ctx, CZ_ERR_ARG, "fixed base: bad argument") : CZ_ERR_ARG;
+    if (n == 0)
+        return CZ_OK;
+    const void *tab = fb_table(group);
+    if (!tab)
+        return fail(ctx, CZ_ERR_NOMEM, "fixed base: out of host memory for the window table");
+    size_t pb = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
+    size_t tab_bytes = (size_t)CZD_FB_TABLE * pb, free_b = cz_cuda_arena_free(ctx);
+    size_t slack = tab_bytes + 4 * 256;
+    size_t chunk = free_b > slack ? (free_b - slack) / (pb + sizeof(cz_fr)) : 0;
+    if (chunk > FB_CHUNK)
+        chunk = FB_CHUNK;
+    if (chunk > n)
+        chunk = n;
+    if (chunk < (n < FB_MIN_CHUNK ? n : FB_MIN_CHUNK))
+        return fail(ctx, CZ_ERR_NOMEM, "fixed base: the device arena has no room for 4096 points");
+    cz_cuda_buf b[3]; /* table, scalars, points */
+    size_t bytes[3] = {tab_bytes, chunk * sizeof(cz_fr), chunk * pb};
+    cz_status st = tmp_bufs(ctx, b, bytes, 3);
+    if (st != CZ_OK)
+        return st;
+    st = cz_cuda_upload(ctx, &b[0], 0, tab, tab_bytes);
+    for (size_t i0 = 0; i0 < n && st == CZ_OK; i0 += chunk) {
+        size_t cnt = n - i0 < chunk ? n - i0 : chunk;
+        st = cz_cuda_upload(ctx, &b[1], 0, scalars + i0, cnt * sizeof(cz_fr));
+        if (st == CZ_OK)
+            st = pass(ctx, czd_fixed_base(ctx->d, group, b[2].dev, b[1].dev, cnt, b[0].dev));
+        if (st == CZ_OK)
+            st = cz_cuda_download(ctx, (char *)out + i0 * pb, &b[2], 0, cnt * pb);
+    }
+    tmp_free(ctx, b, 3);
+    return st;
+}
+
+cz_status cz_cuda_g1_fixed_base(cz_cuda_ctx *ctx, cz_g1_affine *out, const cz_fr *scalars, size_t n)
+{
+    return fixed_base(ctx, 1, out, scalars, n);
+}
+
+cz_status cz_cuda_g2_fixed_base(cz_cuda_ctx *ctx, cz_g2_affine *out, const cz_fr *scalars, size_t n)
+{
+    return fixed_base(ctx, 2, out, scalars, n);
+}
+
+cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], const cz_cuda_cmat *ma,
+                                       const cz_cuda_cmat *mb, const cz_cuda_buf *coefs,
+                                       uint32_t n_coefs, const cz_cuda_buf *w, size_t rows)
+{
+    if (!ctx || !abc || !ma || !mb || !w || (n_coefs && !coefs))
+        return ctx ? fail(ctx, CZ_ERR_ARG, "compact a/b/c: bad argument") : CZ_ERR_ARG;
+    if (ma->n_rows > rows || mb->n_rows > rows || n_coefs > 65536)
+        return fail(ctx, CZ_ERR_ARG, "compact a/b/c: more matrix rows than rows, or more than 65,536 coefficients");
+    for (int i = 0; i < 3; i++)
+        if (!abc[i].dev || abc[i].bytes < rows * sizeof(cz_fr))
+            return fail(ctx, CZ_ERR_ARG, "compact a/b/c: output buffer smaller than the rows");
+    if (ma->row_ptr.bytes < ((size_t)ma->n_rows + 1) * 8 || mb->row_ptr.bytes < ((size_t)mb->n_rows + 1) * 8)
+        return fail(ctx, CZ_ERR_ARG, "compact a/b/c: row pointer buffer too small");
+    if (n_coefs && coefs->bytes < (size_t)n_coefs * sizeof(cz_fr))
+        return fail(ctx, CZ_ERR_ARG, "compact a/b/c: coefficient buffer smaller than the table");
+    cz_status st = pass(ctx, czd_eval_abc_compact(
+                                 ctx->d, abc[0].dev, abc[1].dev, abc[2].dev, ma->row_ptr.dev,
+                                 ma->col.dev, ma->coef.dev, ma->n_rows, mb->row_ptr.dev, mb->col.dev,
+                                 mb->coef.dev, mb->n_rows, n_coefs ? coefs->dev : NULL, n_coefs,
+                                 w->dev, rows));
+    if (st == CZ_OK)
+        st = pass(ctx, czd_sync(ctx->d));
+    return st;
+}
+
+/* a matrix's arrays are consistent: rows ascending, columns < n_w,
+   indices < n_coefs */
+static bool cmat_ok(const cz_cmat *m, size_t n_w, uint32_t n_coefs)
+{
+    if (m->n_rows && (!m->row_ptr || m->row_ptr[0] != 0 || m->row_ptr[m->n_rows] != m->nnz))
+        return false;
+    if (!m->n_rows && m->nnz)
+        return false;
+    if (m->nnz && (!m->col || !m->coef))
+        return false;
+    for (uint32_t i = 0; i < m->n_rows; i++)
+        if (m->row_ptr[i] > m->row_ptr[i + 1])
+            return false;
+    for (uint64_t k = 0; k < m->nnz; k++)
+        if (m->col[k] >= n_w || m->coef[k] >= n_coefs)
+            return false;
+    return true;
+}
+
+cz_status cz_cuda_eval_abc_compact(cz_cuda_ctx *ctx, cz_fr *a, cz_fr *b, cz_fr *c, const cz_cmat *ma,
+                                   const cz_cmat *mb, const cz_fr *coefs, uint32_t n_coefs,
+                                   const cz_fr *w, size_t n_w, size_t rows)
+{
+    if (!ctx || !ma || !mb || (rows && (!a || !b || !c)) || (n_w && !w) || (n_coefs && !coefs))
+        return ctx ? fail(ctx, CZ_ERR_ARG, "compact a/b/c: bad argument") : CZ_ERR_ARG;
+    if (ma->n_rows > rows || mb->n_rows > rows || n_coefs > 65536 || !cmat_ok(ma, n_w, n_coefs) ||
+        !cmat_ok(mb, n_w, n_coefs))
+        return fail(ctx, CZ_ERR_ARG, "compact a/b/c: inconsistent matrices (rows, columns or "
+                                     "coefficient indices out of range)");
+    if (rows == 0)
+        return CZ_OK;
+    const cz_cmat *m[2] = {ma, mb};
+    size_t bytes[11] = {rows * sizeof(cz_fr), rows * sizeof(cz_fr), rows * sizeof(cz_fr),
+                        n_w * sizeof(cz_fr), (size_t)n_coefs * sizeof(cz_fr)};
+    for (int i = 0; i < 2; i++) {
+        bytes[5 + 3 * i] = ((size_t)m[i]->n_rows + 1) * 8;
+        bytes[6 + 3 * i] = (size_t)m[i]->nnz * 4;
+        bytes[7 + 3 * i] = (size_t)m[i]->nnz * 2;
+    }
+    cz_cuda_buf d[11];
+    cz_status st = tmp_bufs(ctx, d, bytes, 11);
+    if (st != CZ_OK)
+        return st;
+    const uint64_t zero_rp = 0;
+    const void *src[11] = {NULL, NULL, NULL, w, coefs};
+    for (int i = 0; i < 2; i++) {
+        src[5 + 3 * i] = m[i]->n_rows ? (const void *)m[i]->row_ptr : (const void *)&zero_rp;
+        src[6 + 3 * i] = m[i]->col;
+        src[7 + 3 * i] = m[i]->coef;
+    }
+    for (int i = 3; i < 11 && st == CZ_OK; i++)
+        if (bytes[i])
+            st = cz_cuda_upload(ctx, &d[i], 0, src[i], bytes[i]);
+    cz_cuda_cmat cm[2];
+    for (int i = 0; i < 2; i++)
+        cm[i] = (cz_cuda_cmat){d[5 + 3 * i], d[6 + 3 * i], d[7 + 3 * i], m[i]->n_rows};
+    if (st == CZ_OK)
+        st = cz_cuda_eval_abc_compact_dev(ctx, d, &cm[0], &cm[1], &d[4], n_coefs, &d[3], rows);
+    cz_fr *out[3] = {a, b, c};
+    for (int i = 0; i < 3 && st == CZ_OK; i++)
+        st = cz_cuda_download(ctx, out[i], &d[i], 0, rows * sizeof(cz_fr));
+    tmp_free(ctx, d, 11);
+    return st;
+}
+
+cz_status cz_cuda_gather_dev(cz_cuda_ctx *ctx, cz_cuda_buf *out, const cz_cuda_buf *in,
+                             const cz_cuda_buf *idx, size_t n)
+{
+    if (!ctx || !out || !in || !idx)
+        return ctx ? fail(ctx, CZ_ERR_ARG, "gather: bad argument") : CZ_ERR_ARG;
+    if (out->bytes < n * sizeof(cz_fr) || idx->bytes < n * 4)
+        return fail(ctx, CZ_ERR_ARG, "gather: buffer smaller than n elements");
+    cz_status st = pass(ctx, czd_gather(ctx->d, out->dev, in->dev, idx->dev, n));
+    if (st == CZ_OK)
+        st = pass(ctx, czd_sync(ctx->d));
+    return st;
+}
+
 
 /* ---- the cz_backend of backend.h on the GPU ----
  * Two tiers. "resident": the first proof with a key copies its points and
@@ -468,7 +669,12 @@ typedef struct {
     size_t bytes;
     uint32_t n_vars, n_public, log_n, rows;
     cz_cuda_buf pts[5]; /* a, b1, b2, c, h */
-    cz_cuda_buf ra, ca, va, rb, cb, vb;
+    cz_cuda_buf ra, ca, va, rb, cb, vb; /* compact: va, vb hold the coefficient indices */
+    /* compact keys (cz_zkey.compact): the matrices' rows, the coefficient
+       table and B density (n_b points in b1, b2; bidx their variables) */
+    bool compact;
+    uint32_t a_rows, b_rows, n_coefs, n_b;
+    cz_cuda_buf coefs, bidx;
 } gpu_key;
 
 typedef struct {
@@ -683,11 +889,29 @@ static cz_status gpu_msm_g2(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *
     return gpu_leave(g, msm_g2_streamed(g, out, bases, scalars, n));
 }
 
+/* Fixed-base products (a development key's points) under the GPU lock;
+   where the GPU is gone or its arena too full, the CPU backend's hook
+   when it has one. */
+#define GPU_FIXED_BASE(G)                                                                     \
+    static cz_status gpu_fixed_base_##G(cz_backend *be, cz_##G##_affine *out,                 \
+                                        const cz_fr *scalars, size_t n)                       \
+    {                                                                                         \
+        gpu_be *g = be->ctx;                                                                  \
+        cz_status st = gpu_enter(g);                                                          \
+        if (st == CZ_OK)                                                                      \
+            st = gpu_leave(g, cz_cuda_##G##_fixed_base(g->cu, out, scalars, n));              \
+        if ((st == CZ_ERR_NOMEM || g->dead) && g->cpu->fixed_base_##G)                        \
+            return g->cpu->fixed_base_##G(g->cpu, out, scalars, n);                           \
+        return st;                                                                            \
+    }
+GPU_FIXED_BASE(g1)
+GPU_FIXED_BASE(g2)
+
 /* ---- resident keys ---- */
 
 static void key_free(gpu_be *g, gpu_key *k)
 {
-    cz_cuda_buf *order[] = {&k->vb, &k->cb, &k->rb, &k->va, &k->ca, &k->ra,
+    cz_cuda_buf *order[] = {&k->bidx, &k->coefs, &k->vb, &k->cb, &k->rb, &k->va, &k->ca, &k->ra,
                             &k->pts[4], &k->pts[3], &k->pts[2], &k->pts[1], &k->pts[0]};
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
         cz_cuda_buf_free(g->cu, order[i]);
@@ -701,12 +925,29 @@ static void key_free(gpu_be *g, gpu_key *k)
 static size_t proof_scratch(const cz_zkey *key)
 {
     size_t m = key->n_vars > key->domain_size ? key->n_vars : key->domain_size;
-    return m * (size_t)(4 * 32 + 32 + 16 * 16) + ((size_t)512 << 20);
+    size_t extra = 0; /* B's gathered scalars, when b's buffer cannot hold them */
+    if (key->compact && key->b_idx && key->n_b > key->domain_size)
+        extra = (size_t)key->n_b * sizeof(cz_fr);
+    return m * (size_t)(4 * 32 + 32 + 16 * 16) + extra + ((size_t)512 << 20);
+}
+
+/* points of b1 / b2 on the device */
+static size_t key_nb(const cz_zkey *key)
+{
+    return key->compact && key->b_idx ? key->n_b : key->n_vars;
 }
 
 static size_t key_bytes(const cz_zkey *key)
 {
     size_t nv = key->n_vars, np = key->n_public, n = key->domain_size;
+    if (key->compact) {
+        size_t nb = key_nb(key);
+        size_t b = (nv + nb + (nv - np - 1) + n) * sizeof(cz_g1_affine) + nb * sizeof(cz_g2_affine);
+        b += ((size_t)key->ca.n_rows + 1 + (size_t)key->cb.n_rows + 1) * 8;
+        b += (size_t)(key->ca.nnz + key->cb.nnz) * (4 + 2);
+        b += (size_t)key->n_coefs * sizeof(cz_fr) + (key->b_idx ? (size_t)key->n_b * 4 : 0);
+        return b + 13 * 256;
+    }
     size_t b = (3 * nv - np - 1 + n) * sizeof(cz_g1_affine) + nv * sizeof(cz_g2_affine);
     b += 2 * ((size_t)key->qa.n_rows + 1) * 8;
     b += (size_t)(key->qa.nnz + key->qb.nnz) * (4 + sizeof(cz_fr));
@@ -729,16 +970,32 @@ static cz_status upload_array(gpu_be *g, cz_cuda_buf *b, const void *src, size_t
 /* The key's entry, loading it (and evicting keys loaded after the oldest
    that must go) when absent. NULL with CZ_ERR_UNSUPPORTED when it cannot
    be resident. */
-static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *upload_ms)
+static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *upload_ms,
+                         uint64_t *h2d_bytes)
 {
     *out = NULL;
     for (int i = 0; i < g->nkeys; i++)
         if (g->keys[i].uid == key->uid) {
-            *out = &g->keys[i];
-            return CZ_OK;
+            if (g->keys[i].compact == key->compact) {
+                *out = &g->keys[i];
+                return CZ_OK;
+            }
+            /* the key was made compact in place (cz_zkey_compact) since it
+               was loaded: drop its old form (and the keys above it) */
+            while (g->nkeys > i)
+                key_free(g, &g->keys[--g->nkeys]);
+            break;
         }
-    if (!g->resident || key->qa.n_rows != key->domain_size || key->qb.n_rows != key->domain_size)
+    if (!g->resident)
         return CZ_ERR_UNSUPPORTED;
+    if (key->compact ? key->ca.n_rows > key->domain_size || key->cb.n_rows > key->domain_size ||
+                           key->n_coefs > 65536 || (key->n_coefs && !key->coefs)
+                     : key->qa.n_rows != key->domain_size || key->qb.n_rows != key->domain_size)
+        return CZ_ERR_UNSUPPORTED;
+    if (key->compact && key->b_idx)
+        for (uint32_t i = 0; i < key->n_b; i++) /* the gather's indices stay inside w */
+            if (key->b_idx[i] >= key->n_vars)
+                return CZ_ERR_UNSUPPORTED;
     size_t need = key_bytes(key) + proof_scratch(key);
     if (need > cz_cuda_arena_bytes(g->cu))
         return CZ_ERR_UNSUPPORTED;
@@ -753,22 +1010,44 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
     double t = gpu_now_ms();
     gpu_key *k = &g->keys[g->nkeys];
     memset(k, 0, sizeof *k);
-    size_t nv = key->n_vars, np = key->n_public, n = key->domain_size;
+    size_t nv = key->n_vars, np = key->n_public, n = key->domain_size, nb = key_nb(key);
     const void *src[5] = {key->a, key->b1, key->b2, key->c, key->h};
-    size_t bytes[5] = {nv * sizeof(cz_g1_affine), nv * sizeof(cz_g1_affine),
-                       nv * sizeof(cz_g2_affine), (nv - np - 1) * sizeof(cz_g1_affine),
+    size_t bytes[5] = {nv * sizeof(cz_g1_affine), nb * sizeof(cz_g1_affine),
+                       nb * sizeof(cz_g2_affine), (nv - np - 1) * sizeof(cz_g1_affine),
                        n * sizeof(cz_g1_affine)};
     cz_status st = CZ_OK;
     for (int i = 0; i < 5 && st == CZ_OK; i++)
         st = upload_array(g, &k->pts[i], src[i], bytes[i]);
-    const cz_csr *q[2] = {&key->qa, &key->qb};
     cz_cuda_buf *dst[2][3] = {{&k->ra, &k->ca, &k->va}, {&k->rb, &k->cb, &k->vb}};
-    for (int m = 0; m < 2 && st == CZ_OK; m++) {
-        st = upload_array(g, dst[m][0], q[m]->row_ptr, ((size_t)q[m]->n_rows + 1) * 8);
+    if (key->compact) {
+        const cz_cmat *q[2] = {&key->ca, &key->cb};
+        const uint64_t zero_rp = 0; /* a matrix of no rows may have no row pointers */
+        for (int m = 0; m < 2 && st == CZ_OK; m++) {
+            st = upload_array(g, dst[m][0], q[m]->n_rows ? (const void *)q[m]->row_ptr : &zero_rp,
+                              ((size_t)q[m]->n_rows + 1) * 8);
+            if (st == CZ_OK)
+                st = upload_array(g, dst[m][1], q[m]->col, (size_t)q[m]->nnz * 4);
+            if (st == CZ_OK)
+                st = upload_array(g, dst[m][2], q[m]->coef, (size_t)q[m]->nnz * 2);
+        }
         if (st == CZ_OK)
-            st = upload_array(g, dst[m][1], q[m]->col, (size_t)q[m]->nnz * 4);
-        if (st == CZ_OK)
-            st = upload_array(g, dst[m][2], q[m]->val, (size_t)q[m]->nnz * sizeof(cz_fr));
+            st = upload_array(g, &k->coefs, key->coefs, (size_t)key->n_coefs * sizeof(cz_fr));
+        if (st == CZ_OK && key->b_idx)
+            st = upload_array(g, &k->bidx, key->b_idx, (size_t)key->n_b * 4);
+        k->compact = true;
+        k->a_rows = key->ca.n_rows;
+        k->b_rows = key->cb.n_rows;
+        k->n_coefs = key->n_coefs;
+        k->n_b = key->b_idx ? key->n_b : 0;
+    } else {
+        const cz_csr *q[2] = {&key->qa, &key->qb};
+        for (int m = 0; m < 2 && st == CZ_OK; m++) {
+            st = upload_array(g, dst[m][0], q[m]->row_ptr, ((size_t)q[m]->n_rows + 1) * 8);
+            if (st == CZ_OK)
+                st = upload_array(g, dst[m][1], q[m]->col, (size_t)q[m]->nnz * 4);
+            if (st == CZ_OK)
+                st = upload_array(g, dst[m][2], q[m]->val, (size_t)q[m]->nnz * sizeof(cz_fr));
+        }
     }
     if (st != CZ_OK) {
         key_free(g, k); /* frees what was allocated, in reverse order */
@@ -779,9 +1058,10 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
     k->n_vars = key->n_vars;
     k->n_public = key->n_public;
     k->log_n = key->log_n;
-    k->rows = key->qa.n_rows;
+    k->rows = key->domain_size;
     g->nkeys++;
     *upload_ms = gpu_now_ms() - t;
+    *h2d_bytes += k->bytes;
     cz_log(CZ_LOG_INFO, "cuda", "key #%llu resident on %s: %.1f MiB in %.0f ms (%.1f GiB free)",
            (unsigned long long)key->uid, cz_cuda_device_name(g->cu), k->bytes / 1048576.0,
            *upload_ms, cz_cuda_arena_free(g->cu) / 1073741824.0);
@@ -795,29 +1075,46 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_m
     gpu_key *k = NULL;
     cz_status st = ensure_domain(g, key->log_n);
     if (st == CZ_OK)
-        st = key_get(g, key, &k, &tm->upload_ms);
+        st = key_get(g, key, &k, &tm->upload_ms, &tm->h2d_bytes);
     if (st != CZ_OK)
         return st;
     snprintf(tm->tier, sizeof tm->tier, "resident");
     size_t n = key->domain_size, nv = key->n_vars, np = key->n_public;
-    size_t bytes[4] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr)};
-    cz_cuda_buf buf[4]; /* w, a, b, c */
-    if ((st = tmp_bufs(g->cu, buf, bytes, 4)) != CZ_OK)
+    /* B's scalars: w, or with B density w[b_idx[k]] gathered into b's
+       buffer once H is done with it (or a buffer of their own) */
+    size_t nb = k->compact && k->bidx.dev ? k->n_b : nv;
+    bool own = k->compact && k->bidx.dev && nb > n;
+    size_t bytes[5] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr),
+                       own ? nb * sizeof(cz_fr) : 0};
+    cz_cuda_buf buf[5]; /* w, a, b, c, B's scalars when they have their own */
+    if ((st = tmp_bufs(g->cu, buf, bytes, 5)) != CZ_OK)
         return st;
     double t = gpu_now_ms();
     st = cz_cuda_upload(g->cu, &buf[0], 0, w, bytes[0]);
-    if (st == CZ_OK)
+    tm->h2d_bytes += bytes[0];
+    if (st == CZ_OK && k->compact) {
+        cz_cuda_cmat ma = {k->ra, k->ca, k->va, k->a_rows}, mb = {k->rb, k->cb, k->vb, k->b_rows};
+        st = cz_cuda_eval_abc_compact_dev(g->cu, &buf[1], &ma, &mb, &k->coefs, k->n_coefs, &buf[0], n);
+    } else if (st == CZ_OK) {
         st = pass(g->cu, czd_eval_abc(g->cu->d, buf[1].dev, buf[2].dev, buf[3].dev, k->ra.dev,
                                       k->ca.dev, k->va.dev, k->rb.dev, k->cb.dev, k->vb.dev,
                                       buf[0].dev, k->rows));
-    if (st == CZ_OK)
-        st = pass(g->cu, czd_sync(g->cu->d));
+        if (st == CZ_OK)
+            st = pass(g->cu, czd_sync(g->cu->d));
+    }
     tm->eval_abc_ms = gpu_now_ms() - t;
     t = gpu_now_ms();
     if (st == CZ_OK) /* h into a */
         st = h_on_device(g, &buf[1], key->log_n);
     tm->ntt_ms = gpu_now_ms() - t;
     double t_msm = gpu_now_ms();
+    cz_cuda_buf *bs = &buf[0];
+    if (st == CZ_OK && nb != nv) {
+        bs = own ? &buf[4] : &buf[2];
+        t = gpu_now_ms();
+        st = cz_cuda_gather_dev(g->cu, bs, &buf[0], &k->bidx, nb);
+        tm->msm_b1_ms = gpu_now_ms() - t; /* counted with B1's MSM */
+    }
     cz_cuda_buf wc = {(char *)buf[0].dev + (np + 1) * sizeof(cz_fr), (nv - np - 1) * sizeof(cz_fr)};
     struct {
         cz_g1_jac *out;
@@ -825,21 +1122,21 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_m
         size_t count;
         double *ms;
     } g1[4] = {{&out->a, &k->pts[0], &buf[0], nv, &tm->msm_a_ms},
-               {&out->b1, &k->pts[1], &buf[0], nv, &tm->msm_b1_ms},
+               {&out->b1, &k->pts[1], bs, nb, &tm->msm_b1_ms},
                {&out->c, &k->pts[3], &wc, nv - np - 1, &tm->msm_c_ms},
                {&out->h, &k->pts[4], &buf[1], n, &tm->msm_h_ms}};
     for (int i = 0; i < 4 && st == CZ_OK; i++) {
         t = gpu_now_ms();
         st = cz_cuda_g1_msm_dev(g->cu, g1[i].out, g1[i].pts, NULL, g1[i].scalars, g1[i].count, 0, 0);
-        *g1[i].ms = gpu_now_ms() - t;
+        *g1[i].ms += gpu_now_ms() - t;
     }
     if (st == CZ_OK) {
         t = gpu_now_ms();
-        st = cz_cuda_g2_msm_dev(g->cu, &out->b2, &k->pts[2], NULL, &buf[0], nv, 0, 0);
+        st = cz_cuda_g2_msm_dev(g->cu, &out->b2, &k->pts[2], NULL, bs, nb, 0, 0);
         tm->msm_b2_ms = gpu_now_ms() - t;
     }
     tm->msm_ms = gpu_now_ms() - t_msm;
-    tmp_free(g->cu, buf, 4);
+    tmp_free(g->cu, buf, 5);
     return st;
 }
 
@@ -949,6 +1246,8 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, ch
     be->compute_h = gpu_compute_h;
     be->msm_g1 = gpu_msm_g1;
     be->msm_g2 = gpu_msm_g2;
+    be->fixed_base_g1 = gpu_fixed_base_g1;
+    be->fixed_base_g2 = gpu_fixed_base_g2;
     be->destroy = gpu_destroy;
     *out = be;
     return CZ_OK;
@@ -1014,6 +1313,20 @@ cz_status cz_cuda_g2_msm_dev(cz_cuda_ctx *c, cz_g2_jac *o, const cz_cuda_buf *b,
 { (void)c, (void)o, (void)b, (void)sh, (void)sd, (void)n, (void)f, (void)w; return NO_CUDA; }
 cz_status cz_cuda_g1_gen_points(cz_cuda_ctx *c, cz_cuda_buf *o, size_t n, const cz_fr *k, size_t m)
 { (void)c, (void)o, (void)n, (void)k, (void)m; return NO_CUDA; }
+cz_status cz_cuda_g1_fixed_base(cz_cuda_ctx *c, cz_g1_affine *o, const cz_fr *s, size_t n)
+{ (void)c, (void)o, (void)s, (void)n; return NO_CUDA; }
+cz_status cz_cuda_g2_fixed_base(cz_cuda_ctx *c, cz_g2_affine *o, const cz_fr *s, size_t n)
+{ (void)c, (void)o, (void)s, (void)n; return NO_CUDA; }
+cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *c, cz_cuda_buf abc[3], const cz_cuda_cmat *ma,
+                                       const cz_cuda_cmat *mb, const cz_cuda_buf *k, uint32_t nk,
+                                       const cz_cuda_buf *w, size_t rows)
+{ (void)c, (void)abc, (void)ma, (void)mb, (void)k, (void)nk, (void)w, (void)rows; return NO_CUDA; }
+cz_status cz_cuda_eval_abc_compact(cz_cuda_ctx *c, cz_fr *a, cz_fr *b, cz_fr *cc, const cz_cmat *ma,
+                                   const cz_cmat *mb, const cz_fr *k, uint32_t nk, const cz_fr *w,
+                                   size_t nw, size_t rows)
+{ (void)c, (void)a, (void)b, (void)cc, (void)ma, (void)mb, (void)k, (void)nk, (void)w, (void)nw, (void)rows; return NO_CUDA; }
+cz_status cz_cuda_gather_dev(cz_cuda_ctx *c, cz_cuda_buf *o, const cz_cuda_buf *i, const cz_cuda_buf *x, size_t n)
+{ (void)c, (void)o, (void)i, (void)x, (void)n; return NO_CUDA; }
 cz_status cz_cuda_g2_gen_points(cz_cuda_ctx *c, cz_cuda_buf *o, size_t n, const cz_fr *k, size_t m)
 { (void)c, (void)o, (void)n, (void)k, (void)m; return NO_CUDA; }
 cz_status cz_cuda_fr_op(cz_cuda_ctx *c, int op, cz_fr *o, const cz_fr *a, const cz_fr *b, size_t n)

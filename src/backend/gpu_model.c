@@ -31,6 +31,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +657,175 @@ cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, cons
     cz_fr *c = dev_c;
     for (size_t i = 0; i < rows; i++)
         cz_fr_mul(&c[i], &out[0][i], &out[1][i]);
+    return CZ_OK;
+}
+
+/* ---- keys in compact form (cuda/native.cu) ---- */
+
+/* s G from the window table, as k_fixed_base: 26 signed 10-bit digits,
+   one mixed addition per nonzero digit; blocks of 1024 points on the
+   global pool, each with one batch inversion */
+#define FB_BLOCK 1024
+typedef struct {
+    void *out;
+    const cz_fr *s;
+    const void *tab;
+    size_t n;
+    _Atomic int nomem;
+} fb_job;
+
+#define FIXED_BASE(G)                                                                          \
+    static void fixed_base_block_##G(void *arg, size_t begin, size_t end, int worker)          \
+    {                                                                                          \
+        (void)worker;                                                                          \
+        fb_job *job = arg;                                                                     \
+        const cz_##G##_affine *tab = job->tab;                                                 \
+        cz_##G##_jac *tmp = malloc(FB_BLOCK * sizeof *tmp);                                    \
+        if (!tmp) {                                                                            \
+            job->nomem = 1;                                                                    \
+            return;                                                                            \
+        }                                                                                      \
+        for (size_t blk = begin; blk < end; blk++) {                                           \
+            size_t i0 = blk * FB_BLOCK, cnt = job->n - i0 < FB_BLOCK ? job->n - i0 : FB_BLOCK; \
+            for (size_t q = 0; q < cnt; q++) {                                                 \
+                uint64_t v[4];                                                                 \
+                cz_fr_to_limbs(v, &job->s[i0 + q]);                                            \
+                cz_##G##_jac_infinity(&tmp[q]);                                                \
+                unsigned carry = 0;                                                            \
+                for (unsigned j = 0; j < CZD_FB_WINDOWS; j++) {                                \
+                    unsigned pos = j * CZD_FB_WBITS, l = pos / 64, off = pos % 64;             \
+                    uint64_t x = v[l] >> off;                                                  \
+                    if (off > 64 - CZD_FB_WBITS && l + 1 < 4)                                  \
+                        x |= v[l + 1] << (64 - off);                                           \
+                    unsigned d = (unsigned)(x & ((1u << CZD_FB_WBITS) - 1)) + carry;           \
+                    carry = d > CZD_FB_ENTRIES;                                                \
+                    int sd = carry ? (int)d - (1 << CZD_FB_WBITS) : (int)d;                    \
+                    if (sd == 0)                                                               \
+                        continue;                                                              \
+                    cz_##G##_affine t = tab[j * CZD_FB_ENTRIES + (sd < 0 ? -sd : sd) - 1];     \
+                    if (sd < 0)                                                                \
+                        cz_##G##_affine_neg(&t, &t);                                           \
+                    cz_##G##_jac_add_affine(&tmp[q], &tmp[q], &t);                             \
+                }                                                                              \
+            }                                                                                  \
+            cz_##G##_jac_batch_to_affine((cz_##G##_affine *)job->out + i0, tmp, cnt);          \
+        }                                                                                      \
+        free(tmp);                                                                             \
+    }                                                                                          \
+    static cz_status fixed_base_##G(void *out, const cz_fr *s, size_t n, const void *tab)      \
+    {                                                                                          \
+        fb_job job = {out, s, tab, n, 0};                                                      \
+        cz_parallel_for(cz_threadpool_global(), (n + FB_BLOCK - 1) / FB_BLOCK, 1,              \
+                        fixed_base_block_##G, &job);                                           \
+        return job.nomem ? CZ_ERR_NOMEM : CZ_OK;                                               \
+    }
+FIXED_BASE(g1)
+FIXED_BASE(g2)
+
+cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev_scalars,
+                         size_t n, const void *dev_table)
+{
+    if (group != 1 && group != 2)
+        return fail(ctx, CZ_ERR_ARG, "fixed base: unknown group %d", group);
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_fixed_base");
+    if (st != CZ_OK)
+        return st;
+    size_t pb = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
+    NEED(ctx, dev_out, n * pb, "k_fixed_base out");
+    NEED(ctx, dev_scalars, n * sizeof(cz_fr), "k_fixed_base scalars");
+    NEED(ctx, dev_table, (size_t)CZD_FB_TABLE * pb, "k_fixed_base table");
+    st = group == 1 ? fixed_base_g1(dev_out, dev_scalars, n, dev_table)
+                    : fixed_base_g2(dev_out, dev_scalars, n, dev_table);
+    return st == CZ_OK ? st : fail(ctx, st, "fixed base: out of host memory (cuda model)");
+}
+
+cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
+                               const void *dev_ra, const void *dev_ca, const void *dev_ka,
+                               uint32_t na_rows, const void *dev_rb, const void *dev_cb,
+                               const void *dev_kb, uint32_t nb_rows, const void *dev_coefs,
+                               uint32_t n_coefs, const void *dev_w, size_t rows)
+{
+    if (rows == 0)
+        return CZ_OK;
+    if (na_rows > rows || nb_rows > rows || n_coefs > 65536)
+        return fail(ctx, CZ_ERR_ARG, "compact a/b/c: %u / %u matrix rows for %zu, %u coefficients",
+                    na_rows, nb_rows, rows, n_coefs);
+    cz_status st = launch(ctx, "k_eval_abc_compact");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev_a, rows * sizeof(cz_fr), "k_eval_abc_compact a");
+    NEED(ctx, dev_b, rows * sizeof(cz_fr), "k_eval_abc_compact b");
+    NEED(ctx, dev_c, rows * sizeof(cz_fr), "k_eval_abc_compact c");
+    if (n_coefs)
+        NEED(ctx, dev_coefs, n_coefs * sizeof(cz_fr), "k_eval_abc_compact coefficients");
+    const char *w_end;
+    if (!in_buffer(ctx, dev_w, sizeof(cz_fr), &w_end))
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc_compact: witness outside the buffers");
+    size_t n_w = (size_t)(w_end - (const char *)dev_w) / sizeof(cz_fr);
+    const cz_fr *w = dev_w, *tab = dev_coefs;
+    const uint64_t *rp[2] = {dev_ra, dev_rb};
+    const uint32_t *col[2] = {dev_ca, dev_cb};
+    const uint16_t *coef[2] = {dev_ka, dev_kb};
+    const uint32_t nr[2] = {na_rows, nb_rows};
+    cz_fr *out[2] = {dev_a, dev_b};
+    for (int m = 0; m < 2; m++) {
+        NEED(ctx, rp[m], ((size_t)nr[m] + 1) * 8, "k_eval_abc_compact row pointers");
+        size_t nnz = rp[m][nr[m]];
+        if (nnz) {
+            NEED(ctx, col[m], nnz * 4, "k_eval_abc_compact columns");
+            NEED(ctx, coef[m], nnz * 2, "k_eval_abc_compact coefficient indices");
+        }
+        for (size_t i = 0; i < rows; i++) {
+            cz_fr s, p;
+            cz_fr_zero(&s);
+            if (i < nr[m]) {
+                if (rp[m][i] > rp[m][i + 1] || rp[m][i + 1] > nnz)
+                    return fail(ctx, CZ_ERR_DEVICE,
+                                "cuda model: k_eval_abc_compact: row %zu out of order", i);
+                for (uint64_t k = rp[m][i]; k < rp[m][i + 1]; k++) {
+                    if (col[m][k] >= n_w)
+                        return fail(ctx, CZ_ERR_DEVICE,
+                                    "cuda model: k_eval_abc_compact: column %u past the witness (%zu)",
+                                    col[m][k], n_w);
+                    if (coef[m][k] >= n_coefs) /* as the device: reads as 0 */
+                        continue;
+                    cz_fr_mul(&p, &tab[coef[m][k]], &w[col[m][k]]);
+                    cz_fr_add(&s, &s, &p);
+                }
+            }
+            out[m][i] = s;
+        }
+    }
+    cz_fr *c = dev_c;
+    for (size_t i = 0; i < rows; i++)
+        cz_fr_mul(&c[i], &out[0][i], &out[1][i]);
+    return CZ_OK;
+}
+
+cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void *dev_idx, size_t n)
+{
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_gather");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev_out, n * sizeof(cz_fr), "k_gather out");
+    NEED(ctx, dev_idx, n * 4, "k_gather indices");
+    const char *in_end;
+    if (!in_buffer(ctx, dev_in, sizeof(cz_fr), &in_end))
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_gather: input outside the buffers");
+    size_t n_in = (size_t)(in_end - (const char *)dev_in) / sizeof(cz_fr);
+    const uint32_t *idx = dev_idx;
+    const cz_fr *in = dev_in;
+    cz_fr *out = dev_out;
+    for (size_t k = 0; k < n; k++) {
+        if (idx[k] >= n_in)
+            return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_gather: index %u past the input (%zu)",
+                        idx[k], n_in);
+        out[k] = in[idx[k]];
+    }
     return CZ_OK;
 }
 

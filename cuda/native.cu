@@ -1,0 +1,218 @@
+/*
+ * native.cu: the kernels of keys in compact form (native circuits):
+ * fixed-base products s_i G for a development setup, a = A w and b = B w
+ * over compact matrices (cz_cmat), and the gather of B's scalars.
+ *
+ * DESIGN. Fixed base: the host makes a table of generator multiples once
+ * per process, T[j][d - 1] = d 2^(10 j) G for j < 26 windows and
+ * 1 <= d <= 512 (13,312 affine points: 1.3 MB for G1, 2.6 MB for G2, held
+ * in L2), and copies it in with each call. A scalar (< r < 2^255) is
+ * recoded into 26 signed 10-bit digits in [-511, 512] (a carry moves up;
+ * the top window holds at most 2^5 + 1, so no 27th window), and s G is the
+ * sum of T[j][|d_j| - 1] with y negated for d_j < 0: 26 XYZZ mixed
+ * additions (8M+2S each), no doublings. The affine result needs an
+ * inversion: each thread takes CZD_FB_BATCH (16 G1, 8 G2) consecutive points and inverts
+ * the product of their ZZ * ZZZ once (Montgomery's trick; the point's
+ * X ZZZ and Y ZZ are parked in the output, then multiplied by the point's
+ * 1/(ZZ ZZZ)). Per G1 point: 26 x 10 + ~5 + 1/16 of a Fermat inversion
+ * (~570 products) ~ 300 Fp products; G2 about three times that in Fp
+ * (and 1/8 of an Fp2 inversion).
+ * At the ~2e9 mixed additions/s the MSM's accumulation reaches on the
+ * H200, that is ~6-7e7 G1 points/s and ~2e7 G2 points/s of compute
+ * (porep-32g's 430 M G1 + 33 M G2: ~8 s), before the copies (96 / 192
+ * bytes a point out, 32 in).
+ *
+ * Compact a/b/c: one thread a row, as k_eval_abc, with each coefficient
+ * read from the key's table through its uint16 index: from shared memory
+ * when the table is small (<= CZD_CMAT_SHARED coefficients; hash circuits
+ * have a handful), else from global memory (L2). Rows past a matrix's
+ * n_rows are 0; an index past the table reads as 0 (a key checked when
+ * made has none). Gather: out[k] = in[idx[k]], one thread an element.
+ */
+#include "common.cuh"
+#include "ec.cuh"
+
+/* points a thread converts with one inversion: G1 16, G2 8 (its local
+   arrays are twice as large) */
+#define CZD_FB_BATCH(F) (sizeof(F) == sizeof(czd_fp) ? 16 : 8)
+#define CZD_CMAT_SHARED 1024
+
+static_assert(CZD_FB_WBITS == 10 && CZD_FB_WINDOWS == 26 && CZD_FB_ENTRIES == 512,
+              "k_fixed_base's digit recoding assumes 26 windows of 10 bits");
+
+/* the 26 signed digits of s (plain, < 2^255) */
+__device__ __forceinline__ void czd_fb_digits(int16_t dig[CZD_FB_WINDOWS], const czd_fr &s)
+{
+    uint32_t carry = 0;
+#pragma unroll
+    for (int j = 0; j < CZD_FB_WINDOWS; j++) {
+        const int pos = j * CZD_FB_WBITS, limb = pos >> 5, off = pos & 31;
+        uint32_t v = s.v[limb] >> off;
+        if (off > 32 - CZD_FB_WBITS && limb + 1 < 8)
+            v |= s.v[limb + 1] << (32 - off);
+        v = (v & ((1u << CZD_FB_WBITS) - 1)) + carry;
+        carry = v > CZD_FB_ENTRIES;
+        dig[j] = (int16_t)(carry ? (int)v - (1 << CZD_FB_WBITS) : (int)v);
+    }
+}
+
+template <class F>
+__global__ void __launch_bounds__(128) k_fixed_base(czd_affine<F> *out, const czd_fr *scalars,
+                                                     size_t n, const czd_affine<F> *tab)
+{
+    constexpr int B = CZD_FB_BATCH(F);
+    size_t i0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * B;
+    if (i0 >= n)
+        return;
+    const int cnt = (int)(n - i0 < (size_t)B ? n - i0 : (size_t)B);
+    F pref[B], den[B];
+    F acc = F::one();
+    for (int q = 0; q < cnt; q++) {
+        int16_t dig[CZD_FB_WINDOWS];
+        czd_fb_digits(dig, scalars[i0 + q].from_mont());
+        czd_xyzz<F> p = czd_xyzz<F>::inf();
+        for (int j = 0; j < CZD_FB_WINDOWS; j++) {
+            int d = dig[j];
+            if (d == 0)
+                continue;
+            const czd_affine<F> &t = tab[j * CZD_FB_ENTRIES + (d < 0 ? -d : d) - 1];
+            p = czd_xyzz<F>::add_affine(p, t.x, d < 0 ? F::neg(t.y) : t.y);
+        }
+        czd_affine<F> r;
+        F dd;
+        if (p.is_inf()) { /* x = y = 0 whatever the inverse */
+            r.x = F::zero();
+            r.y = F::zero();
+            dd = F::one();
+        } else { /* x = X/ZZ = X ZZZ t, y = Y/ZZZ = Y ZZ t, t = 1/(ZZ ZZZ) */
+            r.x = p.x * p.zzz;
+            r.y = p.y * p.zz;
+            dd = p.zz * p.zzz;
+        }
+        out[i0 + q] = r;
+        pref[q] = acc;
+        den[q] = dd;
+        acc = acc * dd;
+    }
+    F inv = F::inv(acc);
+    for (int q = cnt - 1; q >= 0; q--) {
+        F t = inv * pref[q];
+        inv = inv * den[q];
+        czd_affine<F> r = out[i0 + q];
+        r.x = r.x * t;
+        r.y = r.y * t;
+        out[i0 + q] = r;
+    }
+}
+
+extern "C" cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev_scalars,
+                                    size_t n, const void *dev_table)
+{
+    if (group != 1 && group != 2)
+        return czd_fail(ctx, CZ_ERR_ARG, "fixed base: unknown group %d", group);
+    if (n == 0)
+        return CZ_OK;
+    size_t b = group == 1 ? CZD_FB_BATCH(czd_fp) : CZD_FB_BATCH(czd_fp2);
+    size_t threads = (n + b - 1) / b;
+    if (group == 1)
+        k_fixed_base<czd_fp><<<czd_blocks(threads, 128), 128, 0, ctx->stream>>>(
+            (czd_g1_affine *)dev_out, (const czd_fr *)dev_scalars, n,
+            (const czd_g1_affine *)dev_table);
+    else
+        k_fixed_base<czd_fp2><<<czd_blocks(threads, 128), 128, 0, ctx->stream>>>(
+            (czd_g2_affine *)dev_out, (const czd_fr *)dev_scalars, n,
+            (const czd_g2_affine *)dev_table);
+    CZD_LAUNCHED(ctx, "k_fixed_base");
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+/* ---- compact a/b/c ---- */
+
+__device__ __forceinline__ czd_fr czd_cmat_row(const uint64_t *rp, const uint32_t *col,
+                                               const uint16_t *coef, const czd_fr *tab,
+                                               uint32_t n_coefs, const czd_fr *w, size_t i)
+{
+    czd_fr s = czd_fr::zero();
+    for (uint64_t k = rp[i]; k < rp[i + 1]; k++) {
+        uint32_t c = coef[k];
+        if (c < n_coefs)
+            s = s + tab[c] * w[col[k]];
+    }
+    return s;
+}
+
+template <bool SHARED>
+__global__ void k_eval_abc_compact(czd_fr *a, czd_fr *b, czd_fr *c, const uint64_t *ra,
+                                   const uint32_t *ca, const uint16_t *ka, uint32_t na,
+                                   const uint64_t *rb, const uint32_t *cb, const uint16_t *kb,
+                                   uint32_t nb, const czd_fr *coefs, uint32_t n_coefs,
+                                   const czd_fr *w, size_t rows)
+{
+    extern __shared__ czd_fr s_coef[];
+    const czd_fr *tab = coefs;
+    if (SHARED) {
+        for (uint32_t k = threadIdx.x; k < n_coefs; k += blockDim.x)
+            s_coef[k] = coefs[k];
+        __syncthreads();
+        tab = s_coef;
+    }
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows)
+        return;
+    czd_fr sa = i < na ? czd_cmat_row(ra, ca, ka, tab, n_coefs, w, i) : czd_fr::zero();
+    czd_fr sb = i < nb ? czd_cmat_row(rb, cb, kb, tab, n_coefs, w, i) : czd_fr::zero();
+    a[i] = sa;
+    b[i] = sb;
+    c[i] = sa * sb;
+}
+
+extern "C" cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
+                                          const void *dev_ra, const void *dev_ca,
+                                          const void *dev_ka, uint32_t na_rows,
+                                          const void *dev_rb, const void *dev_cb,
+                                          const void *dev_kb, uint32_t nb_rows,
+                                          const void *dev_coefs, uint32_t n_coefs,
+                                          const void *dev_w, size_t rows)
+{
+    if (rows == 0)
+        return CZ_OK;
+    if (na_rows > rows || nb_rows > rows || n_coefs > 65536)
+        return czd_fail(ctx, CZ_ERR_ARG, "compact a/b/c: %u / %u matrix rows for %zu, %u coefficients",
+                        na_rows, nb_rows, rows, n_coefs);
+    const unsigned t = 128, g = czd_blocks(rows, t);
+    if (n_coefs <= CZD_CMAT_SHARED)
+        k_eval_abc_compact<true><<<g, t, n_coefs * sizeof(czd_fr), ctx->stream>>>(
+            (czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c, (const uint64_t *)dev_ra,
+            (const uint32_t *)dev_ca, (const uint16_t *)dev_ka, na_rows, (const uint64_t *)dev_rb,
+            (const uint32_t *)dev_cb, (const uint16_t *)dev_kb, nb_rows, (const czd_fr *)dev_coefs,
+            n_coefs, (const czd_fr *)dev_w, rows);
+    else
+        k_eval_abc_compact<false><<<g, t, 0, ctx->stream>>>(
+            (czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c, (const uint64_t *)dev_ra,
+            (const uint32_t *)dev_ca, (const uint16_t *)dev_ka, na_rows, (const uint64_t *)dev_rb,
+            (const uint32_t *)dev_cb, (const uint16_t *)dev_kb, nb_rows, (const czd_fr *)dev_coefs,
+            n_coefs, (const czd_fr *)dev_w, rows);
+    CZD_LAUNCHED(ctx, "k_eval_abc_compact");
+    return CZ_OK;
+}
+
+/* ---- gather ---- */
+
+__global__ void k_gather(czd_fr *out, const czd_fr *in, const uint32_t *idx, size_t n)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        out[k] = in[idx[k]];
+}
+
+extern "C" cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void *dev_idx,
+                                size_t n)
+{
+    if (n == 0)
+        return CZ_OK;
+    k_gather<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>((czd_fr *)dev_out, (const czd_fr *)dev_in,
+                                                          (const uint32_t *)dev_idx, n);
+    CZD_LAUNCHED(ctx, "k_gather");
+    return CZ_OK;
+}

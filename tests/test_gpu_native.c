@@ -1,0 +1,551 @@
+/* ctest: labels=gpu timeout=900 */
+/*
+ * test_gpu_native.c: the GPU side of keys in compact form (cuda/native.cu
+ * through backend/cuda_glue.c), against the CPU.
+ *
+ *  - fixed base: s G on the device equals cz_g1/g2_jac_mul of the
+ *    generator for random scalars and 0, 1, r - 1 and the digit edges
+ *    (511, 512, 513, 1023, 1024, 2^250 + ...); over an arena so small that
+ *    the points run in several chunks (n not a multiple of the chunk),
+ *    checked against a running sum (scalars k0 + i d); the backend's hooks
+ *    equal the CPU's cz_fixed_base_g1/g2;
+ *  - compact a/b/c and the gather equal a host evaluation, for coefficient
+ *    tables read from shared memory (a few entries) and from global memory
+ *    (2,000 and 65,536 entries), with matrices shorter than the rows;
+ *    inconsistent matrices are refused (CZ_ERR_ARG);
+ *  - keys: the committed snarkjs fixture proves on "cuda" (resident) and on
+ *    "cpu" to the same bytes with fixed r, s, before and after
+ *    cz_zkey_compact (the GPU's copy of the CSR form is replaced); a key of
+ *    porep-mini made by cz_zkey_from_shape with the cuda backend's
+ *    fixed-base hooks equals the one made on the CPU (full runs only: the
+ *    model's fixed base is slow under the sanitizers), and proves on the
+ *    GPU (resident and streamed) as on the CPU. Every proof is verified.
+ * Over the host model (-DCUZK_CUDA=MODEL) all of it runs without a GPU.
+ * Skips (77) without a GPU.
+ */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/cuda.h"
+#include "circuit/c1.h"
+#include "circuit/porep.h"
+#include "groth16/groth16.h"
+#include "groth16/native.h"
+
+static cz_backend *g_cpu;
+static cz_rng g_rng;
+
+static cz_cuda_ctx *ctx_make(size_t arena_mb)
+{
+    cz_cuda_ctx *ctx = NULL;
+    char err[512];
+    cz_status st = cz_cuda_ctx_create(&ctx, 0, arena_mb << 20, 0, err, sizeof err);
+    if (st != CZ_OK)
+        fail_msg("cuda context: %s", err);
+    return ctx;
+}
+
+static void ref_g1(cz_g1_affine *out, const cz_fr *s)
+{
+    cz_g1_affine g;
+    cz_g1_jac j;
+    cz_g1_generator(&g);
+    cz_g1_jac_from_affine(&j, &g);
+    cz_g1_jac_mul(&j, &j, s);
+    cz_g1_jac_to_affine(out, &j);
+}
+
+static void ref_g2(cz_g2_affine *out, const cz_fr *s)
+{
+    cz_g2_affine g;
+    cz_g2_jac j;
+    cz_g2_generator(&g);
+    cz_g2_jac_from_affine(&j, &g);
+    cz_g2_jac_mul(&j, &j, s);
+    cz_g2_jac_to_affine(out, &j);
+}
+
+/* s = 2^e + add (plain), Montgomery */
+static void pow2_plus(cz_fr *s, unsigned e, uint64_t add)
+{
+    cz_fr two, t;
+    cz_fr_one(s);
+    cz_fr_set_u64(&two, 2);
+    for (unsigned i = 0; i < e; i++)
+        cz_fr_mul(s, s, &two);
+    cz_fr_set_u64(&t, add);
+    cz_fr_add(s, s, &t);
+}
+
+static void test_fixed_base_edges(void **state)
+{
+    (void)state;
+    enum { N = 160 };
+    cz_fr *sc = malloc(N * sizeof *sc);
+    cz_g1_affine *p1 = malloc(N * sizeof *p1), r1;
+    cz_g2_affine *p2 = malloc(N * sizeof *p2), r2;
+    assert_true(sc && p1 && p2);
+    for (int i = 0; i < N; i++)
+        cz_fr_random(&sc[i], &g_rng);
+    int e = 0;
+    cz_fr_zero(&sc[e++]);
+    cz_fr_one(&sc[e++]);
+    cz_fr_neg(&sc[e], &sc[1]); /* r - 1 */
+    e++;
+    const uint64_t small[] = {2, 511, 512, 513, 1023, 1024, 1025, 0x3ff3ff, 0x200200200ULL};
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++)
+        cz_fr_set_u64(&sc[e++], small[i]);
+    pow2_plus(&sc[e++], 250, 0);   /* the top window's lowest bit */
+    pow2_plus(&sc[e++], 254, 513); /* carries up to the top window */
+    pow2_plus(&sc[e++], 254, (uint64_t)0x200 << 20);
+    cz_fr_neg(&sc[e], &sc[e - 1]);
+    e++;
+    sc[e++] = sc[N - 1]; /* equal scalars in one thread's batch */
+    cz_fr_neg(&sc[e++], &sc[N - 1]); /* and opposite ones */
+    cz_cuda_ctx *ctx = ctx_make(256);
+    assert_int_equal(cz_cuda_g1_fixed_base(ctx, p1, sc, N), CZ_OK);
+    assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, sc, N), CZ_OK);
+    for (int i = 0; i < N; i++) {
+        ref_g1(&r1, &sc[i]);
+        ref_g2(&r2, &sc[i]);
+        if (memcmp(&r1, &p1[i], sizeof r1))
+            fail_msg("G1 fixed base differs at %d", i);
+        if (memcmp(&r2, &p2[i], sizeof r2))
+            fail_msg("G2 fixed base differs at %d", i);
+    }
+    cz_g1_affine inf;
+    cz_g1_affine_infinity(&inf);
+    assert_memory_equal(&p1[0], &inf, sizeof inf);
+    /* n = 0 is nothing; NULL arrays are refused */
+    assert_int_equal(cz_cuda_g1_fixed_base(ctx, p1, sc, 0), CZ_OK);
+    assert_int_equal(cz_cuda_g1_fixed_base(ctx, NULL, sc, 5), CZ_ERR_ARG);
+    assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, NULL, 5), CZ_ERR_ARG);
+    /* an arena that cannot hold 4096 points and the table */
+    cz_cuda_ctx_destroy(ctx);
+    ctx = ctx_make(2);
+    cz_fr *many = calloc(5000, sizeof *many);
+    cz_g2_affine *out2 = malloc(5000 * sizeof *out2);
+    assert_true(many && out2);
+    assert_int_equal(cz_cuda_g2_fixed_base(ctx, out2, many, 5000), CZ_ERR_NOMEM);
+    free(many);
+    free(out2);
+    cz_cuda_ctx_destroy(ctx);
+    free(sc);
+    free(p1);
+    free(p2);
+}
+
+/* Many chunks: an arena of 4 MiB holds ~22,000 G1 / ~6,000 G2 points with
+   their scalars. Scalars k0 + i d, so the reference is a running sum. */
+static void test_fixed_base_chunks(void **state)
+{
+    (void)state;
+    size_t n = cz_test_full() ? 50001 : 13001;
+    cz_fr *sc = malloc(n * sizeof *sc), d;
+    cz_g1_affine *p1 = malloc(n * sizeof *p1), *r1 = malloc(n * sizeof *r1);
+    cz_g2_affine *p2 = malloc(n * sizeof *p2), *r2 = malloc(n * sizeof *r2);
+    cz_g1_jac *j1 = malloc(n * sizeof *j1);
+    cz_g2_jac *j2 = malloc(n * sizeof *j2);
+    assert_true(sc && p1 && r1 && p2 && r2 && j1 && j2);
+    cz_fr_random(&sc[0], &g_rng);
+    cz_fr_random(&d, &g_rng);
+    for (size_t i = 1; i < n; i++)
+        cz_fr_add(&sc[i], &sc[i - 1], &d);
+    cz_cuda_ctx *ctx = ctx_make(4);
+    assert_int_equal(cz_cuda_g1_fixed_base(ctx, p1, sc, n), CZ_OK);
+    assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, sc, n), CZ_OK);
+    cz_cuda_ctx_destroy(ctx);
+    cz_g1_affine g1, d1;
+    cz_g2_affine g2, d2;
+    cz_g1_generator(&g1);
+    cz_g2_generator(&g2);
+    ref_g1(&d1, &d);
+    ref_g2(&d2, &d);
+    cz_g1_jac_from_affine(&j1[0], &g1);
+    cz_g1_jac_mul(&j1[0], &j1[0], &sc[0]);
+    cz_g2_jac_from_affine(&j2[0], &g2);
+    cz_g2_jac_mul(&j2[0], &j2[0], &sc[0]);
+    for (size_t i = 1; i < n; i++) {
+        cz_g1_jac_add_affine(&j1[i], &j1[i - 1], &d1);
+        cz_g2_jac_add_affine(&j2[i], &j2[i - 1], &d2);
+    }
+    cz_g1_jac_batch_to_affine(r1, j1, n);
+    cz_g2_jac_batch_to_affine(r2, j2, n);
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(&r1[i], &p1[i], sizeof *r1))
+            fail_msg("G1 fixed base (chunked) differs at %zu of %zu", i, n);
+        if (memcmp(&r2[i], &p2[i], sizeof *r2))
+            fail_msg("G2 fixed base (chunked) differs at %zu of %zu", i, n);
+    }
+    printf("# %zu G1 and G2 points through a 4 MiB arena: equal to the running sums\n", n);
+    free(sc);
+    free(p1);
+    free(r1);
+    free(p2);
+    free(r2);
+    free(j1);
+    free(j2);
+}
+
+/* the "cuda" backend (bounded arena: several backends live at once) */
+static cz_backend *gpu_be(const char *resident)
+{
+    if (resident)
+        setenv("CUZK_GPU_RESIDENT", resident, 1);
+    else
+        unsetenv("CUZK_GPU_RESIDENT");
+    setenv("CUZK_GPU_ARENA_MB", "4096", 1);
+    cz_backend *be = NULL;
+    char err[512];
+    cz_status st = cz_backend_create(&be, "cuda", 2, err, sizeof err);
+    unsetenv("CUZK_GPU_RESIDENT");
+    unsetenv("CUZK_GPU_ARENA_MB");
+    if (st != CZ_OK)
+        fail_msg("cuda backend: %s", err);
+    return be;
+}
+
+static void test_backend_hooks(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    cz_fr *sc = malloc(N * sizeof *sc);
+    cz_g1_affine *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    cz_g2_affine *c = malloc(N * sizeof *c), *d = malloc(N * sizeof *d);
+    assert_true(sc && a && b && c && d);
+    for (int i = 0; i < N; i++)
+        cz_fr_random(&sc[i], &g_rng);
+    cz_fr_zero(&sc[17]);
+    cz_backend *be = gpu_be(NULL);
+    assert_non_null(be->fixed_base_g1);
+    assert_non_null(be->fixed_base_g2);
+    assert_int_equal(be->fixed_base_g1(be, a, sc, N), CZ_OK);
+    assert_int_equal(be->fixed_base_g2(be, c, sc, N), CZ_OK);
+    assert_int_equal(cz_fixed_base_g1(b, sc, N, NULL), CZ_OK);
+    assert_int_equal(cz_fixed_base_g2(d, sc, N, NULL), CZ_OK);
+    assert_memory_equal(a, b, N * sizeof *a);
+    assert_memory_equal(c, d, N * sizeof *c);
+    cz_backend_destroy(be);
+    free(sc);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+}
+
+/* ---- compact a/b/c ---- */
+
+/* a random compact matrix: n_rows rows of 0..6 terms (some rows empty),
+   columns ascending below n_w, indices below n_coefs */
+static void cmat_random(cz_cmat *m, uint32_t n_rows, uint32_t n_w, uint32_t n_coefs)
+{
+    memset(m, 0, sizeof *m);
+    m->n_rows = n_rows;
+    m->row_ptr = malloc(((size_t)n_rows + 1) * sizeof *m->row_ptr);
+    m->col = malloc(((size_t)n_rows * 6 + 1) * sizeof *m->col);
+    m->coef = malloc(((size_t)n_rows * 6 + 1) * sizeof *m->coef);
+    assert_true(m->row_ptr && m->col && m->coef);
+    uint64_t k = 0;
+    m->row_ptr[0] = 0;
+    for (uint32_t i = 0; i < n_rows; i++) {
+        unsigned t = (unsigned)(cz_rng_u64(&g_rng) % 7);
+        uint32_t c = 0;
+        for (unsigned j = 0; j < t && c < n_w; j++) {
+            c += (uint32_t)(cz_rng_u64(&g_rng) % (n_w / 8 + 1));
+            if (c >= n_w)
+                break;
+            m->col[k] = c++;
+            m->coef[k] = (uint16_t)(cz_rng_u64(&g_rng) % n_coefs);
+            k++;
+        }
+        m->row_ptr[i + 1] = k;
+    }
+    m->nnz = k;
+}
+
+static void cmat_drop(cz_cmat *m)
+{
+    free(m->row_ptr);
+    free(m->col);
+    free(m->coef);
+    memset(m, 0, sizeof *m);
+}
+
+static void host_eval(cz_fr *out, const cz_cmat *m, const cz_fr *coefs, const cz_fr *w, size_t rows)
+{
+    for (size_t i = 0; i < rows; i++) {
+        cz_fr_zero(&out[i]);
+        if (i >= m->n_rows)
+            continue;
+        for (uint64_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
+            cz_fr p;
+            cz_fr_mul(&p, &coefs[m->coef[k]], &w[m->col[k]]);
+            cz_fr_add(&out[i], &out[i], &p);
+        }
+    }
+}
+
+static void compact_case(cz_cuda_ctx *ctx, uint32_t n_coefs, size_t rows, uint32_t na, uint32_t nb,
+                         uint32_t n_w)
+{
+    cz_fr *coefs = malloc((size_t)n_coefs * sizeof *coefs), *w = malloc((size_t)n_w * sizeof *w);
+    cz_fr *abc = malloc(6 * rows * sizeof *abc);
+    assert_true(coefs && w && abc);
+    for (uint32_t i = 0; i < n_coefs; i++)
+        cz_fr_random(&coefs[i], &g_rng);
+    if (n_coefs > 1)
+        cz_fr_one(&coefs[1]);
+    for (uint32_t i = 0; i < n_w; i++) {
+        uint64_t r = cz_rng_u64(&g_rng) % 4; /* mostly 0 and 1, as PoRep's witnesses */
+        if (r < 2)
+            cz_fr_set_u64(&w[i], r);
+        else
+            cz_fr_random(&w[i], &g_rng);
+    }
+    cz_cmat ma, mb;
+    cmat_random(&ma, na, n_w, n_coefs);
+    cmat_random(&mb, nb, n_w, n_coefs);
+    cz_fr *a = abc, *b = abc + rows, *c = abc + 2 * rows;
+    cz_fr *ra = abc + 3 * rows, *rb = abc + 4 * rows, *rc = abc + 5 * rows;
+    memset(abc, 0xa5, 3 * rows * sizeof *abc); /* stale values must be overwritten */
+    cz_status st = cz_cuda_eval_abc_compact(ctx, a, b, c, &ma, &mb, coefs, n_coefs, w, n_w, rows);
+    if (st != CZ_OK)
+        fail_msg("compact a/b/c: %s", cz_cuda_ctx_error(ctx));
+    host_eval(ra, &ma, coefs, w, rows);
+    host_eval(rb, &mb, coefs, w, rows);
+    for (size_t i = 0; i < rows; i++)
+        cz_fr_mul(&rc[i], &ra[i], &rb[i]);
+    assert_memory_equal(a, ra, rows * sizeof *a);
+    assert_memory_equal(b, rb, rows * sizeof *b);
+    assert_memory_equal(c, rc, rows * sizeof *c);
+    printf("# compact a/b/c: %zu rows (A %u, B %u), %llu + %llu terms, %u coefficients: equal\n",
+           rows, na, nb, (unsigned long long)ma.nnz, (unsigned long long)mb.nnz, n_coefs);
+    /* inconsistent input: a column past w, an index past the table, more
+       matrix rows than rows */
+    if (ma.nnz) {
+        uint32_t col = ma.col[0];
+        ma.col[0] = n_w;
+        assert_int_equal(cz_cuda_eval_abc_compact(ctx, a, b, c, &ma, &mb, coefs, n_coefs, w, n_w,
+                                                  rows), CZ_ERR_ARG);
+        ma.col[0] = col;
+        if (n_coefs < 65536) {
+            uint16_t k = ma.coef[0];
+            ma.coef[0] = (uint16_t)n_coefs;
+            assert_int_equal(cz_cuda_eval_abc_compact(ctx, a, b, c, &ma, &mb, coefs, n_coefs, w,
+                                                      n_w, rows), CZ_ERR_ARG);
+            ma.coef[0] = k;
+        }
+    }
+    assert_int_equal(cz_cuda_eval_abc_compact(ctx, a, b, c, &ma, &mb, coefs, n_coefs, w, n_w,
+                                              na - 1), CZ_ERR_ARG);
+    cmat_drop(&ma);
+    cmat_drop(&mb);
+    free(coefs);
+    free(w);
+    free(abc);
+}
+
+static void test_compact_eval(void **state)
+{
+    (void)state;
+    cz_cuda_ctx *ctx = ctx_make(512);
+    compact_case(ctx, 3, 1000, 1000, 700, 500);           /* the table in shared memory */
+    compact_case(ctx, 1024, 4096, 3000, 4096, 3000);     /* the largest shared table */
+    compact_case(ctx, 2000, 5000, 4100, 3900, 2000);     /* from global memory */
+    compact_case(ctx, 65536, 3000, 2500, 3000, 70000);   /* every index valid */
+    cz_cuda_ctx_destroy(ctx);
+}
+
+static void test_gather(void **state)
+{
+    (void)state;
+    enum { NIN = 5000, N = 3333 };
+    cz_fr *in = malloc(NIN * sizeof *in), *out = malloc(N * sizeof *out);
+    uint32_t *idx = malloc(N * sizeof *idx);
+    assert_true(in && out && idx);
+    for (int i = 0; i < NIN; i++)
+        cz_fr_random(&in[i], &g_rng);
+    for (int k = 0; k < N; k++)
+        idx[k] = (uint32_t)(cz_rng_u64(&g_rng) % NIN);
+    idx[0] = 0;
+    idx[N - 1] = NIN - 1;
+    cz_cuda_ctx *ctx = ctx_make(64);
+    cz_cuda_buf bi, bx, bo;
+    assert_int_equal(cz_cuda_buf_alloc(ctx, &bi, NIN * sizeof *in), CZ_OK);
+    assert_int_equal(cz_cuda_buf_alloc(ctx, &bx, N * sizeof *idx), CZ_OK);
+    assert_int_equal(cz_cuda_buf_alloc(ctx, &bo, N * sizeof *out), CZ_OK);
+    assert_int_equal(cz_cuda_upload(ctx, &bi, 0, in, NIN * sizeof *in), CZ_OK);
+    assert_int_equal(cz_cuda_upload(ctx, &bx, 0, idx, N * sizeof *idx), CZ_OK);
+    assert_int_equal(cz_cuda_gather_dev(ctx, &bo, &bi, &bx, N), CZ_OK);
+    assert_int_equal(cz_cuda_download(ctx, out, &bo, 0, N * sizeof *out), CZ_OK);
+    for (int k = 0; k < N; k++)
+        if (memcmp(&out[k], &in[idx[k]], sizeof *out))
+            fail_msg("gather differs at %d", k);
+    assert_int_equal(cz_cuda_gather_dev(ctx, &bo, &bi, &bx, N + 1), CZ_ERR_ARG);
+    cz_cuda_buf_free(ctx, &bo);
+    cz_cuda_buf_free(ctx, &bx);
+    cz_cuda_buf_free(ctx, &bi);
+    cz_cuda_ctx_destroy(ctx);
+    free(in);
+    free(out);
+    free(idx);
+}
+
+/* ---- keys ---- */
+
+/* prove on be and on the CPU with the same r, s: same bytes, verified */
+static void prove_both(const cz_zkey *key, const cz_fr *w, cz_backend *be, const char *tier,
+                       const cz_fr rs[2], cz_proof *out)
+{
+    char err[512];
+    cz_proof pg, pc;
+    cz_prove_timings tg, tc;
+    cz_status st = cz_groth16_prove(&pg, key, w, be, rs, &tg, err, sizeof err);
+    if (st != CZ_OK)
+        fail_msg("GPU prove: %s", err);
+    st = cz_groth16_prove(&pc, key, w, g_cpu, rs, &tc, err, sizeof err);
+    if (st != CZ_OK)
+        fail_msg("CPU prove: %s", err);
+    printf("# %s key, 2^%u, %u signals, %u in B: tier %s, GPU %.1f ms (abc %.1f, ntt %.1f, msm "
+           "%.1f), CPU %.1f ms\n",
+           key->compact ? "compact" : "CSR", key->log_n, key->n_vars,
+           key->b_idx ? key->n_b : key->n_vars, tg.tier, tg.total_ms, tg.eval_abc_ms, tg.ntt_ms,
+           tg.msm_ms, tc.total_ms);
+    if (tier)
+        assert_string_equal(tg.tier, tier);
+    if (memcmp(&pg, &pc, sizeof pg))
+        fail_msg("GPU proof differs from the CPU proof (%s key, tier %s)",
+                 key->compact ? "compact" : "CSR", tg.tier);
+    cz_vk *vk;
+    assert_int_equal(cz_vk_from_zkey(&vk, key), CZ_OK);
+    st = cz_groth16_verify(vk, w + 1, key->n_public, &pg, err, sizeof err);
+    if (st != CZ_OK)
+        fail_msg("the proof does not verify: %s", err);
+    cz_vk_free(vk);
+    if (out)
+        *out = pg;
+}
+
+static void test_fixture_compact(void **state)
+{
+    (void)state;
+    char err[512], zk[1024], wt[1024];
+    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
+    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    cz_zkey *key;
+    assert_int_equal(cz_zkey_load(&key, zk, 0, err, sizeof err), CZ_OK);
+    size_t len;
+    uint8_t *bytes = cz_test_read_file(wt, &len);
+    assert_non_null(bytes);
+    cz_fr *w;
+    uint32_t nw;
+    assert_int_equal(cz_wtns_parse(&w, &nw, bytes, len, wt, key->n_vars, err, sizeof err), CZ_OK);
+    free(bytes);
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &g_rng);
+    cz_fr_random(&rs[1], &g_rng);
+    cz_backend *be = gpu_be(NULL);
+    cz_proof p1, p2, p3;
+    prove_both(key, w, be, "resident", rs, &p1);
+    assert_int_equal(cz_zkey_compact(key, err, sizeof err), CZ_OK);
+    assert_true(key->compact);
+    prove_both(key, w, be, "resident", rs, &p2); /* the CSR copy on the GPU is replaced */
+    prove_both(key, w, be, "resident", rs, &p3); /* the compact copy is reused */
+    assert_memory_equal(&p1, &p2, sizeof p1);
+    assert_memory_equal(&p1, &p3, sizeof p1);
+    cz_backend_destroy(be);
+    be = gpu_be("0");
+    prove_both(key, w, be, "streamed", rs, NULL);
+    cz_backend_destroy(be);
+    cz_wtns_free(w, nw);
+    cz_zkey_free(key);
+}
+
+static void test_porep_mini(void **state)
+{
+    (void)state;
+    char err[512];
+    const cz_porep_params *p = cz_porep_preset("porep-mini");
+    assert_non_null(p);
+    cz_shape *shape;
+    cz_status st = cz_porep_shape(p, &shape, err, sizeof err);
+    if (st)
+        fail_msg("shape: %s", err);
+    uint64_t seed = cz_rng_u64(&g_rng);
+    cz_c1 *c1;
+    assert_int_equal(cz_c1_generate(&c1, p, seed, err, sizeof err), CZ_OK);
+    cz_porep_partition in;
+    assert_int_equal(cz_c1_partition(c1, 0, &in, err, sizeof err), CZ_OK);
+    cz_fr *w;
+    uint64_t nw;
+    st = cz_porep_witness_alloc(p, &in, NULL, &w, &nw, err, sizeof err);
+    if (st)
+        fail_msg("witness: %s", err);
+    cz_setup_opts o = {.seeded = true, .seed = seed, .threads = 2};
+    cz_backend *be = gpu_be(NULL);
+    cz_zkey *kg, *kc;
+    st = cz_zkey_from_shape(&kc, shape, &o, NULL, err, sizeof err);
+    if (st)
+        fail_msg("key from shape on the CPU: %s", err);
+    /* a quick run (the sanitizers, over the model's slow fixed base)
+       proves with the CPU's key only */
+    st = cz_test_full() ? cz_zkey_from_shape(&kg, shape, &o, be, err, sizeof err)
+                        : cz_zkey_from_shape(&kg, shape, &o, NULL, err, sizeof err);
+    if (st)
+        fail_msg("key from shape on the GPU: %s", err);
+    assert_true(kg->compact);
+    assert_memory_equal(kg->a, kc->a, kg->n_vars * sizeof *kg->a);
+    assert_int_equal(kg->n_b, kc->n_b);
+    assert_memory_equal(kg->b1, kc->b1, kg->n_b * sizeof *kg->b1);
+    assert_memory_equal(kg->b2, kc->b2, kg->n_b * sizeof *kg->b2);
+    assert_memory_equal(kg->c, kc->c, (kg->n_vars - kg->n_public - 1) * sizeof *kg->c);
+    assert_memory_equal(kg->h, kc->h, kg->domain_size * sizeof *kg->h);
+    assert_memory_equal(kg->ic, kc->ic, (kg->n_public + 1) * sizeof *kg->ic);
+    printf("# porep-mini: %u wires, %u in B, A %u rows, B %u rows, domain %u, %u coefficients\n",
+           kg->n_vars, kg->n_b, kg->ca.n_rows, kg->cb.n_rows, kg->domain_size, kg->n_coefs);
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &g_rng);
+    cz_fr_random(&rs[1], &g_rng);
+    prove_both(kg, w, be, "resident", rs, NULL);
+    prove_both(kg, w, be, "resident", rs, NULL);
+    cz_backend_destroy(be);
+    be = gpu_be("0");
+    prove_both(kg, w, be, "streamed", rs, NULL);
+    cz_backend_destroy(be);
+    cz_zkey_free(kg);
+    cz_zkey_free(kc);
+    cz_porep_witness_free(w, nw);
+    cz_c1_free(c1);
+    cz_shape_free(shape);
+}
+
+int main(void)
+{
+    if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
+        printf("SKIPPED: no CUDA device (%s)\n",
+               cz_cuda_built() ? "none found" : "cuzk built without CUDA");
+        return 77;
+    }
+    cz_test_rng(&g_rng);
+    char err[256];
+    if (cz_backend_create(&g_cpu, "cpu", 0, err, sizeof err) != CZ_OK) {
+        printf("cpu backend: %s\n", err);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed_base_edges),
+        cmocka_unit_test(test_fixed_base_chunks),
+        cmocka_unit_test(test_backend_hooks),
+        cmocka_unit_test(test_compact_eval),
+        cmocka_unit_test(test_gather),
+        cmocka_unit_test(test_fixture_compact),
+        cmocka_unit_test(test_porep_mini),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    cz_backend_destroy(g_cpu);
+    return rc;
+}
