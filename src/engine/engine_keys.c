@@ -86,6 +86,8 @@ static struct loading *find_loading_locked(cz_engine *e, const char *id)
     return NULL;
 }
 
+static void admit_key_unlock(cz_engine *e, key *k);
+
 static void free_key(key *k)
 {
     cz_vk_free(k->vk);
@@ -198,11 +200,20 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
     k->load_ms = ce_now_ms() - t0;
     k->bytes = need;
     k->loaded_at = k->last_use = ce_now_ms();
+    admit_key_unlock(e, k);
+    return CZ_OK;
+}
+
+/* Put a new key in the list and make room for it: idle pooled buffers
+   first, then idle keys, least recently used first, never the new one.
+   Called with the engine mutex held; returns with it dropped. */
+static void admit_key_unlock(cz_engine *e, key *k)
+{
+    char id[sizeof k->id]; /* k may be evicted by another thread once the mutex drops */
+    memcpy(id, k->id, sizeof id);
     k->next = e->keys;
     e->keys = k;
     e->mem_keys += k->bytes;
-    /* Now make room: idle pooled buffers first, then idle keys, least
-       recently used first, never the new one. */
     uint64_t pool = cz_hostpool_charge(e->pool, 0);
     cz_hostbuf *drop = NULL;
     if (e->mem_keys + e->mem_jobs + pool > e->mem_budget)
@@ -231,21 +242,54 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
     if (over)
         cz_log(CZ_LOG_WARN, "engine", "key %s loaded; host memory is over budget until running "
                "jobs end", id);
-    return CZ_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* keys made from a preset                                              */
 /* ------------------------------------------------------------------ */
 
-/* The host memory of a key of the preset's counts, before its matrices
-   (they need the recorded circuit's nonzeros): points of A, B1 + B2 (every
-   variable, an upper bound of B's density), C (aux variables), H (the
-   domain) and IC. */
+/* The host memory of a key of the preset's counts, before what needs the
+   recorded circuit: G1 points of A (every variable), C (aux variables), H
+   (the domain) and IC, 96 B each. B's points and the matrices come once
+   the circuit is recorded (shape_key_bytes). */
 static uint64_t preset_points_bytes(const cz_porep_counts *c, uint64_t domain)
 {
     uint64_t nv = 1 + (uint64_t)c->n_public + c->n_aux;
-    return 96 * nv + (96 + 192) * nv + 96 * c->n_aux + 96 * domain + 96 * (c->n_public + 1);
+    return 96 * (nv + c->n_aux + domain + c->n_public + 1);
+}
+
+/* What the recorded circuit adds to a key: B1 + B2 points (96 + 192 B)
+   and an index (4 B) per variable that occurs in B, and the A and B
+   matrices at 14 B a nonzero (compact: 6; the margin covers a key made
+   in CSR form) with their row pointers. */
+static uint64_t shape_key_bytes(const cz_shape *s, uint64_t domain)
+{
+    uint64_t nv = 1 + (uint64_t)s->n_public + s->n_aux, n_b = 0;
+    uint8_t *seen = calloc(nv / 8 + 1, 1);
+    if (!seen)
+        n_b = nv; /* the bound */
+    for (uint64_t i = 0; seen && i < s->m[1].nnz; i++) {
+        uint32_t v = s->m[1].col[i];
+        if (v < nv && !(seen[v / 8] & (1u << (v % 8)))) {
+            seen[v / 8] |= (uint8_t)(1u << (v % 8));
+            n_b++;
+        }
+    }
+    free(seen);
+    return (96 + 192 + 4) * n_b + 14 * (s->m[0].nnz + s->m[1].nnz) + 16 * (domain + 1);
+}
+
+/* The bytes a made key holds: its points and matrices as they are. */
+static uint64_t zkey_bytes(const cz_zkey *z)
+{
+    if (!z->compact) /* a key file read into memory: the file holds the points */
+        return z->blob.len + 8 * ((uint64_t)z->qa.n_rows + z->qb.n_rows + 2) +
+               36 * (z->qa.nnz + z->qb.nnz);
+    uint64_t nb = z->b_idx ? z->n_b : z->n_vars;
+    return 96 * ((uint64_t)z->n_vars + (z->n_vars - z->n_public - 1) + z->domain_size +
+                 z->n_public + 1) + (96 + 192 + (z->b_idx ? 4 : 0)) * nb +
+           8 * ((uint64_t)z->ca.n_rows + z->cb.n_rows + 2) + 6 * (z->ca.nnz + z->cb.nnz) +
+           32ull * z->n_coefs;
 }
 
 /* The smallest power of two of at least the constraints and snarkjs's
@@ -267,46 +311,18 @@ static uint64_t shape_bytes(const cz_shape *s)
     return b + 32ull * s->n_coefs;
 }
 
-/* Until the compact key lands in every build, a key made by the setup's
-   file path is the fallback: the same toxic waste for the same seed. */
-#pragma weak cz_zkey_from_shape
-
+/* The key from the recorded circuit; the fixed-base products go to the
+   first device's backend (its hooks put them on the GPU), whose lock is
+   held as for a proof. */
 static cz_status key_from_shape(cz_engine *e, cz_zkey **out, const cz_shape *shape,
                                 const cz_setup_opts *opts, char *err, size_t err_len)
 {
-    *out = NULL;
-    if (cz_zkey_from_shape) {
-        /* the fixed-base products go to the first device's backend: its
-           lock is held as for a proof */
-        device *dv = &e->devs[0];
-        pthread_mutex_lock(&dv->lock);
-        double t0 = ce_now_ms();
-        cz_status st = cz_zkey_from_shape(out, shape, opts, dv->be, err, err_len);
-        dv->busy_ms += ce_now_ms() - t0;
-        pthread_mutex_unlock(&dv->lock);
-        return st;
-    }
-    cz_r1cs *cs = NULL;
-    cz_status st = cz_shape_to_r1cs(shape, &cs, err, err_len);
-    if (st)
-        return st;
-    const char *dir = getenv("TMPDIR");
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s/cuzkd-key-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        cz_r1cs_free(cs);
-        ce_set_err(err, err_len, "%s: cannot make a temporary key file: %s", tmp, strerror(errno));
-        return CZ_ERR_IO;
-    }
-    close(fd);
-    st = cz_groth16_setup(cs, tmp, opts, err, err_len);
-    cz_r1cs_free(cs);
-    if (!st) {
-        cz_zkey_load_opts lo = {.threads = opts->threads, .private_copy = true};
-        st = cz_zkey_load_ex(out, tmp, &lo, err, err_len);
-    }
-    unlink(tmp);
+    device *dv = &e->devs[0];
+    pthread_mutex_lock(&dv->lock);
+    double t0 = ce_now_ms();
+    cz_status st = cz_zkey_from_shape(out, shape, opts, dv->be, err, err_len);
+    dv->busy_ms += ce_now_ms() - t0;
+    pthread_mutex_unlock(&dv->lock);
     return st;
 }
 
@@ -389,7 +405,7 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
     if (loading_resize(e, &me, points, &fixed)) {
         st = CZ_ERR_NOMEM;
         ce_set_err(err, err_len, "preset %s: the key needs %llu MiB of host memory for its "
-                   "points alone, more than the budget of %llu MiB leaves next to the %llu MiB "
+                   "A, C and H points alone, more than the budget of %llu MiB leaves next to the %llu MiB "
                    "that running jobs and keys in use hold", p->name,
                    (unsigned long long)(points >> 20), (unsigned long long)(e->mem_budget >> 20),
                    (unsigned long long)(fixed >> 20));
@@ -400,15 +416,12 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
         st = cz_porep_shape(p, &shape, err, err_len);
     }
     if (!st) {
-        /* compact matrices: 4 B column + 2 B coefficient index per nonzero
-           of A and B, row pointers, and room for a CSR's 14 B per nonzero
-           where the key is not compact */
-        mats = 14 * (shape->m[0].nnz + shape->m[1].nnz) + 16 * (domain + 1);
+        mats = shape_key_bytes(shape, domain);
         rec = shape_bytes(shape);
         if (loading_resize(e, &me, points + mats + rec, &fixed)) {
             st = CZ_ERR_NOMEM;
             ce_set_err(err, err_len, "preset %s: the key needs %llu MiB of host memory (points "
-                       "and matrices, and %llu MiB for the recorded circuit while it is made), "
+                       "and matrices) and %llu MiB for the recorded circuit while it is made, "
                        "more than the budget of %llu MiB leaves next to the %llu MiB that "
                        "running jobs and keys in use hold", p->name,
                        (unsigned long long)((points + mats) >> 20),
@@ -453,14 +466,16 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
     k->zkey = zk;
     k->vk = vk;
     k->load_ms = ce_now_ms() - t0;
-    k->bytes = points + mats;
+    /* what it holds, where that is known better than the estimate */
+    k->bytes = zkey_bytes(zk);
+    if (k->bytes > points + mats)
+        cz_log(CZ_LOG_WARN, "engine", "key %s holds %llu MiB, more than the %llu MiB estimated",
+               id, (unsigned long long)(k->bytes >> 20),
+               (unsigned long long)((points + mats) >> 20));
     k->loaded_at = k->last_use = ce_now_ms();
-    k->next = e->keys;
-    e->keys = k;
-    e->mem_keys += k->bytes;
-    pthread_mutex_unlock(&e->mu);
-    cz_log(CZ_LOG_INFO, "engine", "key %s made from preset %s in %.0f ms (%s)", id, p->name,
-           k->load_ms, zk->compact ? "compact" : "setup file");
+    double ms = k->load_ms;
+    admit_key_unlock(e, k);
+    cz_log(CZ_LOG_INFO, "engine", "key %s made from preset %s in %.0f ms", id, p->name, ms);
     return CZ_OK;
 }
 
