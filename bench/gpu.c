@@ -3,8 +3,9 @@
  *
  *   bench-gpu [--msm-min 16] [--msm-max 26] [--ntt-min 16] [--ntt-max 27]
  *             [--g2-max 22] [--h-min 20] [--h-max 27] [--reps 5]
- *             [--only msm|ntt|h|g2|bits] [--wsweep LOG]
+ *             [--only msm|ntt|h|g2|bits|fixed|compact] [--wsweep LOG]
  *             [--bits LOG,LOG,...] [--bits-g2 N] [--bits-general 0|1]
+ *             [--fixed-base N] [--compact LOG,LOG,...]
  *
  * Inputs are made on the device machine: points of random discrete log by
  * the GPU generator (base points k_j G, then sums of two), scalars and NTT
@@ -22,7 +23,16 @@
  * Filecoin's witnesses): "porep" rows take the automatic (bit-heavy) path,
  * "porep_general" rows force the general Pippenger on the same input, and
  * the two results must be equal (exit 1 otherwise; --bits-general 0 leaves
- * the general rows out). Prints one JSON
+ * the general rows out).
+ * --fixed-base N times cz_cuda_g1/g2_fixed_base (N points s_i G each, host
+ * arrays in and out, as a development setup calls it), from pageable
+ * ("g1_fixed_base") and pinned ("..._pinned") memory; a sample of the
+ * points is checked against the CPU (exit 1 on a difference).
+ * --compact LOG (a list) times a = A w, b = B w, c = a .* b over compact
+ * matrices of 2^LOG rows, everything on the GPU ("compact_abc"): PoRep-like
+ * rows of 2..6 terms (uniform random columns, the worst case for the
+ * witness reads), 40 coefficients, witness values mostly 0 and 1.
+ * Prints one JSON
  * line per figure (stdout) and a table (stderr). Exit 77 without a GPU.
  */
 #include <stdio.h>
@@ -240,6 +250,178 @@ static void bench_bits(cz_cuda_ctx *ctx, int g2, size_t n, int reps, cz_rng *rng
     free(s);
 }
 
+static void bench_fixed_base(cz_cuda_ctx *ctx, size_t n, int reps, cz_rng *rng)
+{
+    cz_fr *s = malloc(n * sizeof *s);
+    void *out = malloc(n * sizeof(cz_g2_affine));
+    if (!s || !out)
+        die(NULL, CZ_ERR_NOMEM, "fixed-base arrays");
+    random_fr(s, n, rng);
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    unsigned lg = 0;
+    while (((size_t)1 << (lg + 1)) <= n)
+        lg++;
+    for (int pinned = 0; pinned < 2; pinned++) {
+        if (pinned && (cz_cuda_host_register(ctx, s, n * sizeof *s) != CZ_OK ||
+                       cz_cuda_host_register(ctx, out, n * sizeof(cz_g2_affine)) != CZ_OK)) {
+            fprintf(stderr, "# fixed base: host memory could not be pinned\n");
+            break;
+        }
+        for (int g2 = 0; g2 < 2; g2++) {
+            for (int r = -1; r < reps; r++) {
+                double a = now_ms();
+                if (g2)
+                    CK(ctx, cz_cuda_g2_fixed_base(ctx, out, s, n), "g2 fixed base");
+                else
+                    CK(ctx, cz_cuda_g1_fixed_base(ctx, out, s, n), "g1 fixed base");
+                if (r >= 0)
+                    t[r] = now_ms() - a;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "%s_fixed_base%s", g2 ? "g2" : "g1", pinned ? "_pinned" : "");
+            report_n(name, lg, (double)n, t, reps);
+            /* a sample against the CPU */
+            for (size_t i = 0; i < n; i += n / 7 + 1) {
+                int ok;
+                if (g2) {
+                    cz_g2_affine g, a;
+                    cz_g2_jac j;
+                    cz_g2_generator(&g);
+                    cz_g2_jac_from_affine(&j, &g);
+                    cz_g2_jac_mul(&j, &j, &s[i]);
+                    cz_g2_jac_to_affine(&a, &j);
+                    ok = !memcmp(&a, (cz_g2_affine *)out + i, sizeof a);
+                } else {
+                    cz_g1_affine g, a;
+                    cz_g1_jac j;
+                    cz_g1_generator(&g);
+                    cz_g1_jac_from_affine(&j, &g);
+                    cz_g1_jac_mul(&j, &j, &s[i]);
+                    cz_g1_jac_to_affine(&a, &j);
+                    ok = !memcmp(&a, (cz_g1_affine *)out + i, sizeof a);
+                }
+                if (!ok) {
+                    fprintf(stderr, "bench-gpu: %s fixed base differs from the CPU at %zu\n",
+                            g2 ? "G2" : "G1", i);
+                    exit(1);
+                }
+            }
+        }
+        if (pinned) {
+            cz_cuda_host_unregister(ctx, out);
+            cz_cuda_host_unregister(ctx, s);
+        }
+    }
+    free(t);
+    free(out);
+    free(s);
+}
+
+/* a PoRep-like compact matrix of `rows` rows over n_w columns */
+static void compact_matrix(cz_cmat *m, uint32_t rows, uint32_t n_w, cz_rng *rng)
+{
+    m->n_rows = rows;
+    m->row_ptr = malloc(((size_t)rows + 1) * sizeof *m->row_ptr);
+    m->col = malloc((size_t)rows * 6 * sizeof *m->col);
+    m->coef = malloc((size_t)rows * 6 * sizeof *m->coef);
+    if (!m->row_ptr || !m->col || !m->coef)
+        die(NULL, CZ_ERR_NOMEM, "compact matrix");
+    uint64_t k = 0;
+    m->row_ptr[0] = 0;
+    for (uint32_t i = 0; i < rows; i++) {
+        uint64_t r = cz_rng_u64(rng);
+        unsigned t = 2 + (unsigned)(r % 5);
+        for (unsigned j = 0; j < t; j++) {
+            m->col[k] = (uint32_t)((r >> 8) * (j + 1) % n_w);
+            m->coef[k] = (uint16_t)((r >> (40 + j)) % 40);
+            k++;
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        }
+        m->row_ptr[i + 1] = k;
+    }
+    m->nnz = k;
+}
+
+static void bench_compact(cz_cuda_ctx *ctx, unsigned lg, int reps, cz_rng *rng)
+{
+    size_t n = (size_t)1 << lg;
+    cz_cmat m[2];
+    for (int i = 0; i < 2; i++)
+        compact_matrix(&m[i], (uint32_t)n, (uint32_t)n, rng);
+    cz_fr coefs[40], *w = malloc(n * sizeof *w);
+    if (!w)
+        die(NULL, CZ_ERR_NOMEM, "witness");
+    random_fr(coefs, 40, rng);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = cz_rng_u64(rng) % 100;
+        if (r < 99)
+            cz_fr_set_u64(&w[i], r & 1);
+        else
+            random_fr(&w[i], 1, rng);
+    }
+    cz_cuda_buf abc[3], wb, kb, mb[2][3];
+    CK(ctx, cz_cuda_buf_alloc(ctx, &wb, n * sizeof *w), "witness buffer");
+    CK(ctx, cz_cuda_upload(ctx, &wb, 0, w, n * sizeof *w), "upload");
+    CK(ctx, cz_cuda_buf_alloc(ctx, &kb, sizeof coefs), "coefficient buffer");
+    CK(ctx, cz_cuda_upload(ctx, &kb, 0, coefs, sizeof coefs), "upload");
+    cz_cuda_cmat cm[2];
+    for (int i = 0; i < 2; i++) {
+        size_t b[3] = {(n + 1) * 8, m[i].nnz * 4, m[i].nnz * 2};
+        const void *src[3] = {m[i].row_ptr, m[i].col, m[i].coef};
+        for (int j = 0; j < 3; j++) {
+            CK(ctx, cz_cuda_buf_alloc(ctx, &mb[i][j], b[j]), "matrix buffer");
+            CK(ctx, cz_cuda_upload(ctx, &mb[i][j], 0, src[j], b[j]), "upload");
+        }
+        cm[i] = (cz_cuda_cmat){mb[i][0], mb[i][1], mb[i][2], (uint32_t)n};
+    }
+    for (int i = 0; i < 3; i++)
+        CK(ctx, cz_cuda_buf_alloc(ctx, &abc[i], n * sizeof *w), "a/b/c buffer");
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    for (int r = -1; r < reps; r++) {
+        double a = now_ms();
+        CK(ctx, cz_cuda_eval_abc_compact_dev(ctx, abc, &cm[0], &cm[1], &kb, 40, &wb, n),
+           "compact a/b/c");
+        if (r >= 0)
+            t[r] = now_ms() - a;
+    }
+    fprintf(stderr, "# compact a/b/c 2^%u: %llu + %llu terms\n", lg,
+            (unsigned long long)m[0].nnz, (unsigned long long)m[1].nnz);
+    report("compact_abc", lg, t, reps);
+    /* a sample row against the host */
+    cz_fr got[3];
+    for (size_t i = 0; i < n; i += n / 5 + 1) {
+        cz_fr ref[2];
+        for (int q = 0; q < 2; q++) {
+            cz_fr_set_u64(&ref[q], 0);
+            for (uint64_t k = m[q].row_ptr[i]; k < m[q].row_ptr[i + 1]; k++) {
+                cz_fr p;
+                cz_fr_mul(&p, &coefs[m[q].coef[k]], &w[m[q].col[k]]);
+                cz_fr_add(&ref[q], &ref[q], &p);
+            }
+        }
+        for (int q = 0; q < 2; q++)
+            CK(ctx, cz_cuda_download(ctx, &got[q], &abc[q], i * sizeof *w, sizeof *w), "download");
+        if (memcmp(&got[0], &ref[0], sizeof *w) || memcmp(&got[1], &ref[1], sizeof *w)) {
+            fprintf(stderr, "bench-gpu: compact a/b/c differs from the host at row %zu\n", i);
+            exit(1);
+        }
+    }
+    for (int i = 2; i >= 0; i--)
+        CK(ctx, cz_cuda_buf_free(ctx, &abc[i]), "free");
+    for (int i = 1; i >= 0; i--)
+        for (int j = 2; j >= 0; j--)
+            CK(ctx, cz_cuda_buf_free(ctx, &mb[i][j]), "free");
+    CK(ctx, cz_cuda_buf_free(ctx, &kb), "free");
+    CK(ctx, cz_cuda_buf_free(ctx, &wb), "free");
+    for (int i = 0; i < 2; i++) {
+        free(m[i].row_ptr);
+        free(m[i].col);
+        free(m[i].coef);
+    }
+    free(w);
+    free(t);
+}
+
 static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
 {
     size_t nmax = (size_t)1 << hi;
@@ -318,8 +500,8 @@ int main(int argc, char **argv)
     unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22, h_lo = 20, h_hi = 27;
     int reps = 5;
     const char *only = NULL;
-    uint64_t bits_logs = 0;
-    size_t bits_g2 = 0;
+    uint64_t bits_logs = 0, compact_logs = 0;
+    size_t bits_g2 = 0, fixed_n = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--msm-min")) msm_lo = (unsigned)atoi(v);
@@ -333,6 +515,18 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--only")) only = v;
         else if (!strcmp(k, "--bits-g2")) bits_g2 = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(k, "--bits-general")) g_bits_general = atoi(v) != 0;
+        else if (!strcmp(k, "--fixed-base")) fixed_n = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(k, "--compact")) {
+            for (const char *p = v; *p;) {
+                char *end;
+                unsigned long lg = strtoul(p, &end, 10);
+                if (end == p)
+                    break;
+                if (lg < 31)
+                    compact_logs |= (uint64_t)1 << lg;
+                p = *end == ',' ? end + 1 : end;
+            }
+        }
         else if (!strcmp(k, "--bits")) {
             for (const char *p = v; *p;) {
                 char *end;
@@ -395,6 +589,12 @@ int main(int argc, char **argv)
         if (bits_g2)
             bench_bits(ctx, 1, bits_g2, reps, &rng);
     }
+    if (fixed_n && (!only || !strcmp(only, "fixed")))
+        bench_fixed_base(ctx, fixed_n, reps, &rng);
+    if (!only || !strcmp(only, "compact"))
+        for (unsigned lg = 0; lg < 31; lg++)
+            if (compact_logs >> lg & 1)
+                bench_compact(ctx, lg, reps, &rng);
     cz_cuda_ctx_destroy(ctx);
     return 0;
 }
