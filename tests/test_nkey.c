@@ -253,6 +253,25 @@ static void test_round_trip(void **state)
     cz_vk_free(vk);
     cz_zkey_free(k);
 
+    /* the verification key alone */
+    cz_nkey_load_opts vo = {.vk_only = true};
+    cz_zkey *kv = NULL;
+    assert_int_equal(cz_nkey_load_bytes(&kv, f->file, f->len, "toy.czk", &vo, err, sizeof err), CZ_OK);
+    assert_null(kv->a);
+    assert_null(kv->h);
+    cz_vk *vk1, *vk2;
+    assert_int_equal(cz_vk_from_zkey(&vk1, f->key), CZ_OK);
+    assert_int_equal(cz_vk_from_zkey(&vk2, kv), CZ_OK);
+    assert_int_equal(vk1->n_public, vk2->n_public);
+    assert_true(cz_g1_affine_eq(&vk1->alpha1, &vk2->alpha1));
+    assert_true(cz_g2_affine_eq(&vk1->beta2, &vk2->beta2));
+    assert_true(cz_g2_affine_eq(&vk1->gamma2, &vk2->gamma2));
+    assert_true(cz_g2_affine_eq(&vk1->delta2, &vk2->delta2));
+    assert_memory_equal(vk1->ic, vk2->ic, (vk1->n_public + 1) * sizeof *vk1->ic);
+    cz_vk_free(vk1);
+    cz_vk_free(vk2);
+    cz_zkey_free(kv);
+
     /* a mem_limit below what the header says is refused before allocation */
     cz_nkey_load_opts small = {.mem_limit = f->info.mem_bytes - 1};
     assert_int_equal(cz_nkey_load_bytes(&k, f->file, f->len, "toy.czk", &small, err, sizeof err),

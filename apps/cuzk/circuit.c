@@ -301,6 +301,15 @@ int cz_cli_circuit(const char *const *args, int n_args, const cz_cli_circuit_opt
     return EXIT_USAGE;
 }
 
+cz_status cz_cli_circuit_shape(const char *preset, cz_shape **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    const cz_porep_params *p = find_preset(preset, err, err_len);
+    if (!p)
+        return CZ_ERR_ARG;
+    return cz_porep_shape(p, out, err, err_len);
+}
+
 cz_status cz_cli_circuit_r1cs(const char *preset, unsigned threads, cz_r1cs **out, char *err,
                               size_t err_len)
 {

@@ -27,6 +27,10 @@ int cz_cli_circuit(const char *const *args, int n_args, const cz_cli_circuit_opt
 cz_status cz_cli_circuit_r1cs(const char *preset, unsigned threads, cz_r1cs **out, char *err,
                               size_t err_len);
 
+/* The preset's recorded circuit (setup --circuit --out key.czk); free with
+   cz_shape_free. */
+cz_status cz_cli_circuit_shape(const char *preset, cz_shape **out, char *err, size_t err_len);
+
 /* The witness of one partition of c1 for a key of n_vars / n_public
    (prove --circuit): read and check c1, synthesize. *w holds *nw values
    (free with cz_wtns_free). ms[0] = reading c1, ms[1] = synthesis. */

@@ -8,7 +8,11 @@
  *   cuzk export-vk [opts] circuit.zkey verification_key.json
  *   cuzk circuit list | info PRESET | export PRESET --c1 c1.json --partition K r1cs wtns
  *   cuzk setup --circuit PRESET circuit.zkey [verification_key.json]
- *   cuzk prove --circuit PRESET --c1 c1.json --partition K circuit.zkey proof.json public.json
+ *   cuzk setup --circuit PRESET --out key.czk [--format czk|zkey] [verification_key.json]
+ *   cuzk prove --circuit PRESET --c1 c1.json --partition K KEY proof.json public.json
+ *
+ * A proving key is a snarkjs .zkey or a compact key (.czk, io/nkey.h,
+ * docs/KEYFORMAT.md), told apart by the file's magic wherever a key is read.
  *
  * Thin: parse the arguments, call the library, print. Stage timings go to
  * stderr as "cuzk: <stage> <ms> ms" (not with --quiet); --json prints one
@@ -32,6 +36,7 @@
 #include "groth16/groth16.h"
 #include "io/binfile.h"
 #include "io/json.h"
+#include "io/nkey.h"
 #include "pairing/pairing.h"
 #include "util/log.h"
 #include "util/threadpool.h"
@@ -57,6 +62,8 @@ typedef struct {
     const char *circuit, *c1; /* --circuit PRESET, --c1 FILE (native circuits, circuit.c) */
     int partition;            /* --partition K */
     int unchecked_c1;         /* --unchecked-c1 (tests) */
+    const char *out;          /* setup --out KEY */
+    const char *format;       /* setup --format czk|zkey (default: by KEY's extension) */
 } cli;
 
 /* ---- output helpers ---- */
@@ -145,9 +152,13 @@ static const char *main_help =
     "  cuzk export-vk [opts] circuit.zkey verification_key.json\n"
     "  cuzk circuit list | info PRESET\n"
     "  cuzk circuit export [opts] PRESET --c1 c1.json --partition K circuit.r1cs witness.wtns\n"
-    "  cuzk setup  [opts] --circuit PRESET circuit.zkey [verification_key.json]\n"
-    "  cuzk prove  [opts] --circuit PRESET --c1 c1.json --partition K circuit.zkey proof.json\n"
-    "              public.json   (witness synthesis in-process)\n"
+    "  cuzk setup  [opts] --circuit PRESET --out key.czk|circuit.zkey [verification_key.json]\n"
+    "  cuzk prove  [opts] --circuit PRESET --c1 c1.json --partition K key.czk|circuit.zkey\n"
+    "              proof.json public.json   (witness synthesis in-process)\n"
+    "\n"
+    "A proving key is a snarkjs .zkey or a compact key (.czk: compressed points,\n"
+    "compact matrices, a checksum per section; docs/KEYFORMAT.md), told apart by\n"
+    "its first bytes.\n"
     "  cuzk --help | cuzk <command> --help | cuzk --version\n"
     "\n"
     "common options:\n"
@@ -167,10 +178,12 @@ static const char *main_help =
 static const char *cmd_help(const char *cmd)
 {
     if (!strcmp(cmd, "prove"))
-        return "usage: cuzk prove [opts] circuit.zkey witness.wtns proof.json public.json\n"
-               "       cuzk prove [opts] --circuit PRESET --c1 c1.json --partition K circuit.zkey\n"
+        return "usage: cuzk prove [opts] KEY witness.wtns proof.json public.json\n"
+               "       cuzk prove [opts] --circuit PRESET --c1 c1.json --partition K KEY\n"
                "                  proof.json public.json\n"
                "\n"
+               "KEY is a snarkjs .zkey or a compact .czk (cuzk setup --out key.czk); a .czk\n"
+               "made for another circuit than --circuit's is refused.\n"
                "Prove with a snarkjs Groth16 key (BLS12-381) and a circom witness; writes\n"
                "proof.json and public.json in snarkjs's format. The proof is verified\n"
                "before it is written unless --no-verify. With --circuit the witness of\n"
@@ -192,27 +205,36 @@ static const char *cmd_help(const char *cmd)
     if (!strcmp(cmd, "info"))
         return "usage: cuzk info [opts] FILE\n"
                "\n"
-               "Describe a .zkey, .wtns or .r1cs file, or a verification key, proof or\n"
-               "public-signals JSON file.\n"
+               "Describe a .zkey, .czk, .wtns or .r1cs file, or a verification key, proof or\n"
+               "public-signals JSON file. A .czk is described from its header (counts, the\n"
+               "circuit, each section's size, the memory a load takes) and every section's\n"
+               "checksum is checked (no point is decompressed).\n"
                "\n"
                "options: --json\n"
                "exit: 0, or 2 if the file is unreadable or malformed\n";
     if (!strcmp(cmd, "setup"))
         return "usage: cuzk setup [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
-               "       cuzk setup [opts] --circuit PRESET circuit.zkey [verification_key.json]\n"
+               "       cuzk setup [opts] --circuit PRESET KEY [verification_key.json]\n"
+               "       cuzk setup [opts] --circuit PRESET --out KEY [verification_key.json]\n"
                "\n"
-               "Make a snarkjs-compatible Groth16 proving key from random toxic waste, for\n"
-               "an .r1cs or a native circuit's preset (cuzk circuit list).\n"
+               "Make a Groth16 proving key from random toxic waste, for an .r1cs or a native\n"
+               "circuit's preset (cuzk circuit list). KEY's format is --format, else its\n"
+               "extension: .czk is the compact key (docs/KEYFORMAT.md: compressed points,\n"
+               "compact matrices, B density; made in memory from the recorded circuit, the\n"
+               "fixed-base products on --device), anything else a snarkjs .zkey. A .czk\n"
+               "needs --circuit. The same --seed gives the same key in both formats.\n"
                "FOR DEVELOPMENT AND BENCHMARKS ONLY: one party knows the toxic waste.\n"
                "\n"
-               "options: --threads N, --quiet, --json, --circuit PRESET,\n"
+               "options: --threads N, --quiet, --json, --circuit PRESET, --out KEY,\n"
+               "         --format czk|zkey, --device cpu|cuda|auto, --gpu N (.czk only),\n"
                "         --seed N (deterministic toxic waste; tests and benchmarks only)\n"
                "exit: 0, 2 bad input, 3 internal error\n";
     if (!strcmp(cmd, "export-vk"))
-        return "usage: cuzk export-vk [opts] circuit.zkey verification_key.json\n"
+        return "usage: cuzk export-vk [opts] KEY verification_key.json\n"
                "\n"
-               "Write the verification key of a proving key, as\n"
-               "`snarkjs zkey export verificationkey` does.\n"
+               "Write the verification key of a proving key (.zkey or .czk), as\n"
+               "`snarkjs zkey export verificationkey` does. Of a .czk only the vk and IC\n"
+               "sections are read (and checked).\n"
                "\n"
                "options: --threads N, --quiet, --json\n"
                "exit: 0, 2 bad input, 3 internal error\n";
@@ -273,7 +295,8 @@ static int parse_args(cli *c, int argc, char **argv, const char *cmd)
             int takes = !strcmp(name, "--threads") || !strcmp(name, "--device") ||
                         !strcmp(name, "--gpu") || !strcmp(name, "--seed") ||
                         !strcmp(name, "--circuit") || !strcmp(name, "--c1") ||
-                        !strcmp(name, "--partition");
+                        !strcmp(name, "--partition") || !strcmp(name, "--out") ||
+                        !strcmp(name, "--format");
             if (takes) {
                 if (eq)
                     val = eq + 1;
@@ -304,6 +327,16 @@ static int parse_args(cli *c, int argc, char **argv, const char *cmd)
                     return usage_error("%s: --seed wants a number, got \"%s\"", cmd, val);
                 c->seed = v;
                 c->have_seed = 1;
+            } else if (!strcmp(name, "--out") || !strcmp(name, "--format")) {
+                if (strcmp(cmd, "setup"))
+                    return usage_error("%s: %s is an option of setup only", cmd, name);
+                if (!strcmp(name, "--out")) {
+                    c->out = val;
+                } else {
+                    if (strcmp(val, "czk") && strcmp(val, "zkey"))
+                        return usage_error("%s: --format wants czk or zkey, got \"%s\"", cmd, val);
+                    c->format = val;
+                }
             } else if (!strcmp(name, "--circuit")) {
                 if (strcmp(cmd, "setup") && strcmp(cmd, "prove"))
                     return usage_error("%s: --circuit is an option of setup and prove", cmd);
@@ -426,6 +459,59 @@ static cz_status write_vk(const cz_zkey *key, const char *path, char *err, size_
     return st;
 }
 
+/* Is `path` a compact key (.czk)? Told by its magic; false for anything
+   unreadable (the loader that follows says why). */
+static bool is_czk(const char *path)
+{
+    int fd;
+    uint64_t size;
+    char err[256];
+    if (cz_file_open(&fd, &size, path, err, sizeof err))
+        return false;
+    uint8_t head[8];
+    bool yes = size >= 8 && pread(fd, head, 8, 0) == 8 && cz_nkey_is_nkey(head, 8);
+    close(fd);
+    return yes;
+}
+
+/* Load a proving key, .zkey or .czk. vk_only: what a verification key
+   needs (a .czk reads its vk and IC sections only). circuit (may be NULL):
+   a .czk whose header names another circuit is refused before it is read. */
+static cz_status load_key(cz_zkey **key, const char *path, unsigned threads, bool vk_only,
+                          const char *circuit, char *err, size_t err_len)
+{
+    *key = NULL;
+    if (!is_czk(path))
+        /* Mapped, not read: a one-shot process proving its operator's own
+           file, where a copy would double the memory of a large key. A key
+           file truncated while this runs faults this process alone
+           (SIGBUS), as any tool reading a file cut under it fails; cuzkd,
+           which lives long and serves others, reads private copies
+           instead. Only regular files are opened (cz_file_open), and the
+           matrices' memory is checked against the machine's RAM before it
+           is allocated. */
+        return cz_zkey_load(key, path, threads, err, err_len);
+    /* A .czk is always read into memory the key owns, chunk by chunk
+       (its points are decompressed), checksums first. */
+    int fd;
+    uint64_t size;
+    cz_status st = cz_file_open(&fd, &size, path, err, err_len);
+    if (st)
+        return st;
+    cz_nkey_info info;
+    st = cz_nkey_peek_fd(&info, fd, size, path, err, err_len);
+    if (!st && circuit && info.circuit[0] && strcmp(info.circuit, circuit))
+        st = cz_io_fail(CZ_ERR_ARG, err, err_len, path,
+                        "a key for the circuit %s, not %s (make one with cuzk setup --circuit %s)",
+                        info.circuit, circuit, circuit);
+    if (!st) {
+        cz_nkey_load_opts o = {.threads = threads, .vk_only = vk_only};
+        st = cz_nkey_load_fd(key, fd, size, path, &o, err, err_len);
+    }
+    close(fd);
+    return st;
+}
+
 /* ---- commands ---- */
 
 /* --circuit: the same argument list with the witness slot named after the
@@ -467,14 +553,7 @@ static int cmd_prove(const cli *c0)
     progress(c, "load key");
     t = now_ms();
     cz_zkey *key;
-    /* Mapped, not read: a one-shot process proving its operator's own
-       file, where a copy would double the memory of a large key. A key
-       file truncated while this runs faults this process alone (SIGBUS),
-       as any tool reading a file cut under it fails; cuzkd, which lives
-       long and serves others, reads private copies instead. Only regular
-       files are opened (cz_file_open), and the matrices' memory is checked
-       against the machine's RAM before it is allocated. */
-    st = cz_zkey_load(&key, zkey_path, c->threads, err, sizeof err);
+    st = load_key(&key, zkey_path, c->threads, false, c->circuit, err, sizeof err);
     if (st)
         return fail(st, err);
     stage_done(c, "load_key", now_ms() - t);
@@ -659,7 +738,7 @@ static int cmd_export_vk(const cli *c)
     char err[512];
     double t = now_ms();
     cz_zkey *key;
-    cz_status st = cz_zkey_load(&key, c->args[0], c->threads, err, sizeof err);
+    cz_status st = load_key(&key, c->args[0], c->threads, true, NULL, err, sizeof err);
     if (st)
         return fail(st, err);
     stage_done(c, "load_key", now_ms() - t);
@@ -676,10 +755,113 @@ static int cmd_export_vk(const cli *c)
     return 0;
 }
 
+/* Does the key path ask for a .czk (--format, else the extension)? */
+static bool wants_czk(const cli *c, const char *key_path)
+{
+    if (c->format)
+        return !strcmp(c->format, "czk");
+    size_t n = strlen(key_path);
+    return n >= 4 && !strcmp(key_path + n - 4, ".czk");
+}
+
+/* setup of a compact key: the recorded circuit, the key made in memory
+   (fixed-base products on the chosen device), written as .czk. */
+static int setup_czk(const cli *c)
+{
+    const char *key_path = c->args[1];
+    const char *vk_path = c->n_args == 3 ? c->args[2] : NULL;
+    char err[512];
+    double t0 = now_ms(), t = t0;
+    progress(c, "shape");
+    cz_shape *shape;
+    cz_status st = cz_cli_circuit_shape(c->circuit, &shape, err, sizeof err);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "shape", now_ms() - t);
+    cz_backend *be;
+    char dev[32];
+    snprintf(dev, sizeof dev, "%s:%d", c->device, c->gpu);
+    st = cz_backend_create(&be, dev, c->threads, err, sizeof err);
+    if (st) {
+        cz_shape_free(shape);
+        fprintf(stderr, "cuzk: --device %s: %s\n", dev, err[0] ? err : cz_strerror(st));
+        return EXIT_INTERNAL;
+    }
+    if (!c->quiet)
+        fprintf(stderr, "cuzk: fixed-base products on %s\n", be->name);
+    progress(c, "setup");
+    t = now_ms();
+    cz_setup_opts o = {.seeded = c->have_seed != 0, .seed = c->seed, .threads = c->threads};
+    cz_zkey *key = NULL;
+    st = cz_zkey_from_shape(&key, shape, &o, be, err, sizeof err);
+    uint8_t digest[16];
+    cz_nkey_shape_digest(digest, shape);
+    uint64_t nc = shape->n_constraints, nw = 1 + shape->n_public + shape->n_aux;
+    cz_shape_free(shape);
+    const char *be_name = be->name;
+    if (st) {
+        cz_backend_destroy(be);
+        return fail(st, err);
+    }
+    stage_done(c, "setup", now_ms() - t);
+    progress(c, "write key");
+    t = now_ms();
+    cz_nkey_meta meta = {.circuit = c->circuit, .shape_digest = digest,
+                         .flags = CZ_NKEY_FLAG_DEVELOPMENT, .threads = c->threads};
+    st = cz_nkey_write(key_path, key, &meta, err, sizeof err);
+    if (!st)
+        stage_done(c, "write_key", now_ms() - t);
+    if (!st && vk_path) {
+        t = now_ms();
+        st = write_vk(key, vk_path, err, sizeof err);
+        if (!st)
+            stage_done(c, "export_vk", now_ms() - t);
+    }
+    cz_zkey_free(key);
+    int json = c->json;
+    if (st) {
+        cz_backend_destroy(be);
+        return fail(st, err);
+    }
+    cz_nkey_info info;
+    st = cz_nkey_peek(&info, key_path, err, sizeof err);
+    if (st) {
+        cz_backend_destroy(be);
+        return fail(st, err);
+    }
+    stage_done(c, "total", now_ms() - t0);
+    if (!c->quiet)
+        fprintf(stderr, "cuzk: %s: %llu bytes (compact key; %llu bytes in memory)\n", key_path,
+                (unsigned long long)info.file_bytes, (unsigned long long)info.mem_bytes);
+    if (json)
+        print_json_result(json_pack("{s:s,s:b,s:s,s:s,s:I,s:I,s:b,s:s,s:I}", "command", "setup",
+                                    "ok", 1, "format", "czk", "circuit", c->circuit,
+                                    "nConstraints", (json_int_t)nc, "nVars", (json_int_t)nw,
+                                    "seeded", c->have_seed != 0, "device", be_name, "fileBytes",
+                                    (json_int_t)info.file_bytes));
+    cz_backend_destroy(be);
+    return 0;
+}
+
 static int cmd_setup(const cli *c0)
 {
     int rc;
-    cli cc;
+    cli cc, co;
+    if (c0->out) {
+        /* --out KEY: KEY in its place among the arguments (after the .r1cs,
+           or first with --circuit) */
+        int slot = c0->circuit ? 0 : 1;
+        if (c0->n_args < slot || c0->n_args >= 8)
+            return usage_error("setup --out: expected %s", c0->circuit ? "[verification_key.json]"
+                                                                       : "circuit.r1cs "
+                                                                         "[verification_key.json]");
+        co = *c0;
+        for (int i = c0->n_args; i > slot; i--)
+            co.args[i] = co.args[i - 1];
+        co.args[slot] = c0->out;
+        co.n_args++;
+        c0 = &co;
+    }
     const cli *c = c0;
     if (c0->circuit) {
         if ((rc = circuit_args(&cc, c0, "setup", 0, 1, 2)))
@@ -688,6 +870,15 @@ static int cmd_setup(const cli *c0)
     }
     if ((rc = want_args(c, "setup", 2, 3)))
         return rc;
+    if (wants_czk(c, c->args[1])) {
+        if (!c->circuit)
+            return usage_error("setup: a compact key (.czk) is made from a native circuit: "
+                               "--circuit PRESET (cuzk circuit list)");
+        fprintf(stderr, "cuzk: WARNING: this key is for development and benchmarks only: its "
+                        "toxic waste was made by one party%s\n",
+                c->have_seed ? " from a fixed seed (anyone can forge proofs)" : "");
+        return setup_czk(c);
+    }
     fprintf(stderr, "cuzk: WARNING: this key is for development and benchmarks only: its toxic "
                     "waste was made by one party%s\n",
             c->have_seed ? " from a fixed seed (anyone can forge proofs)" : "");
@@ -747,7 +938,46 @@ static int cmd_info(const cli *c)
         return fail(st, err);
     json_t *o = json_object();
     info_out(o, "file", json_string(path));
-    if (b.len >= 4 && !memcmp(b.data, "zkey", 4)) {
+    if (cz_nkey_is_nkey(b.data, b.len)) {
+        /* the header, and every section's checksum (streamed; no point is
+           decompressed, so this stays quick for a porep-32g key) */
+        cz_nkey_info ni;
+        st = cz_nkey_verify(&ni, path, err, sizeof err);
+        if (!st) {
+            char hex[33];
+            for (int i = 0; i < 16; i++)
+                snprintf(hex + 2 * i, 3, "%02x", ni.shape_digest[i]);
+            info_out(o, "type", json_string("czk"));
+            info_out(o, "version", json_integer(ni.version));
+            info_out(o, "protocol", json_string("groth16"));
+            info_out(o, "curve", json_string("BLS12-381"));
+            info_out(o, "circuit", json_string(ni.circuit));
+            info_out(o, "development", json_boolean(ni.flags & CZ_NKEY_FLAG_DEVELOPMENT));
+            info_out(o, "shapeDigest", json_string(hex));
+            info_out(o, "nVars", json_integer(ni.n_vars));
+            info_out(o, "nPublic", json_integer(ni.n_public));
+            info_out(o, "domainSize", json_integer(ni.domain_size));
+            info_out(o, "nB", json_integer(ni.n_b));
+            info_out(o, "nCoefficients", json_integer(ni.n_coefs));
+            info_out(o, "rowsA", json_integer(ni.a_rows));
+            info_out(o, "rowsB", json_integer(ni.b_rows));
+            info_out(o, "nonzerosA", json_integer((json_int_t)ni.a_nnz));
+            info_out(o, "nonzerosB", json_integer((json_int_t)ni.b_nnz));
+            info_out(o, "fileBytes", json_integer((json_int_t)ni.file_bytes));
+            info_out(o, "pointBytes", json_integer((json_int_t)ni.point_bytes));
+            info_out(o, "matrixBytes", json_integer((json_int_t)ni.matrix_bytes));
+            info_out(o, "memoryBytes", json_integer((json_int_t)ni.mem_bytes));
+            for (uint32_t i = 0; i < ni.n_sections; i++) {
+                char k[64];
+                int n = snprintf(k, sizeof k, "section.%s", ni.sections[i].name);
+                for (int j = 0; j < n; j++)
+                    if (k[j] == ' ')
+                        k[j] = '_';
+                info_out(o, k, json_integer((json_int_t)ni.sections[i].length));
+            }
+            info_out(o, "checksums", json_string("ok"));
+        }
+    } else if (b.len >= 4 && !memcmp(b.data, "zkey", 4)) {
         cz_zkey_info zi;
         st = cz_zkey_read_info(&zi, b.data, b.len, path, err, sizeof err);
         cz_zkey *key = NULL;

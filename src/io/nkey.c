@@ -620,11 +620,20 @@ static void *alloc_bytes(uint64_t n)
     return aligned_alloc(64, (size_t)((n + 63) & ~(uint64_t)63));
 }
 
-static cz_status alloc_key(cz_zkey **out, const cz_nkey_info *h)
+static cz_status alloc_key(cz_zkey **out, const cz_nkey_info *h, bool vk_only)
 {
     cz_zkey *k = calloc(1, sizeof *k);
     if (!k)
         return CZ_ERR_NOMEM;
+    if (vk_only) {
+        k->copies[CZ_ZKEY_SLOT_IC] = alloc_bytes(((uint64_t)h->n_public + 1) * sizeof(cz_g1_affine));
+        if (!k->copies[CZ_ZKEY_SLOT_IC]) {
+            free(k);
+            return CZ_ERR_NOMEM;
+        }
+        *out = k;
+        return CZ_OK;
+    }
     /* slots CZ_ZKEY_SLOT_IC .. CZ_ZKEY_SLOT_H */
     uint64_t counts[6] = {(uint64_t)h->n_public + 1, h->n_vars, h->n_b, h->n_b,
                           (uint64_t)h->n_vars - h->n_public - 1, h->domain_size};
@@ -661,19 +670,20 @@ static cz_status load_src(cz_zkey **out, const source *s, const cz_nkey_load_opt
     if (st)
         return st;
     uint64_t limit = opts->mem_limit ? opts->mem_limit : phys_ram();
-    if (h.mem_bytes > limit)
+    if (h.mem_bytes > limit && !opts->vk_only)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, s->name,
                           "loading this key takes %llu bytes of memory, more than the %llu "
                           "allowed", (unsigned long long)h.mem_bytes, (unsigned long long)limit);
     cz_zkey *k = NULL;
-    if (alloc_key(&k, &h))
+    if (alloc_key(&k, &h, opts->vk_only))
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, s->name,
                           "out of memory for a key of %llu bytes", (unsigned long long)h.mem_bytes);
     load_ctx L = {.src = s, .h = &h, .key = k, .o = opts};
     cz_threadpool *own;
     L.pool = pool_for(opts->threads, &own);
     uint64_t largest = 0;
-    for (uint32_t i = 0; i < CZ_NKEY_SECTIONS; i++)
+    uint32_t n_read = opts->vk_only ? CZ_NKEY_IC : CZ_NKEY_SECTIONS;
+    for (uint32_t i = 0; i < n_read; i++)
         if (h.sections[i].length > largest)
             largest = h.sections[i].length;
     L.buf_len = largest < CHUNK ? (size_t)align8(largest ? largest : 8) : CHUNK;
@@ -688,7 +698,7 @@ static cz_status load_src(cz_zkey **out, const source *s, const cz_nkey_load_opt
         take_points, take_points, take_coefs, take_rows, take_idx, take_idx, take_rows,
         take_idx, take_idx,
     };
-    for (uint32_t id = 1; id <= CZ_NKEY_SECTIONS && !st; id++) {
+    for (uint32_t id = 1; id <= n_read && !st; id++) {
         if (id == CZ_NKEY_A_ROWS || id == CZ_NKEY_B_ROWS)
             L.row_sum = 0;
         st = read_section(&L, id, takes[id], err, err_len);
@@ -716,6 +726,11 @@ out:
     while ((1u << k->log_n) < k->domain_size)
         k->log_n++;
     k->ic = k->copies[CZ_ZKEY_SLOT_IC];
+    k->uid = cz_zkey_new_uid();
+    if (opts->vk_only) {
+        *out = k;
+        return CZ_OK;
+    }
     k->a = k->copies[CZ_ZKEY_SLOT_A];
     k->b1 = k->copies[CZ_ZKEY_SLOT_B1];
     k->b2 = k->copies[CZ_ZKEY_SLOT_B2];
@@ -728,7 +743,6 @@ out:
     k->cb.nnz = h.b_nnz;
     k->n_coefs = h.n_coefs;
     k->n_b = h.n_b;
-    k->uid = cz_zkey_new_uid();
     *out = k;
     return CZ_OK;
 }

@@ -76,6 +76,10 @@ typedef struct {
                                          0: the machine's RAM */
     cz_nkey_decompress_fn decompress; /* NULL: on the CPU, with `threads` */
     void *decompress_ctx;
+    bool vk_only;                     /* read the vk and IC sections only (their checksums
+                                         and points checked; the header and every section's
+                                         size too): the key has alpha1..delta2 and ic, no
+                                         other array; for cz_vk_from_zkey, never to prove */
 } cz_nkey_load_opts;
 
 /* Load and check a .czk into a compact key that owns its memory (free with

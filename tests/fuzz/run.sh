@@ -52,7 +52,7 @@ while [ "$running" -gt 0 ]; do
     running=$((running - 1))
 done
 ar rcs "$B/libcuzk-fuzz.a" "$B"/obj/*.o
-LIBS=("$B/libcuzk-fuzz.a" $(pkg-config --libs jansson 2>/dev/null || true) -lm -lpthread)
+LIBS=("$B/libcuzk-fuzz.a" $(pkg-config --libs jansson libxxhash 2>/dev/null || true) -lm -lpthread)
 
 # ---- seed corpora ----
 seed() { # name: (re)write the seeds into $B/corpus/name, keeping what the fuzzer found
@@ -63,6 +63,7 @@ seed() { # name: (re)write the seeds into $B/corpus/name, keeping what the fuzze
         wtns) cp "$S"/*.wtns "$F"/*.wtns "$F"/bn254/*.wtns "$dir"/ 2>/dev/null || true ;;
         r1cs) cp "$S"/*.r1cs "$F"/*.r1cs "$dir"/ 2>/dev/null || true ;;
         json) cp "$S"/*.json "$F"/*.json "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
+        nkey) cp "$S"/*.czk "$dir"/ 2>/dev/null || true ;;
         *) python3 - "$ROOT/tests/vectors/bls12_381.json" "$1" "$dir" <<'PY'
 import json, sys, os
 d = json.load(open(sys.argv[1])); name = sys.argv[2]; out = sys.argv[3]
