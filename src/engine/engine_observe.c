@@ -105,6 +105,7 @@ json_t *cz_engine_status_json(cz_engine *e)
                               cz_job_state_name(ce_shown_state(j)), "priority", cz_priority_name(j->prio),
                               "partitions", ce_partitions_json(e, j, 0), "age_ms", t - j->t[ST_TOTAL][0]);
         json_object_set_new(o, "key", json_string(j->key ? j->key->id : ""));
+        json_object_set_new(o, "type", json_string(j->porep ? "porep" : "groth16"));
         json_array_append_new(jobs, o);
     }
     json_t *workers = json_array();
