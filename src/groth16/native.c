@@ -12,10 +12,11 @@
  * snarkjs's n_public + 1 extra rows (coefficient 1 at wire s), B as is;
  * the coefficient table is the shape's. B1 and B2 hold points only for the
  * wires that occur in B (b_idx). Memory is kept near the result: each
- * scalar array is wiped and freed as soon as its points exist (for
- * porep-32g the peak is the points, ~47.5 GB, the key's matrices ~5 GB and
- * at most four scalar arrays of ~4.3 GB each, on top of the caller's
- * shape). cz_zkey_compact turns a loaded key's CSR matrices into the same
+ * scalar array is wiped and freed as soon as its points exist, B's
+ * gathered values (the smallest) last. For porep-32g: the scalars peak at
+ * four arrays of ~4.3 GB (Lagrange basis, u, v, w), the whole at the end:
+ * the points (~47.5 GB), the key's matrices (~5 GB) and B's values (~1 GB),
+ * ~54 GB on top of the caller's shape (~7.4 GB). cz_zkey_compact turns a loaded key's CSR matrices into the same
  * form: coefficient values deduplicated through a small open-addressing
  * table (at most 65,536 of them), columns sorted within each row, B1 and
  * B2 gathered to the wires that occur in B.
@@ -196,7 +197,7 @@ cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setu
     key->n_b = nb;
     free(sc.in_b);
     sc.in_b = NULL;
-    cz_setup_scalars_drop(&sc.v, nvars);
+    cz_setup_scalars_drop(&sc.v, nvars, pool);
     cz_log(CZ_LOG_INFO, "setup", "%s: matrices (%llu + %llu nonzeros, %u coefficients), "
            "%u of %u wires in B: %.0f ms", name, (unsigned long long)key->ca.nnz,
            (unsigned long long)key->cb.nnz, key->n_coefs, nb, nvars, now_ms() - t);
@@ -220,9 +221,17 @@ cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setu
         key->delta2 = p2[1];
         cz_g2_generator(&key->gamma2);
     }
-    /* points, each scalar array dropped once its points exist */
+    /* points, each scalar array dropped once its points exist; the smallest
+       (B's gathered values) last, so the peak is the points plus it */
     cz_g1_affine *p;
     cz_g2_affine *q;
+    t = now_ms();
+    if ((st = points_g1(&p, sc.h, n, be, pool)))
+        goto out;
+    key->h = key->copies[CZ_ZKEY_SLOT_H] = p;
+    cz_setup_scalars_drop(&sc.h, n, pool);
+    cz_log(CZ_LOG_INFO, "setup", "%s: H points (%zu) on %s: %.0f ms", name, n, where,
+           now_ms() - t);
     t = now_ms();
     if ((st = points_g1(&p, sc.k, npub + 1, be, pool)))
         goto out;
@@ -230,14 +239,14 @@ cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setu
     if ((st = points_g1(&p, sc.k + npub + 1, nvars - npub - 1, be, pool)))
         goto out;
     key->c = key->copies[CZ_ZKEY_SLOT_C] = p;
-    cz_setup_scalars_drop(&sc.k, nvars);
+    cz_setup_scalars_drop(&sc.k, nvars, pool);
     cz_log(CZ_LOG_INFO, "setup", "%s: IC and C points (%u) on %s: %.0f ms", name, nvars, where,
            now_ms() - t);
     t = now_ms();
     if ((st = points_g1(&p, sc.u, nvars, be, pool)))
         goto out;
     key->a = key->copies[CZ_ZKEY_SLOT_A] = p;
-    cz_setup_scalars_drop(&sc.u, nvars);
+    cz_setup_scalars_drop(&sc.u, nvars, pool);
     cz_log(CZ_LOG_INFO, "setup", "%s: A points (%u) on %s: %.0f ms", name, nvars, where,
            now_ms() - t);
     t = now_ms();
@@ -247,21 +256,14 @@ cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setu
     if ((st = points_g2(&q, vb, nb, be, pool)))
         goto out;
     key->b2 = key->copies[CZ_ZKEY_SLOT_B2] = q;
-    cz_setup_scalars_drop(&vb, nb);
-    cz_log(CZ_LOG_INFO, "setup", "%s: B1 and B2 points (%u) on %s: %.0f ms", name, nb, where,
-           now_ms() - t);
-    t = now_ms();
-    if ((st = points_g1(&p, sc.h, n, be, pool)))
-        goto out;
-    key->h = key->copies[CZ_ZKEY_SLOT_H] = p;
-    cz_setup_scalars_drop(&sc.h, n);
-    cz_log(CZ_LOG_INFO, "setup", "%s: H points (%zu) on %s: %.0f ms; the key in %.0f ms", name,
-           n, where, now_ms() - t, now_ms() - t0);
+    cz_setup_scalars_drop(&vb, nb, pool);
+    cz_log(CZ_LOG_INFO, "setup", "%s: B1 and B2 points (%u) on %s: %.0f ms; the key in %.0f ms",
+           name, nb, where, now_ms() - t, now_ms() - t0);
 
 out:
     if (st && err && err_len && !err[0])
         cz_io_fail(st, err, err_len, name, "making the key failed: %s", cz_strerror(st));
-    cz_setup_scalars_drop(&vb, nb);
+    cz_setup_scalars_drop(&vb, nb, pool);
     cz_setup_scalars_free(&sc);
     cz_threadpool_destroy(own);
     if (st) {

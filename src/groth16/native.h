@@ -36,6 +36,7 @@ typedef struct {
                                    past it: C scalars, the same over delta */
     cz_fr *h;                   /* n: H scalars */
     uint8_t *in_b;              /* n_vars, when asked: 1 where the wire occurs in B */
+    cz_threadpool *pool;        /* the pool they were made on (wipes) */
 } cz_setup_scalars;
 
 /* Make the scalars of `cs` (an .r1cs) or of `shape` (exactly one of them
@@ -44,8 +45,9 @@ typedef struct {
 cz_status cz_setup_scalars_make(cz_setup_scalars *out, const cz_r1cs *cs, const cz_shape *shape,
                                 const cz_setup_opts *opts, bool want_in_b, cz_threadpool *pool,
                                 const char *name, char *err, size_t err_len);
-/* Wipe (toxic waste) and free one array of the scalars, or all of them. */
-void cz_setup_scalars_drop(cz_fr **arr, size_t count);
+/* Wipe (toxic waste; in parallel on pool) and free one array of the
+   scalars (*arr = NULL), or all of them. */
+void cz_setup_scalars_drop(cz_fr **arr, size_t count, cz_threadpool *pool);
 void cz_setup_scalars_free(cz_setup_scalars *s);
 
 /* Free a compact matrix (NULL or empty: no-op). */

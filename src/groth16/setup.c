@@ -294,11 +294,17 @@ static void k_range(void *vctx, size_t begin, size_t end, int worker)
     }
 }
 
-void cz_setup_scalars_drop(cz_fr **arr, size_t count)
+static void wipe_range(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    cz_wipe((cz_fr *)vctx + begin, (end - begin) * sizeof(cz_fr));
+}
+
+void cz_setup_scalars_drop(cz_fr **arr, size_t count, cz_threadpool *pool)
 {
     if (!*arr)
         return;
-    cz_wipe(*arr, count * sizeof **arr);
+    cz_parallel_for(pool, count, 1 << 18, wipe_range, *arr); /* GBs at full scale */
     free(*arr);
     *arr = NULL;
 }
@@ -307,10 +313,10 @@ void cz_setup_scalars_free(cz_setup_scalars *s)
 {
     if (!s)
         return;
-    cz_setup_scalars_drop(&s->u, s->n_vars);
-    cz_setup_scalars_drop(&s->v, s->n_vars);
-    cz_setup_scalars_drop(&s->k, s->n_vars);
-    cz_setup_scalars_drop(&s->h, s->n);
+    cz_setup_scalars_drop(&s->u, s->n_vars, s->pool);
+    cz_setup_scalars_drop(&s->v, s->n_vars, s->pool);
+    cz_setup_scalars_drop(&s->k, s->n_vars, s->pool);
+    cz_setup_scalars_drop(&s->h, s->n, s->pool);
     free(s->in_b);
     s->in_b = NULL;
     cz_wipe(&s->alpha, sizeof s->alpha);
@@ -357,6 +363,7 @@ cz_status cz_setup_scalars_make(cz_setup_scalars *out, const cz_r1cs *cs, const 
     out->n_constraints = nc;
     out->log_n = log_n;
     out->n = n;
+    out->pool = pool;
 
     cz_status st = CZ_OK;
     cz_ntt_domain *dom = NULL;
@@ -424,7 +431,7 @@ cz_status cz_setup_scalars_make(cz_setup_scalars *out, const cz_r1cs *cs, const 
     /* snarkjs's extra A rows nC + s: w_s = 1 */
     for (uint32_t s = 0; s <= npub; s++)
         cz_fr_add(&out->u[s], &out->u[s], &lag[nc + s]);
-    cz_setup_scalars_drop(&lag, n);
+    cz_setup_scalars_drop(&lag, n, pool);
     cz_log(CZ_LOG_INFO, "setup", "%s: u, v, w of %u wires: %.0f ms", name, nvars, now_ms() - t);
 
     /* IC and C scalars, in place of w */
@@ -459,8 +466,8 @@ out:
     cz_wipe(&dinv, sizeof dinv);
     cz_wipe(&zn, sizeof zn);
     cz_wipe(&rng, sizeof rng);
-    cz_setup_scalars_drop(&lag, n);
-    cz_setup_scalars_drop(&w, nvars);
+    cz_setup_scalars_drop(&lag, n, pool);
+    cz_setup_scalars_drop(&w, nvars, pool);
     free(is_one);
     cz_ntt_domain_destroy(dom);
     if (st)
