@@ -20,7 +20,9 @@
  *    fixed-base hooks equals the one made on the CPU (full runs only: the
  *    model's fixed base is slow under the sanitizers), and proves on the
  *    GPU (resident and streamed) as on the CPU. Every proof is verified.
- * Over the host model (-DCUZK_CUDA=MODEL) all of it runs without a GPU.
+ * Over the host model (-DCUZK_CUDA=MODEL) all of it runs without a GPU,
+ * and a failure (out of memory, an error, a sticky fault) is injected at
+ * each device call of a compact key's first proof and of a fixed base.
  * Skips (77) without a GPU.
  */
 #include "test_util.h"
@@ -493,18 +495,24 @@ static void test_porep_mini(void **state)
         fail_msg("key from shape on the CPU: %s", err);
     /* a quick run (the sanitizers, over the model's slow fixed base)
        proves with the CPU's key only */
-    st = cz_test_full() ? cz_zkey_from_shape(&kg, shape, &o, be, err, sizeof err)
-                        : cz_zkey_from_shape(&kg, shape, &o, NULL, err, sizeof err);
-    if (st)
-        fail_msg("key from shape on the GPU: %s", err);
-    assert_true(kg->compact);
-    assert_memory_equal(kg->a, kc->a, kg->n_vars * sizeof *kg->a);
-    assert_int_equal(kg->n_b, kc->n_b);
-    assert_memory_equal(kg->b1, kc->b1, kg->n_b * sizeof *kg->b1);
-    assert_memory_equal(kg->b2, kc->b2, kg->n_b * sizeof *kg->b2);
-    assert_memory_equal(kg->c, kc->c, (kg->n_vars - kg->n_public - 1) * sizeof *kg->c);
-    assert_memory_equal(kg->h, kc->h, kg->domain_size * sizeof *kg->h);
-    assert_memory_equal(kg->ic, kc->ic, (kg->n_public + 1) * sizeof *kg->ic);
+    kg = NULL;
+    if (cz_test_full()) {
+        st = cz_zkey_from_shape(&kg, shape, &o, be, err, sizeof err);
+        if (st)
+            fail_msg("key from shape on the GPU: %s", err);
+        assert_true(kg->compact);
+        assert_memory_equal(kg->a, kc->a, kg->n_vars * sizeof *kg->a);
+        assert_int_equal(kg->n_b, kc->n_b);
+        assert_memory_equal(kg->b1, kc->b1, kg->n_b * sizeof *kg->b1);
+        assert_memory_equal(kg->b2, kc->b2, kg->n_b * sizeof *kg->b2);
+        assert_memory_equal(kg->c, kc->c, (kg->n_vars - kg->n_public - 1) * sizeof *kg->c);
+        assert_memory_equal(kg->h, kc->h, kg->domain_size * sizeof *kg->h);
+        assert_memory_equal(kg->ic, kc->ic, (kg->n_public + 1) * sizeof *kg->ic);
+        assert_memory_equal(&kg->delta2, &kc->delta2, sizeof kg->delta2);
+    } else {
+        kg = kc;
+        kc = NULL;
+    }
     printf("# porep-mini: %u wires, %u in B, A %u rows, B %u rows, domain %u, %u coefficients\n",
            kg->n_vars, kg->n_b, kg->ca.n_rows, kg->cb.n_rows, kg->domain_size, kg->n_coefs);
     cz_fr rs[2];
@@ -521,6 +529,99 @@ static void test_porep_mini(void **state)
     cz_porep_witness_free(w, nw);
     cz_c1_free(c1);
     cz_shape_free(shape);
+}
+
+/* Model only: a failure injected at device call k of a compact key's
+   first (resident) proof and of a fixed-base call, for every k: out of
+   memory never fails them (streamed steps, or the CPU's fixed base); an
+   error or a sticky fault fails that call cleanly, and the next ones on
+   the same backend are right. */
+static void test_model_failures(void **state)
+{
+    (void)state;
+    if (!cz_cuda_is_model()) {
+        printf("# (the host model of the device only)\n");
+        return;
+    }
+    char err[512], zk[1024], wt[1024];
+    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
+    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    cz_zkey *key;
+    assert_int_equal(cz_zkey_load(&key, zk, 0, err, sizeof err), CZ_OK);
+    size_t len;
+    uint8_t *bytes = cz_test_read_file(wt, &len);
+    assert_non_null(bytes);
+    cz_fr *w;
+    uint32_t nw;
+    assert_int_equal(cz_wtns_parse(&w, &nw, bytes, len, wt, key->n_vars, err, sizeof err), CZ_OK);
+    free(bytes);
+    assert_int_equal(cz_zkey_compact(key, err, sizeof err), CZ_OK);
+    cz_fr rs[2];
+    cz_fr_random(&rs[0], &g_rng);
+    cz_fr_random(&rs[1], &g_rng);
+    cz_proof ref, p;
+    assert_int_equal(cz_groth16_prove(&ref, key, w, g_cpu, rs, NULL, err, sizeof err), CZ_OK);
+    enum { NF = 300 };
+    cz_fr sc[NF];
+    cz_g1_affine f1[NF], r1[NF];
+    for (int i = 0; i < NF; i++)
+        cz_fr_random(&sc[i], &g_rng);
+    assert_int_equal(cz_fixed_base_g1(r1, sc, NF, NULL), CZ_OK);
+    const struct {
+        cz_status st;
+        bool sticky;
+        const char *name;
+    } kinds[] = {{CZ_ERR_NOMEM, false, "out of memory"},
+                 {CZ_ERR_DEVICE, false, "a device error"},
+                 {CZ_ERR_DEVICE, true, "a sticky fault"}};
+    for (size_t f = 0; f < sizeof kinds / sizeof *kinds; f++) {
+        cz_backend *be = gpu_be(NULL);
+        unsigned long c0 = cz_cuda_model_calls();
+        assert_int_equal(cz_groth16_prove(&p, key, w, be, rs, NULL, err, sizeof err), CZ_OK);
+        unsigned long calls = cz_cuda_model_calls() - c0;
+        c0 = cz_cuda_model_calls();
+        assert_int_equal(be->fixed_base_g1(be, f1, sc, NF), CZ_OK);
+        unsigned long fcalls = cz_cuda_model_calls() - c0;
+        cz_backend_destroy(be);
+        int failed = 0;
+        for (unsigned long k = 1; k <= calls + fcalls; k++) {
+            bool fb = k > calls; /* the fixed base's calls after the proof's */
+            be = gpu_be(NULL);
+            assert_int_equal(cz_cuda_model_fail_after(fb ? k - calls : k, kinds[f].st,
+                                                      kinds[f].sticky), CZ_OK);
+            cz_prove_timings tm;
+            memset(f1, 0, sizeof f1);
+            cz_status st = fb ? be->fixed_base_g1(be, f1, sc, NF)
+                              : cz_groth16_prove(&p, key, w, be, rs, &tm, err, sizeof err);
+            cz_cuda_model_fail_after(0, CZ_OK, false);
+            if (st == CZ_OK) {
+                if (fb ? memcmp(f1, r1, sizeof f1) != 0 : memcmp(&p, &ref, sizeof p) != 0)
+                    fail_msg("%s at call %lu: the %s differs from the CPU's", kinds[f].name, k,
+                             fb ? "fixed base" : "proof");
+            } else {
+                failed++;
+                if (kinds[f].st == CZ_ERR_NOMEM || st != CZ_ERR_DEVICE)
+                    fail_msg("%s at call %lu: %s (%s)", kinds[f].name, k, cz_strerror(st),
+                             fb ? "fixed base" : err);
+            }
+            /* the backend carries on */
+            st = cz_groth16_prove(&p, key, w, be, rs, &tm, err, sizeof err);
+            if (st != CZ_OK || memcmp(&p, &ref, sizeof p) != 0)
+                fail_msg("%s at call %lu: the next proof: %s (%s)", kinds[f].name, k,
+                         cz_strerror(st), err);
+            memset(f1, 0, sizeof f1);
+            assert_int_equal(be->fixed_base_g1(be, f1, sc, NF), CZ_OK);
+            assert_memory_equal(f1, r1, sizeof f1);
+            cz_backend_destroy(be);
+        }
+        printf("# %s at each of the %lu device calls of a compact key's first proof and the %lu "
+               "of a fixed base: %d failed cleanly, the rest were right\n",
+               kinds[f].name, calls, fcalls, failed);
+        if (kinds[f].st != CZ_ERR_NOMEM && failed == 0)
+            fail_msg("%s: no injected failure reached a call", kinds[f].name);
+    }
+    cz_wtns_free(w, nw);
+    cz_zkey_free(key);
 }
 
 int main(void)
@@ -544,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_gather),
         cmocka_unit_test(test_fixture_compact),
         cmocka_unit_test(test_porep_mini),
+        cmocka_unit_test(test_model_failures),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cz_backend_destroy(g_cpu);
