@@ -792,7 +792,11 @@ cz_status cz_nkey_verify(cz_nkey_info *info, const char *path, char *err, size_t
     st = peek_src(info, &s, err, err_len);
     load_ctx L = {.src = &s, .h = info};
     if (!st) {
-        L.buf_len = CHUNK;
+        uint64_t largest = 8;
+        for (uint32_t i = 0; i < CZ_NKEY_SECTIONS; i++)
+            if (info->sections[i].length > largest)
+                largest = info->sections[i].length;
+        L.buf_len = largest < CHUNK ? (size_t)align8(largest) : CHUNK;
         L.buf = malloc(L.buf_len);
         L.xx = XXH3_createState();
         if (!L.buf || !L.xx)

@@ -9,7 +9,7 @@
  * uncompressed, every other point compressed (48 B in G1, 96 B in G2, the
  * zcash/Filecoin encoding of curve.h), the matrices as uint32 row lengths,
  * uint32 columns and uint16 coefficient indices, the coefficient table as
- * canonical little-endian integers. A porep-32g key takes ~27 GB this way
+ * canonical little-endian integers. A porep-32g key takes ~28 GB this way
  * instead of ~93 GB as a .zkey. The reader streams the file in chunks
  * (pread, never a mapping: a long-lived process must not die of SIGBUS
  * when the file is cut under it), checks every size against the header
