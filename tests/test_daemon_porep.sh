@@ -11,7 +11,7 @@
 # another preset, a key of another circuit and malformed JSON each
 # answered 400 naming what is wrong while another job completes (its
 # proofs verified); request_id; the prove stage named "prove" on the CPU;
-# a key in use cannot be evicted.
+# a key in use cannot be evicted; SIGTERM while a key is being made.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cz_init
@@ -184,6 +184,16 @@ cz_daemon_start q --device cpu --set keys.presets=$P:3 || cz_finish
 cz_check "[keys] presets made the key at start" \
     jqe --arg p $P '.[] | select(.id == $p) | .seed == 3' <<<"$(api GET /v1/keys)"
 cz_daemon_stop
+# ---- SIGTERM while a key is being made: the daemon waits for it, then exits 0 -----------
+cz_daemon_start s --device cpu || cz_finish
+api POST /v1/keys -H 'Content-Type: application/json' -d "{\"preset\":\"$P\"}" >/dev/null &
+mk=$!
+for _ in $(seq 1 200); do grep -q "recording preset" "$d/s.log" && break; sleep 0.05; done
+cz_daemon_stop
+wait $mk
+cz_check "SIGTERM while a key is made: cuzkd exits 0 (got ${DRC:-?})" test "${DRC:-1}" = 0
+cz_check "no sanitizer report in its log" sh -c "! grep -qE 'Sanitizer|runtime error' '$d/s.log'"
+
 cz_expect 2 "an unknown preset in [keys] presets stops the start" \
     "$CUZKD" --listen "unix:$d/r.sock" --set keys.presets=porep-1t
 cz_check "... naming it" grep -q "unknown preset 'porep-1t'" <<<"$RUN_ERR"

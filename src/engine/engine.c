@@ -295,9 +295,13 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
         if (e->workers[i].th)
             pthread_join(e->workers[i].th, NULL);
     cz_hostpool_detach(e->pool); /* unpin while the backends exist */
+    /* A key being made from a preset may hold a device's lock (its
+       fixed-base products cannot be interrupted): wait for it. */
     for (int d = 0; d < e->n_devs; d++) {
+        pthread_mutex_lock(&e->devs[d].lock);
         cz_backend_destroy(e->devs[d].be);
         e->devs[d].be = NULL;
+        pthread_mutex_unlock(&e->devs[d].lock);
     }
 
     /* Failing a job may forget older finished ones (retain_locked), so

@@ -319,6 +319,11 @@ static cz_status key_from_shape(cz_engine *e, cz_zkey **out, const cz_shape *sha
 {
     device *dv = &e->devs[0];
     pthread_mutex_lock(&dv->lock);
+    if (!dv->be) { /* the engine has shut down */
+        pthread_mutex_unlock(&dv->lock);
+        ce_set_err(err, err_len, "the daemon is shutting down");
+        return CZ_ERR_BUSY;
+    }
     double t0 = ce_now_ms();
     cz_status st = cz_zkey_from_shape(out, shape, opts, dv->be, err, err_len);
     dv->busy_ms += ce_now_ms() - t0;
