@@ -17,7 +17,9 @@
  *    cz_zkey_compact;
  *  - a witness with one value changed does not verify;
  *  - the fixed-base products equal plain scalar multiplication, and the
- *    key is the same with and without the backend's hooks.
+ *    key is the same with and without the backend's hooks;
+ *  - cz_zkey_compact refuses 65,537 distinct coefficients (key unchanged)
+ *    and takes 65,536.
  */
 #include "test_util.h"
 
@@ -430,10 +432,64 @@ static void test_fixed_base(void **state)
     cz_shape_free(shape);
 }
 
+/* More than 65,536 distinct coefficients: refused, the key left as it was. */
+static void test_compact_too_many_coefs(void **state)
+{
+    (void)state;
+    char err[512];
+    enum { NNZ = 65537 + 10 };
+    cz_zkey *key = calloc(1, sizeof *key);
+    assert_non_null(key);
+    key->n_vars = 2;
+    key->domain_size = 4;
+    key->log_n = 2;
+    cz_csr *q[2] = {&key->qa, &key->qb};
+    for (int m = 0; m < 2; m++) {
+        uint64_t nnz = m ? 1 : NNZ;
+        q[m]->n_rows = 4;
+        q[m]->nnz = nnz;
+        q[m]->row_ptr = calloc(5, sizeof *q[m]->row_ptr);
+        q[m]->col = calloc(nnz, sizeof *q[m]->col);
+        q[m]->val = calloc(nnz, sizeof *q[m]->val);
+        assert_true(q[m]->row_ptr && q[m]->col && q[m]->val);
+        for (int r = 1; r <= 4; r++)
+            q[m]->row_ptr[r] = nnz;
+        for (uint64_t k = 0; k < nnz; k++) {
+            cz_fr_set_u64(&q[m]->val[k], k % 65537 + 1); /* 65,537 distinct */
+            q[m]->col[k] = (uint32_t)(k & 1);
+        }
+    }
+    cz_g1_affine b1[2];
+    cz_g2_affine b2[2];
+    memset(b1, 0, sizeof b1);
+    memset(b2, 0, sizeof b2);
+    key->b1 = b1;
+    key->b2 = b2;
+    assert_int_equal(cz_zkey_compact(key, err, sizeof err), CZ_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err, "65,536"));
+    assert_false(key->compact);
+    assert_int_equal(key->qa.nnz, NNZ);
+    assert_null(key->b_idx);
+    assert_true(key->b1 == b1);
+    /* one value fewer fits */
+    for (uint64_t k = 0; k < NNZ; k++)
+        cz_fr_set_u64(&key->qa.val[k], k % 65536 + 1);
+    assert_int_equal(cz_zkey_compact(key, err, sizeof err), CZ_OK);
+    assert_true(key->compact);
+    assert_int_equal(key->n_coefs, 65536);
+    assert_int_equal(key->n_b, 1);
+    assert_int_equal(key->b_idx[0], 0);
+    assert_int_equal(key->ca.nnz, NNZ);
+    for (uint64_t k = 1; k < NNZ; k++)
+        assert_true(key->ca.col[k - 1] <= key->ca.col[k]); /* sorted in the row */
+    cz_zkey_free(key);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_base),
+        cmocka_unit_test(test_compact_too_many_coefs),
         cmocka_unit_test(test_small_circuit),
         cmocka_unit_test(test_porep_mini),
     };

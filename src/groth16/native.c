@@ -76,7 +76,7 @@ static cz_threadpool *pool_for(unsigned threads, cz_threadpool **own)
 }
 
 /* n points scalars[i] G1 / G2 into a new array: on the backend when it has
-   the hook, else on the CPU. */
+   the hook, else (or when the hook answers CZ_ERR_UNSUPPORTED) on the CPU. */
 static cz_status points_g1(cz_g1_affine **out, const cz_fr *sc, size_t n, cz_backend *be,
                            cz_threadpool *pool)
 {
@@ -85,6 +85,8 @@ static cz_status points_g1(cz_g1_affine **out, const cz_fr *sc, size_t n, cz_bac
         return CZ_ERR_NOMEM;
     cz_status st = be && be->fixed_base_g1 ? be->fixed_base_g1(be, *out, sc, n)
                                            : cz_fixed_base_g1(*out, sc, n, pool);
+    if (st == CZ_ERR_UNSUPPORTED && be && be->fixed_base_g1) /* the device cannot: the CPU */
+        st = cz_fixed_base_g1(*out, sc, n, pool);
     if (st) {
         free(*out);
         *out = NULL;
@@ -100,6 +102,8 @@ static cz_status points_g2(cz_g2_affine **out, const cz_fr *sc, size_t n, cz_bac
         return CZ_ERR_NOMEM;
     cz_status st = be && be->fixed_base_g2 ? be->fixed_base_g2(be, *out, sc, n)
                                            : cz_fixed_base_g2(*out, sc, n, pool);
+    if (st == CZ_ERR_UNSUPPORTED && be && be->fixed_base_g2) /* the device cannot: the CPU */
+        st = cz_fixed_base_g2(*out, sc, n, pool);
     if (st) {
         free(*out);
         *out = NULL;
