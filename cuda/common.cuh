@@ -123,8 +123,14 @@ static inline cz_status czd_fail(czd_ctx *ctx, cz_status st, const char *fmt, ..
 struct czd_scratch {
     char *base;
     size_t off, cap;
-    explicit czd_scratch(czd_ctx *ctx)
-        : base(ctx->arena + ctx->used), off(0), cap(ctx->arena_bytes - ctx->used) {}
+    /* from the first 256-byte boundary above the buffers (the last one may
+       end anywhere: a 1-byte placeholder left scratch misaligned once) */
+    explicit czd_scratch(czd_ctx *ctx) : off(0)
+    {
+        size_t a = (ctx->used + 255) & ~(size_t)255;
+        base = ctx->arena + a;
+        cap = a < ctx->arena_bytes ? ctx->arena_bytes - a : 0;
+    }
     size_t left() const { return off + 256 <= cap ? cap - off - 256 : 0; }
     template <class T>
     T *take(size_t count)
