@@ -117,7 +117,9 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
    (infinity all zero), for n Montgomery scalars at dev_scalars (any value
    < r, 0 included). dev_table: the generator's window table,
    table[j * CZD_FB_ENTRIES + d - 1] = d 2^(CZD_FB_WBITS j) G (affine), for
-   j < CZD_FB_WINDOWS and 1 <= d <= CZD_FB_ENTRIES, made by the caller. */
+   j < CZD_FB_WINDOWS and 1 <= d <= CZD_FB_ENTRIES, made by the caller.
+   Scratch from the arena: two coordinates a point (96 bytes G1, 192 G2,
+   rounded up to whole batches of 16 / 8 points). */
 #define CZD_FB_WBITS 10
 #define CZD_FB_WINDOWS 26
 #define CZD_FB_ENTRIES 512

@@ -14,7 +14,8 @@
  * inversion: each thread takes CZD_FB_BATCH (16 G1, 8 G2) consecutive points and inverts
  * the product of their ZZ * ZZZ once (Montgomery's trick; the point's
  * X ZZZ and Y ZZ are parked in the output, then multiplied by the point's
- * 1/(ZZ ZZZ)). Per G1 point: 26 x 10 + ~5 + 1/16 of a Fermat inversion
+ * 1/(ZZ ZZZ); the prefix products and the ZZ ZZZ wait in arena scratch,
+ * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 26 x 10 + ~5 + 1/16 of a Fermat inversion
  * (~570 products) ~ 300 Fp products; G2 about three times that in Fp
  * (and 1/8 of an Fp2 inversion).
  * At the ~2e9 mixed additions/s the MSM's accumulation reaches on the
@@ -56,16 +57,23 @@ __device__ __forceinline__ void czd_fb_digits(int16_t dig[CZD_FB_WINDOWS], const
     }
 }
 
+/* scr: 2 B values per thread in the arena, [q][thread] so that a warp's
+   accesses are contiguous: the prefix products and the ZZ ZZZ of its
+   points (as local arrays they took ~2 KB of stack a thread, which the
+   driver reserves for every thread the device can hold: ~600 MB, more
+   than the margin the arena leaves) */
 template <class F>
 __global__ void __launch_bounds__(128) k_fixed_base(czd_affine<F> *out, const czd_fr *scalars,
-                                                     size_t n, const czd_affine<F> *tab)
+                                                     size_t n, const czd_affine<F> *tab, F *scr)
 {
     constexpr int B = CZD_FB_BATCH(F);
-    size_t i0 = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * B;
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t nt = (n + B - 1) / B;
+    size_t i0 = t * B;
     if (i0 >= n)
         return;
     const int cnt = (int)(n - i0 < (size_t)B ? n - i0 : (size_t)B);
-    F pref[B], den[B];
+    F *pref = scr + t, *den = scr + (size_t)B * nt + t; /* [q * nt] */
     F acc = F::one();
     for (int q = 0; q < cnt; q++) {
         int16_t dig[CZD_FB_WINDOWS];
@@ -90,17 +98,17 @@ __global__ void __launch_bounds__(128) k_fixed_base(czd_affine<F> *out, const cz
             dd = p.zz * p.zzz;
         }
         out[i0 + q] = r;
-        pref[q] = acc;
-        den[q] = dd;
+        pref[q * nt] = acc;
+        den[q * nt] = dd;
         acc = acc * dd;
     }
     F inv = F::inv(acc);
     for (int q = cnt - 1; q >= 0; q--) {
-        F t = inv * pref[q];
-        inv = inv * den[q];
+        F ti = inv * pref[q * nt];
+        inv = inv * den[q * nt];
         czd_affine<F> r = out[i0 + q];
-        r.x = r.x * t;
-        r.y = r.y * t;
+        r.x = r.x * ti;
+        r.y = r.y * ti;
         out[i0 + q] = r;
     }
 }
@@ -114,14 +122,18 @@ extern "C" cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, cons
         return CZ_OK;
     size_t b = group == 1 ? CZD_FB_BATCH(czd_fp) : CZD_FB_BATCH(czd_fp2);
     size_t threads = (n + b - 1) / b;
-    if (group == 1)
+    czd_scratch sc(ctx);
+    if (group == 1) {
+        CZD_TAKE(ctx, sc, czd_fp, scr, 2 * b * threads);
         k_fixed_base<czd_fp><<<czd_blocks(threads, 128), 128, 0, ctx->stream>>>(
             (czd_g1_affine *)dev_out, (const czd_fr *)dev_scalars, n,
-            (const czd_g1_affine *)dev_table);
-    else
+            (const czd_g1_affine *)dev_table, scr);
+    } else {
+        CZD_TAKE(ctx, sc, czd_fp2, scr, 2 * b * threads);
         k_fixed_base<czd_fp2><<<czd_blocks(threads, 128), 128, 0, ctx->stream>>>(
             (czd_g2_affine *)dev_out, (const czd_fr *)dev_scalars, n,
-            (const czd_g2_affine *)dev_table);
+            (const czd_g2_affine *)dev_table, scr);
+    }
     CZD_LAUNCHED(ctx, "k_fixed_base");
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
     return CZ_OK;

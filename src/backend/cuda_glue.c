@@ -505,7 +505,9 @@ static cz_status fixed_base(cz_cuda_ctx *ctx, int group, void *out, const cz_fr 
     size_t pb = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
     size_t tab_bytes = (size_t)CZD_FB_TABLE * pb, free_b = cz_cuda_arena_free(ctx);
     size_t slack = tab_bytes + 4 * 256;
-    size_t chunk = free_b > slack ? (free_b - slack) / (pb + sizeof(cz_fr)) : 0;
+    /* a point: its scalar, the point, and czd_fixed_base's scratch (two
+       coordinates' worth: 2 pb / 2, rounded up per thread's batch) */
+    size_t chunk = free_b > slack + 256 ? (free_b - slack - 256) / (sizeof(cz_fr) + 2 * pb + 16) : 0;
     if (chunk > FB_CHUNK)
         chunk = FB_CHUNK;
     if (chunk > n)

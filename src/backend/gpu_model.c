@@ -736,6 +736,11 @@ cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev
     NEED(ctx, dev_out, n * pb, "k_fixed_base out");
     NEED(ctx, dev_scalars, n * sizeof(cz_fr), "k_fixed_base scalars");
     NEED(ctx, dev_table, (size_t)CZD_FB_TABLE * pb, "k_fixed_base table");
+    size_t batch = group == 1 ? 16 : 8; /* as native.cu's scratch */
+    size_t scratch = ((n + batch - 1) / batch) * batch * pb + 256;
+    if (scratch > ctx->arena_bytes - ctx->used)
+        return fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: fixed base scratch needs %zu bytes",
+                    scratch);
     st = group == 1 ? fixed_base_g1(dev_out, dev_scalars, n, dev_table)
                     : fixed_base_g2(dev_out, dev_scalars, n, dev_table);
     return st == CZ_OK ? st : fail(ctx, st, "fixed base: out of host memory (cuda model)");
