@@ -7,7 +7,7 @@
 # `cuzk setup --circuit`; gen-c1; cuzk-bench batch -t porep -c 2 -j 2 --out
 # (every partition's proof verified by cuzk verify against GET
 # /v1/keys/ID/vk, one by snarkjs, and the preset key's vk equal to the
-# setup's of the same seed); a c1 with a flipped label byte, a c1 of
+# setup's of the same seed); the same with a .zkey and a .czk key file; a c1 with a flipped label byte, a c1 of
 # another preset, a key of another circuit and malformed JSON each
 # answered 400 naming what is wrong while another job completes (its
 # proofs verified); request_id; the prove stage named "prove" on the CPU;
@@ -36,6 +36,8 @@ fs.writeFileSync(process.argv[2], JSON.stringify(c1));
 head -c 300 "$d/c1.json" >"$d/cut.json"
 cz_expect 0 "cuzk setup --circuit $P (a key file)" "$CUZK" setup --quiet --seed 3 --circuit $P \
     "$d/key.zkey" "$d/vk.json"
+cz_expect 0 "cuzk setup --circuit $P --out key.czk (a compact key file)" "$CUZK" setup --quiet \
+    --seed 3 --circuit $P --out "$d/key.czk"
 
 # ---- the daemon: CPU backend, the key file and a key of another circuit --------------
 cz_daemon_start p --device cpu --key mini-file="$d/key.zkey" --key small="$FIX/small.zkey" \
@@ -108,6 +110,16 @@ for p in 1 2; do
         >/dev/null 2>&1 || bad=$((bad + 1))
 done
 cz_check "the file key's proofs verify against cuzk setup's vk ($bad bad)" test $bad = 0
+cz_expect 0 "preload a .czk key file" "$BENCH" --addr "unix:$SOCK" preload --key mini-czk --path "$d/key.czk"
+cz_check "it is listed, compact" jqe '.[] | select(.id == "mini-czk") | .compact' <<<"$(api GET /v1/keys)"
+cz_expect 0 "batch -t porep with the .czk key" \
+    "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$d/c1.json" --key mini-czk -c 1 --out "$d/b3"
+bad=0
+for p in 1 2; do
+    "$CUZK" verify --quiet "$d/vk.json" "$d/b3/public-1-$p.json" "$d/b3/proof-1-$p.json" \
+        >/dev/null 2>&1 || bad=$((bad + 1))
+done
+cz_check "the .czk key's proofs verify against cuzk setup's vk ($bad bad)" test $bad = 0
 cz_expect 2 "batch -t porep without --c1 is a usage error" \
     "$BENCH" --addr "unix:$SOCK" batch -t porep --key $P
 

@@ -29,6 +29,7 @@
 #include "engine/hostpool.h"
 #include "groth16/groth16.h"
 #include "io/json.h"
+#include "io/nkey.h"
 #include "io/paths.h"
 #include "pairing/pairing.h"
 #include "util/log.h"
@@ -121,8 +122,24 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
                                 "key", err, err_len);
     if (st)
         return st;
-    cz_zkey_info info;
-    if ((st = cz_zkey_peek_fd(&info, &need, fd, size, path, err, err_len))) {
+    /* A .zkey (snarkjs), or a .czk (the compact key of a native circuit,
+       io/nkey.h): its header says what a load takes at its peak (need) and
+       what the key then holds (hold). */
+    uint8_t magic[8] = {0};
+    int nkey = pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+               !memcmp(magic, CZ_NKEY_MAGIC, sizeof magic);
+    uint64_t hold;
+    if (nkey) {
+        cz_nkey_info ni;
+        st = cz_nkey_peek_fd(&ni, fd, size, path, err, err_len);
+        need = ni.mem_bytes;
+        hold = ni.point_bytes + ni.matrix_bytes;
+    } else {
+        cz_zkey_info info;
+        st = cz_zkey_peek_fd(&info, &need, fd, size, path, err, err_len);
+        hold = need;
+    }
+    if (st) {
         close(fd);
         return st;
     }
@@ -178,7 +195,9 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
            file later cannot reach the key (a mapping would fault). */
         cz_zkey_load_opts lo = {.threads = (unsigned)e->cfg.prove_threads, .private_copy = true,
                                 .max_file_bytes = size, .mem_limit = need};
-        st = cz_zkey_load_fd(&k->zkey, fd, size, path, &lo, err, err_len);
+        cz_nkey_load_opts no = {.threads = (unsigned)e->cfg.prove_threads, .mem_limit = need};
+        st = nkey ? cz_nkey_load_fd(&k->zkey, fd, size, path, &no, err, err_len)
+                  : cz_zkey_load_fd(&k->zkey, fd, size, path, &lo, err, err_len);
         if (!st && (st = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
             ce_set_err(err, err_len, "%s: cannot derive the verification key", path);
     }
@@ -198,7 +217,7 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
         return st;
     }
     k->load_ms = ce_now_ms() - t0;
-    k->bytes = need;
+    k->bytes = hold < need ? hold : need;
     k->loaded_at = k->last_use = ce_now_ms();
     admit_key_unlock(e, k);
     return CZ_OK;
