@@ -34,7 +34,11 @@ fi
 FLAGS=(-std=c11 -D_GNU_SOURCE -DCZ_NO_ASM -O1 -g -fno-omit-frame-pointer -march=native
        -fsanitize=address,undefined -fno-sanitize-recover=all
        -I"$ROOT/include" -I"$ROOT/src" -I"$ROOT/tests" $(pkg-config --cflags jansson 2>/dev/null || true))
-mkdir -p "$B/obj"
+mkdir -p "$B/obj" "$B/gen"
+# what cmake/version_stamp.cmake writes for util/version.c
+printf '#define CUZK_GIT_COMMIT "fuzz"\n#ifndef CUZK_VERSION\n#define CUZK_VERSION "fuzz"\n#endif\n' \
+    >"$B/gen/build_version.h"
+FLAGS+=(-I"$B/gen")
 rm -f "$B/obj"/*.o "$B/libcuzk-fuzz.a"
 : >"$B/build.log"
 running=0
