@@ -4,7 +4,8 @@
 # verify partitions in one process (bench-native), then the same through
 # cuzkd (a preset key, gen-c1, cuzk-bench batch -t porep, every proof
 # verified with cuzk verify, the timeline SVG), then a batch under a 16 GiB
-# GPU memory limit. Logs and figures go under $OUT.
+# GPU memory limit. Logs and figures go under $OUT (porep.log, the timeline
+# SVGs, and the other logs in logs.tgz).
 #
 #   scripts/device_porep.sh [PHASE...]
 #
@@ -95,7 +96,7 @@ daemon_batch() { # NAME COPIES JOBS EXTRA-SET...
     [ -f "$W/c1.json" ] || "${B[@]}" gen-c1 --preset "$PRESET" --seed 7 --out "$W/c1.json" >"$W/genc1.txt" 2>&1 ||
         { rc=1; tail -5 "$W/genc1.txt"; }
     stamp "$name: batch -c $copies -j $jobs"
-    "${B[@]}" batch -t porep --c1 "$W/c1.json" -c "$copies" -j "$jobs" --out "$W/o" >"$OUT/batch-$name.txt" 2>&1 ||
+    "${B[@]}" batch -t porep --c1 "$W/c1.json" --upload -c "$copies" -j "$jobs" --out "$W/o" >"$OUT/batch-$name.txt" 2>&1 ||
         rc=1
     cat "$OUT/batch-$name.txt" | tail -$((copies + 12))
     local bad=0 good=0 vk
@@ -123,4 +124,7 @@ if has daemon16g; then
     daemon_batch limit16g "$COPIES16" 3 --set engine.gpu_workers_per_device=2 --set engine.gpu_memory_limit=16G
 fi
 stamp "device_porep done rc=$rc"
+# few files come back from a device call: the logs travel as one archive
+(cd "$OUT" && tar czf logs.tgz --exclude=porep.log --exclude=logs.tgz --exclude='*.svg' . &&
+    find . -maxdepth 1 -type f ! -name porep.log ! -name logs.tgz ! -name '*.svg' -delete)
 exit $rc
