@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define XXH_INLINE_ALL
@@ -45,6 +46,7 @@
 #include "groth16/native.h"
 #include "io/binfile.h"
 #include "io/nkey.h"
+#include "util/log.h"
 #include "util/threadpool.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -101,6 +103,13 @@ static uint64_t item_count(const cz_nkey_info *h, uint32_t id)
 }
 
 static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static uint64_t phys_ram(void)
 {
@@ -675,6 +684,7 @@ static cz_status load_src(cz_zkey **out, const source *s, const cz_nkey_load_opt
                           "loading this key takes %llu bytes of memory, more than the %llu "
                           "allowed", (unsigned long long)h.mem_bytes, (unsigned long long)limit);
     cz_zkey *k = NULL;
+    double t0 = now_ms(), t_points = 0;
     if (alloc_key(&k, &h, opts->vk_only))
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, s->name,
                           "out of memory for a key of %llu bytes", (unsigned long long)h.mem_bytes);
@@ -701,7 +711,15 @@ static cz_status load_src(cz_zkey **out, const source *s, const cz_nkey_load_opt
     for (uint32_t id = 1; id <= n_read && !st; id++) {
         if (id == CZ_NKEY_A_ROWS || id == CZ_NKEY_B_ROWS)
             L.row_sum = 0;
+        double t = now_ms();
         st = read_section(&L, id, takes[id], err, err_len);
+        if (takes[id] == take_points) {
+            t_points += now_ms() - t;
+            if (!st)
+                cz_log(CZ_LOG_DEBUG, "nkey", "%s: section %s: %llu points in %.0f ms", s->name,
+                       cz_nkey_section_name(id), (unsigned long long)item_count(&h, id),
+                       now_ms() - t);
+        }
         if (!st && (id == CZ_NKEY_A_ROWS || id == CZ_NKEY_B_ROWS)) {
             uint64_t want = id == CZ_NKEY_A_ROWS ? h.a_nnz : h.b_nnz;
             if (L.row_sum != want)
@@ -725,6 +743,9 @@ out:
     k->log_n = 0;
     while ((1u << k->log_n) < k->domain_size)
         k->log_n++;
+    cz_log(CZ_LOG_INFO, "nkey", "%s: loaded in %.0f ms (points decompressed and checked on %s "
+           "in %.0f ms)", s->name, now_ms() - t0, opts->decompress ? "the hook" : "the cpu",
+           t_points);
     k->ic = k->copies[CZ_ZKEY_SLOT_IC];
     k->uid = cz_zkey_new_uid();
     if (opts->vk_only) {
