@@ -185,6 +185,17 @@ static char *join_parts(const job *j, int publics)
     return out;
 }
 
+/* A porep job's c1 goes once the job has ended and none of its partitions
+   still reads it (a finished job is kept for retain_jobs completions: its
+   input need not be; porep-32g's is tens of MB). */
+static void release_c1_locked(job *j)
+{
+    if (j->c1 && ce_state_finished(j->state) && j->parts_left == 0) {
+        cz_c1_free(j->c1);
+        j->c1 = NULL;
+    }
+}
+
 /* A partition ended: the first failure or cancellation ends its job the
    same way (and cancels the other partitions); the last success makes
    the job done with the proofs in partition order. */
@@ -192,8 +203,10 @@ static void part_finished_locked(cz_engine *e, job *c, cz_job_state st)
 {
     job *p = c->parent;
     p->parts_left--;
-    if (ce_state_finished(p->state))
+    if (ce_state_finished(p->state)) {
+        release_c1_locked(p);
         return;
+    }
     if (st != CZ_JOB_DONE) {
         snprintf(p->err, sizeof p->err, "partition %d: %.600s", c->part,
                  c->err[0] ? c->err : cz_job_state_name(st));
@@ -205,6 +218,7 @@ static void part_finished_locked(cz_engine *e, job *c, cz_job_state st)
             snprintf(p->err, sizeof p->err, "out of memory joining the proofs");
         ce_finish_locked(e, p, p->err[0] ? CZ_JOB_FAILED : CZ_JOB_DONE);
     }
+    release_c1_locked(p);
 }
 
 /* Move j to a final state and release what it holds (mutex held). */
@@ -265,6 +279,7 @@ void ce_finish_locked(cz_engine *e, job *j, cz_job_state st)
         return;
     }
     e->n_finished++;
+    release_c1_locked(j); /* a job of one partition; or of several, none still running */
     /* A job of partitions ends inside calls that still walk its
        partitions: the next retain_locked (any later end, any await)
        forgets it, not this one. */

@@ -45,11 +45,17 @@ static uint64_t wtns_file_max(uint64_t v)
     return 76 + 32 * v + 4096;
 }
 
-static uint64_t job_mem_estimate(const key *k, const job *j)
+static uint64_t job_mem_estimate(const cz_engine *e, const key *k, const job *j)
 {
     /* witness (Montgomery) + a, b, c, h of the domain + the file bytes,
-       plus MSM scratch (bounded by a few MiB per thread). */
+       plus MSM scratch (bounded by a few MiB per thread). A key that its
+       last proof found resident on a GPU (every device a GPU) is proven
+       there whole, a, b, c and h in device memory: the host then holds the
+       witness only (should the key have left the device since, the proof
+       takes its vectors on the host for that once). */
     uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
+    if (!e->host_prove && !strcmp(k->tier, "resident"))
+        n = 0;
     /* a witness named by path is read whole before it is decoded: its
        file (at most wtns_file_max bytes, checked before the read); a
        porep partition synthesises into the witness buffer itself, with
@@ -119,7 +125,7 @@ void *ce_witness_main(void *arg)
                 /* An uploaded witness's buffer is held since submission
                    (j->mem): only the rest of the estimate is new. */
                 uint64_t held = j->mem;
-                uint64_t need = job_mem_estimate(j->key, j) - held;
+                uint64_t need = job_mem_estimate(e, j->key, j) - held;
                 /* Pooled witness buffers count too, less the one this job
                    will reuse (its estimate has the witness already). */
                 size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
