@@ -3,13 +3,15 @@
  *
  * DESIGN. A job is a request to prove witnesses against one resident key;
  * it is made of partitions, one proof each (a snarkjs job has one; a job
- * submitted with several witnesses has one per witness, as native circuits
- * such as Filecoin's will). A partition is the unit of work: it reserves
- * its memory, has its witness read and is proven on its own, on whichever
- * device is free, so one job's partitions spread over the GPUs. The job is
- * done when all its partitions are; the first that fails or is cancelled
- * fails or cancels the job, and the others are cancelled (a running one
- * stops at its next stage boundary). Work flows through bounded stages:
+ * submitted with several witnesses has one per witness; a porep job, one
+ * per partition of its commit-1 input, each synthesising its own witness
+ * from that input in the witness stage). A partition is the unit of work:
+ * it reserves its memory, has its witness read (or made) and is proven on
+ * its own, on whichever device is free, so one job's partitions spread
+ * over the GPUs. The job is done when all its partitions are; the first
+ * that fails or is cancelled fails or cancels the job, and the others are
+ * cancelled (a running one stops at its next stage boundary). Work flows
+ * through bounded stages:
  *
  *   pending (priority queue) -> witness workers -> prove queue (priority)
  *     -> prove workers (device lock held around the backend's kernels)
@@ -21,7 +23,9 @@
  * does not fit waits, it never fails for lack of memory while others run.
  * Keys are reference counted: a job holds its key, eviction refuses a key
  * in use, loading a key that does not fit evicts idle keys least recently
- * used first. Each device has one lock that its workers share, so two
+ * used first. Keys come from files (.zkey, .czk) or are made in memory
+ * from a native circuit preset (a development key, its fixed-base work on
+ * the first device). Each device has one lock that its workers share, so two
  * workers never stage into the same card at once (the seeds' lesson); the
  * next worker's witness is parsed while the current one proves. Decoded
  * witnesses live in a pool of host buffers pinned on the devices
