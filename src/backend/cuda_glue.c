@@ -661,7 +661,15 @@ cz_status cz_cuda_gather_dev(cz_cuda_ctx *ctx, cz_cuda_buf *out, const cz_cuda_b
  * that still do not fit run on the CPU backend. One mutex serialises the
  * device work of concurrent callers (a context is single-threaded).
  * CUZK_GPU_RESIDENT=0 turns the resident tier off (tests use it to force
- * the streamed one). Not done yet: double-buffered copies in the streamed
+ * the streamed one). Keys in compact form (native circuits) are resident
+ * the same way: their compact matrices (row pointers, columns, uint16
+ * coefficient indices), the coefficient table and B density's variable
+ * list go up with the points (b1, b2 only for the n_b variables in B);
+ * a/b/c come from the compact kernel and B1/B2's scalars are w gathered
+ * by b_idx into b's buffer once H is done with it. The fixed-base hooks
+ * (a development key's points) run on the GPU under the same lock, in
+ * chunks that fit the arena's free part, falling back to the CPU
+ * backend's hooks when the GPU is gone or its arena too full. Not done yet: double-buffered copies in the streamed
  * tier (its chunks are copied, then computed, one after the other). */
 
 #define GPU_KEYS 8
