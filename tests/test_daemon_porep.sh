@@ -11,7 +11,8 @@
 # another preset, a key of another circuit and malformed JSON each
 # answered 400 naming what is wrong while another job completes (its
 # proofs verified); request_id; the prove stage named "prove" on the CPU;
-# a key in use cannot be evicted; SIGTERM while a key is being made.
+# a key in use cannot be evicted; SIGTERM while a key is being made; a
+# key past the host memory budget (507).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cz_init
@@ -205,6 +206,14 @@ cz_daemon_stop
 wait $mk
 cz_check "SIGTERM while a key is made: cuzkd exits 0 (got ${DRC:-?})" test "${DRC:-1}" = 0
 cz_check "no sanitizer report in its log" sh -c "! grep -qE 'Sanitizer|runtime error' '$d/s.log'"
+
+# ---- a key that does not fit the host memory budget: 507 before any work ----------------
+cz_daemon_start m --device cpu --set engine.host_memory_budget=32M || cz_finish
+ans=$(api POST /v1/keys -H 'Content-Type: application/json' -d "{\"preset\":\"$P\"}")
+cz_check "a preset key past the budget is 507 ($(code))" test "$(code)" = 507
+cz_check "... saying what it needs" grep -q "needs [0-9]* MiB of host memory" <<<"$ans"
+cz_check "... and nothing was made" sh -c "! grep -q 'recording preset' '$d/m.log'"
+cz_daemon_stop
 
 cz_expect 2 "an unknown preset in [keys] presets stops the start" \
     "$CUZKD" --listen "unix:$d/r.sock" --set keys.presets=porep-1t
