@@ -149,17 +149,17 @@ static const char *main_help =
     "  cuzk verify [opts] verification_key.json public.json proof.json\n"
     "  cuzk info   [opts] FILE   (.zkey, .wtns, .r1cs, or a vk / proof / public JSON)\n"
     "  cuzk setup  [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
-    "  cuzk export-vk [opts] circuit.zkey verification_key.json\n"
+    "  cuzk export-vk [opts] circuit.zkey|key.czk verification_key.json\n"
     "  cuzk circuit list | info PRESET\n"
     "  cuzk circuit export [opts] PRESET --c1 c1.json --partition K circuit.r1cs witness.wtns\n"
     "  cuzk setup  [opts] --circuit PRESET --out key.czk|circuit.zkey [verification_key.json]\n"
     "  cuzk prove  [opts] --circuit PRESET --c1 c1.json --partition K key.czk|circuit.zkey\n"
     "              proof.json public.json   (witness synthesis in-process)\n"
+    "  cuzk --help | cuzk <command> --help | cuzk --version\n"
     "\n"
     "A proving key is a snarkjs .zkey or a compact key (.czk: compressed points,\n"
     "compact matrices, a checksum per section; docs/KEYFORMAT.md), told apart by\n"
     "its first bytes.\n"
-    "  cuzk --help | cuzk <command> --help | cuzk --version\n"
     "\n"
     "common options:\n"
     "  --threads N      CPU threads (default: all cores)\n"
@@ -393,7 +393,7 @@ static const char *cmd_usage(const char *cmd)
         return "cuzk info [opts] FILE";
     if (!strcmp(cmd, "setup"))
         return "cuzk setup [opts] circuit.r1cs circuit.zkey [verification_key.json]";
-    return "cuzk export-vk [opts] circuit.zkey verification_key.json";
+    return "cuzk export-vk [opts] KEY verification_key.json";
 }
 
 static int want_args(const cli *c, const char *cmd, int lo, int hi)
