@@ -119,10 +119,10 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
    table[j * CZD_FB_ENTRIES + d - 1] = d 2^(CZD_FB_WBITS j) G (affine), for
    j < CZD_FB_WINDOWS and 1 <= d <= CZD_FB_ENTRIES, made by the caller.
    Scratch from the arena: two coordinates a point (96 bytes G1, 192 G2,
-   rounded up to whole batches of 16 / 8 points). */
-#define CZD_FB_WBITS 10
-#define CZD_FB_WINDOWS 26
-#define CZD_FB_ENTRIES 512
+   rounded up to whole batches of 32 / 16 points). */
+#define CZD_FB_WBITS 13
+#define CZD_FB_WINDOWS 20
+#define CZD_FB_ENTRIES 4096
 #define CZD_FB_TABLE (CZD_FB_WINDOWS * CZD_FB_ENTRIES)
 cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev_scalars,
                          size_t n, const void *dev_table);

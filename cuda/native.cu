@@ -4,20 +4,24 @@
  * over compact matrices (cz_cmat), and the gather of B's scalars.
  *
  * DESIGN. Fixed base: the host makes a table of generator multiples once
- * per process, T[j][d - 1] = d 2^(10 j) G for j < 26 windows and
- * 1 <= d <= 512 (13,312 affine points: 1.3 MB for G1, 2.6 MB for G2, held
- * in L2), and copies it in with each call. A scalar (< r < 2^255) is
- * recoded into 26 signed 10-bit digits in [-511, 512] (a carry moves up;
- * the top window holds at most 2^5 + 1, so no 27th window), and s G is the
- * sum of T[j][|d_j| - 1] with y negated for d_j < 0: 26 XYZZ mixed
- * additions (8M+2S each), no doublings. The affine result needs an
- * inversion: each thread takes CZD_FB_BATCH (16 G1, 8 G2) consecutive points and inverts
+ * per process, T[j][d - 1] = d 2^(13 j) G for j < 20 windows and
+ * 1 <= d <= 4096 (81,920 affine points: 7.9 MB for G1, 15.7 MB for G2,
+ * held in L2), and copies it in with each call. A scalar (< r < 2^255) is
+ * recoded into 20 signed 13-bit digits in [-4095, 4096] (a carry moves up;
+ * the top window holds at most 2^8 + 1, so no 21st window), and s G is the
+ * sum of T[j][|d_j| - 1] with y negated for d_j < 0: 20 XYZZ mixed
+ * additions (8M+2S each), no doublings; G1's inlined (as the MSM's
+ * accumulation: a call passes the point through local memory), G2's a
+ * call (inlined it spills). The first version (10-bit windows, 26
+ * additions, G1's a call) made ~10 M G1 points/s on the H200, copies
+ * included. The affine result needs an
+ * inversion: each thread takes CZD_FB_BATCH (32 G1, 16 G2) consecutive points and inverts
  * the product of their ZZ * ZZZ once (Montgomery's trick; the point's
  * X ZZZ and Y ZZ are parked in the output, then multiplied by the point's
  * 1/(ZZ ZZZ); the prefix products and the ZZ ZZZ wait in arena scratch,
- * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 26 x 10 + ~5 + 1/16 of a Fermat inversion
- * (~570 products) ~ 300 Fp products; G2 about three times that in Fp
- * (and 1/8 of an Fp2 inversion).
+ * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 20 x 10 + ~5 + 1/32 of a Fermat inversion
+ * (~570 products) ~ 225 Fp products; G2 about three times that in Fp
+ * (and 1/16 of an Fp2 inversion).
  * At the ~2e9 mixed additions/s the MSM's accumulation reaches on the
  * H200, that is ~6-7e7 G1 points/s and ~2e7 G2 points/s of compute
  * (porep-32g's 430 M G1 + 33 M G2: ~8 s), before the copies (96 / 192
@@ -35,13 +39,15 @@
 
 /* points a thread converts with one inversion: G1 16, G2 8 (its local
    arrays are twice as large) */
-#define CZD_FB_BATCH(F) (sizeof(F) == sizeof(czd_fp) ? 16 : 8)
+#define CZD_FB_BATCH(F) (sizeof(F) == sizeof(czd_fp) ? 32 : 16)
 #define CZD_CMAT_SHARED 1024
 
-static_assert(CZD_FB_WBITS == 10 && CZD_FB_WINDOWS == 26 && CZD_FB_ENTRIES == 512,
-              "k_fixed_base's digit recoding assumes 26 windows of 10 bits");
+static_assert(CZD_FB_ENTRIES == 1 << (CZD_FB_WBITS - 1) && CZD_FB_WBITS <= 15 &&
+                  CZD_FB_WINDOWS * CZD_FB_WBITS >= 256 &&
+                  255 - (CZD_FB_WINDOWS - 1) * CZD_FB_WBITS < CZD_FB_WBITS - 1,
+              "signed windows covering 255 bits with no carry out of the top one");
 
-/* the 26 signed digits of s (plain, < 2^255) */
+/* the CZD_FB_WINDOWS signed digits of s (plain, < 2^255) */
 __device__ __forceinline__ void czd_fb_digits(int16_t dig[CZD_FB_WINDOWS], const czd_fr &s)
 {
     uint32_t carry = 0;
@@ -84,7 +90,10 @@ __global__ void __launch_bounds__(128) k_fixed_base(czd_affine<F> *out, const cz
             if (d == 0)
                 continue;
             const czd_affine<F> &t = tab[j * CZD_FB_ENTRIES + (d < 0 ? -d : d) - 1];
-            p = czd_xyzz<F>::add_affine(p, t.x, d < 0 ? F::neg(t.y) : t.y);
+            if constexpr (sizeof(F) == sizeof(czd_fp))
+                p = czd_xyzz<F>::add_affine_inline(p, t.x, d < 0 ? F::neg(t.y) : t.y);
+            else
+                p = czd_xyzz<F>::add_affine(p, t.x, d < 0 ? F::neg(t.y) : t.y);
         }
         czd_affine<F> r;
         F dd;

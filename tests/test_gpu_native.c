@@ -5,7 +5,7 @@
  *
  *  - fixed base: s G on the device equals cz_g1/g2_jac_mul of the
  *    generator for random scalars and 0, 1, r - 1 and the digit edges
- *    (511, 512, 513, 1023, 1024, 2^250 + ...); over an arena so small that
+ *    (511, 512, 4095, 4096, 4097, 8192, 2^247 + ...); over an arena so small that
  *    the points run in several chunks (n not a multiple of the chunk),
  *    checked against a running sum (scalars k0 + i d); the backend's hooks
  *    equal the CPU's cz_fixed_base_g1/g2;
@@ -98,12 +98,15 @@ static void test_fixed_base_edges(void **state)
     cz_fr_one(&sc[e++]);
     cz_fr_neg(&sc[e], &sc[1]); /* r - 1 */
     e++;
-    const uint64_t small[] = {2, 511, 512, 513, 1023, 1024, 1025, 0x3ff3ff, 0x200200200ULL};
+    const uint64_t small[] = {2,    511,  512,      513,       1023,         1024,
+                              1025, 4095, 4096,     4097,      8191,         8192,
+                              8193, 0x3ff3ff, 0x200200200ULL, 0x1fff1fff1fffULL, 0x1000100010001000ULL};
     for (size_t i = 0; i < sizeof small / sizeof *small; i++)
         cz_fr_set_u64(&sc[e++], small[i]);
     pow2_plus(&sc[e++], 250, 0);   /* the top window's lowest bit */
     pow2_plus(&sc[e++], 254, 513); /* carries up to the top window */
     pow2_plus(&sc[e++], 254, (uint64_t)0x200 << 20);
+    pow2_plus(&sc[e++], 247, 4097); /* the top 13-bit window's lowest bit */
     cz_fr_neg(&sc[e], &sc[e - 1]);
     e++;
     sc[e++] = sc[N - 1]; /* equal scalars in one thread's batch */
@@ -141,9 +144,9 @@ static void test_fixed_base_edges(void **state)
     free(p2);
 }
 
-/* Many chunks: an arena of 6 MiB holds ~20,000 G1 / ~8,000 G2 points with
-   their scalars and scratch. Scalars k0 + i d, so the reference is a
-   running sum. */
+/* Many chunks: arenas of 10 MiB (G1) and 18 MiB (G2) hold the window
+   table (7.9 / 15.7 MB) and ~9,000 / ~5,000 points with their scalars and
+   scratch. Scalars k0 + i d, so the reference is a running sum. */
 static void test_fixed_base_chunks(void **state)
 {
     (void)state;
@@ -158,8 +161,10 @@ static void test_fixed_base_chunks(void **state)
     cz_fr_random(&d, &g_rng);
     for (size_t i = 1; i < n; i++)
         cz_fr_add(&sc[i], &sc[i - 1], &d);
-    cz_cuda_ctx *ctx = ctx_make(6);
+    cz_cuda_ctx *ctx = ctx_make(10);
     assert_int_equal(cz_cuda_g1_fixed_base(ctx, p1, sc, n), CZ_OK);
+    cz_cuda_ctx_destroy(ctx);
+    ctx = ctx_make(18);
     assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, sc, n), CZ_OK);
     cz_cuda_ctx_destroy(ctx);
     cz_g1_affine g1, d1;
@@ -184,7 +189,7 @@ static void test_fixed_base_chunks(void **state)
         if (memcmp(&r2[i], &p2[i], sizeof *r2))
             fail_msg("G2 fixed base (chunked) differs at %zu of %zu", i, n);
     }
-    printf("# %zu G1 and G2 points through a 6 MiB arena: equal to the running sums\n", n);
+    printf("# %zu G1 and G2 points through 10 / 18 MiB arenas: equal to the running sums\n", n);
     free(sc);
     free(p1);
     free(r1);

@@ -134,7 +134,7 @@ cz_status cz_cuda_g2_msm_dev(cz_cuda_ctx *ctx, cz_g2_jac *out, const cz_cuda_buf
  * (infinity all zero); scalars Montgomery, any value (0 included). Host
  * arrays of any length: run in chunks of at most 2^24 points through the
  * arena's free part (CZ_ERR_NOMEM when not even 4096 points fit). The
- * generator's window table (26 x 512 multiples) is made on the host once
+ * generator's window table (20 x 4096 multiples) is made on the host once
  * per process and copied in with each call. */
 cz_status cz_cuda_g1_fixed_base(cz_cuda_ctx *ctx, cz_g1_affine *out, const cz_fr *scalars, size_t n);
 cz_status cz_cuda_g2_fixed_base(cz_cuda_ctx *ctx, cz_g2_affine *out, const cz_fr *scalars, size_t n);

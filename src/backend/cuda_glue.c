@@ -445,8 +445,8 @@ cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *ad
 /* ---- keys in compact form ---- */
 
 /* The generator's window table of czd_fixed_base, made once per process:
-   T[j][d - 1] = d 2^(10 j) G (one addition each, a batch inversion per
-   window): 13,312 points, ~30 ms for G2 on one core. */
+   T[j][d - 1] = d 2^(CZD_FB_WBITS j) G (one addition each, a batch
+   inversion per window): CZD_FB_TABLE points. */
 static pthread_mutex_t g_fb_lock = PTHREAD_MUTEX_INITIALIZER;
 static cz_g1_affine *g_fb_g1;
 static cz_g2_affine *g_fb_g2;
@@ -470,7 +470,7 @@ static cz_g2_affine *g_fb_g2;
             for (unsigned d = 1; d < CZD_FB_ENTRIES; d++)                                      \
                 cz_##G##_jac_add(&e[d], &e[d - 1], &base);                                     \
             cz_##G##_jac_batch_to_affine(t + (size_t)j * CZD_FB_ENTRIES, e, CZD_FB_ENTRIES);   \
-            cz_##G##_jac_dbl(&base, &e[CZD_FB_ENTRIES - 1]); /* 2^10 times the last base */    \
+            cz_##G##_jac_dbl(&base, &e[CZD_FB_ENTRIES - 1]); /* 2^w times the last base */    \
         }                                                                                      \
         free(e);                                                                               \
         return t;                                                                              \

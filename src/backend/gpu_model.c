@@ -662,7 +662,7 @@ cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, cons
 
 /* ---- keys in compact form (cuda/native.cu) ---- */
 
-/* s G from the window table, as k_fixed_base: 26 signed 10-bit digits,
+/* s G from the window table, as k_fixed_base: CZD_FB_WINDOWS signed digits,
    one mixed addition per nonzero digit; blocks of 1024 points on the
    global pool, each with one batch inversion */
 #define FB_BLOCK 1024
@@ -736,7 +736,7 @@ cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev
     NEED(ctx, dev_out, n * pb, "k_fixed_base out");
     NEED(ctx, dev_scalars, n * sizeof(cz_fr), "k_fixed_base scalars");
     NEED(ctx, dev_table, (size_t)CZD_FB_TABLE * pb, "k_fixed_base table");
-    size_t batch = group == 1 ? 16 : 8; /* as native.cu's scratch */
+    size_t batch = group == 1 ? 32 : 16; /* as native.cu's scratch */
     size_t scratch = ((n + batch - 1) / batch) * batch * pb + 256;
     if (scratch > ctx->arena_bytes - ctx->used)
         return fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: fixed base scratch needs %zu bytes",
