@@ -126,6 +126,14 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
 #define CZD_FB_TABLE (CZD_FB_WINDOWS * CZD_FB_ENTRIES)
 cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev_scalars,
                          size_t n, const void *dev_table);
+/* The same from host scalars to host points (`out`, n points), in chunks
+   of at most `chunk` points with the copies overlapping the kernels. Takes
+   from the arena's free part, per point of a chunk: two scalars, two
+   points and the scratch above (CZD_FB_CHUNK_BYTES), plus 4 x 256 bytes
+   of alignment. */
+#define CZD_FB_CHUNK_BYTES(point_bytes) (2 * 32 + 3 * (size_t)(point_bytes) + 16)
+cz_status czd_fixed_base_host(czd_ctx *ctx, int group, void *out, const void *scalars, size_t n,
+                              const void *dev_table, size_t chunk);
 /* a = A w, b = B w, c = a .* b for `rows` rows of two compact matrices
    (row pointers uint64, columns uint32, coefficient indices uint16 into
    dev_coefs, n_coefs Montgomery Fr, n_coefs <= 65,536); rows at or past a

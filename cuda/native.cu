@@ -148,6 +148,93 @@ extern "C" cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, cons
     return CZ_OK;
 }
 
+/* The same over host arrays, in chunks of up to `chunk` points, pipelined:
+   chunk k's kernel runs while chunk k - 1's points go back to the host
+   and chunk k + 1's scalars come in (a second stream for the copies, two
+   slots of scalars and points; the kernels share one scratch, in order on
+   the context's stream). With pageable host memory the copy calls block
+   the host thread, which is what overlaps them with the kernel. */
+struct czd_fb_pipe {
+    cudaStream_t cs = nullptr;
+    cudaEvent_t in[2] = {nullptr, nullptr}, done[2] = {nullptr, nullptr};
+    ~czd_fb_pipe()
+    {
+        for (int i = 0; i < 2; i++) {
+            if (in[i])
+                cudaEventDestroy(in[i]);
+            if (done[i])
+                cudaEventDestroy(done[i]);
+        }
+        if (cs) {
+            cudaStreamSynchronize(cs);
+            cudaStreamDestroy(cs);
+        }
+    }
+};
+
+template <class F>
+static cz_status czd_fixed_base_pipe(czd_ctx *ctx, czd_affine<F> *out, const czd_fr *scalars,
+                                     size_t n, const czd_affine<F> *tab, size_t chunk)
+{
+    const size_t b = CZD_FB_BATCH(F), tmax = (chunk + b - 1) / b;
+    czd_scratch sc(ctx);
+    CZD_TAKE(ctx, sc, F, scr, 2 * b * tmax);
+    CZD_TAKE(ctx, sc, czd_fr, s0, chunk);
+    CZD_TAKE(ctx, sc, czd_fr, s1, chunk);
+    CZD_TAKE(ctx, sc, czd_affine<F>, o0, chunk);
+    CZD_TAKE(ctx, sc, czd_affine<F>, o1, chunk);
+    czd_fr *sb[2] = {s0, s1};
+    czd_affine<F> *ob[2] = {o0, o1};
+    czd_fb_pipe p;
+    CZD_TRY(ctx, cudaStreamCreateWithFlags(&p.cs, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; i++) {
+        CZD_TRY(ctx, cudaEventCreateWithFlags(&p.in[i], cudaEventDisableTiming));
+        CZD_TRY(ctx, cudaEventCreateWithFlags(&p.done[i], cudaEventDisableTiming));
+    }
+    const size_t nchunks = (n + chunk - 1) / chunk;
+    for (size_t k = 0; k <= nchunks; k++) {
+        const int s = (int)(k & 1);
+        if (k < nchunks) {
+            size_t i0 = k * chunk, cnt = n - i0 < chunk ? n - i0 : chunk, t = (cnt + b - 1) / b;
+            /* slot s was last read by kernel k - 2, whose points went back
+               before this copy on the same stream */
+            CZD_TRY(ctx, cudaMemcpyAsync(sb[s], scalars + i0, cnt * sizeof(czd_fr),
+                                         cudaMemcpyHostToDevice, p.cs));
+            CZD_TRY(ctx, cudaEventRecord(p.in[s], p.cs));
+            CZD_TRY(ctx, cudaStreamWaitEvent(ctx->stream, p.in[s], 0));
+            k_fixed_base<F><<<czd_blocks(t, 128), 128, 0, ctx->stream>>>(ob[s], sb[s], cnt, tab, scr);
+            CZD_LAUNCHED(ctx, "k_fixed_base");
+            CZD_TRY(ctx, cudaEventRecord(p.done[s], ctx->stream));
+        }
+        if (k >= 1) { /* chunk k - 1's points back, while kernel k runs */
+            const int r = (int)((k - 1) & 1);
+            size_t i0 = (k - 1) * chunk, cnt = n - i0 < chunk ? n - i0 : chunk;
+            CZD_TRY(ctx, cudaStreamWaitEvent(p.cs, p.done[r], 0));
+            CZD_TRY(ctx, cudaMemcpyAsync(out + i0, ob[r], cnt * sizeof(czd_affine<F>),
+                                         cudaMemcpyDeviceToHost, p.cs));
+        }
+    }
+    CZD_TRY(ctx, cudaStreamSynchronize(p.cs));
+    CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
+    return CZ_OK;
+}
+
+extern "C" cz_status czd_fixed_base_host(czd_ctx *ctx, int group, void *out, const void *scalars,
+                                         size_t n, const void *dev_table, size_t chunk)
+{
+    if (group != 1 && group != 2)
+        return czd_fail(ctx, CZ_ERR_ARG, "fixed base: unknown group %d", group);
+    if (n == 0)
+        return CZ_OK;
+    if (chunk == 0)
+        return czd_fail(ctx, CZ_ERR_ARG, "fixed base: chunk of 0 points");
+    if (group == 1)
+        return czd_fixed_base_pipe<czd_fp>(ctx, (czd_g1_affine *)out, (const czd_fr *)scalars, n,
+                                           (const czd_g1_affine *)dev_table, chunk);
+    return czd_fixed_base_pipe<czd_fp2>(ctx, (czd_g2_affine *)out, (const czd_fr *)scalars, n,
+                                        (const czd_g2_affine *)dev_table, chunk);
+}
+
 /* ---- compact a/b/c ---- */
 
 __device__ __forceinline__ czd_fr czd_cmat_row(const uint64_t *rp, const uint32_t *col,

@@ -144,9 +144,11 @@ static void test_fixed_base_edges(void **state)
     free(p2);
 }
 
-/* Many chunks: arenas of 10 MiB (G1) and 18 MiB (G2) hold the window
-   table (7.9 / 15.7 MB) and ~9,000 / ~5,000 points with their scalars and
-   scratch. Scalars k0 + i d, so the reference is a running sum. */
+/* Many chunks: arenas of 10 MiB (G1) and 19 MiB (G2) hold the window
+   table (7.9 / 15.7 MB) and ~5,800 / ~6,400 points with their scalars and
+   scratch, pipelined (two slots), or ~9,000 / ~8,000 one chunk at a time
+   (CUZK_GPU_FB_SERIAL=1). Scalars k0 + i d, so the reference is a running
+   sum. */
 static void test_fixed_base_chunks(void **state)
 {
     (void)state;
@@ -161,12 +163,24 @@ static void test_fixed_base_chunks(void **state)
     cz_fr_random(&d, &g_rng);
     for (size_t i = 1; i < n; i++)
         cz_fr_add(&sc[i], &sc[i - 1], &d);
-    cz_cuda_ctx *ctx = ctx_make(10);
-    assert_int_equal(cz_cuda_g1_fixed_base(ctx, p1, sc, n), CZ_OK);
-    cz_cuda_ctx_destroy(ctx);
-    ctx = ctx_make(18);
-    assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, sc, n), CZ_OK);
-    cz_cuda_ctx_destroy(ctx);
+    cz_g1_affine *q1 = malloc(n * sizeof *q1);
+    cz_g2_affine *q2 = malloc(n * sizeof *q2);
+    assert_true(q1 && q2);
+    for (int serial = 0; serial < 2; serial++) {
+        if (serial)
+            setenv("CUZK_GPU_FB_SERIAL", "1", 1);
+        cz_cuda_ctx *ctx = ctx_make(10);
+        assert_int_equal(cz_cuda_g1_fixed_base(ctx, serial ? q1 : p1, sc, n), CZ_OK);
+        cz_cuda_ctx_destroy(ctx);
+        ctx = ctx_make(19);
+        assert_int_equal(cz_cuda_g2_fixed_base(ctx, serial ? q2 : p2, sc, n), CZ_OK);
+        cz_cuda_ctx_destroy(ctx);
+        unsetenv("CUZK_GPU_FB_SERIAL");
+    }
+    assert_memory_equal(p1, q1, n * sizeof *p1);
+    assert_memory_equal(p2, q2, n * sizeof *p2);
+    free(q1);
+    free(q2);
     cz_g1_affine g1, d1;
     cz_g2_affine g2, d2;
     cz_g1_generator(&g1);
@@ -189,7 +203,7 @@ static void test_fixed_base_chunks(void **state)
         if (memcmp(&r2[i], &p2[i], sizeof *r2))
             fail_msg("G2 fixed base (chunked) differs at %zu of %zu", i, n);
     }
-    printf("# %zu G1 and G2 points through 10 / 18 MiB arenas: equal to the running sums\n", n);
+    printf("# %zu G1 and G2 points through 10 / 19 MiB arenas, pipelined and serial: equal to the running sums\n", n);
     free(sc);
     free(p1);
     free(r1);

@@ -493,6 +493,10 @@ static const void *fb_table(int group)
 #define FB_CHUNK ((size_t)1 << 24)
 #define FB_MIN_CHUNK ((size_t)4096)
 
+/* Host arrays through the device: the window table copied in, then the
+   points in chunks that fit the arena's free part, the copies overlapping
+   the kernels (czd_fixed_base_host); CUZK_GPU_FB_SERIAL=1 takes the first
+   version's loop instead (copy in, compute, copy out, one chunk at a time). */
 static cz_status fixed_base(cz_cuda_ctx *ctx, int group, void *out, const cz_fr *scalars, size_t n)
 {
     if (!ctx || (n && (!out || !scalars)))
@@ -502,18 +506,32 @@ static cz_status fixed_base(cz_cuda_ctx *ctx, int group, void *out, const cz_fr 
     const void *tab = fb_table(group);
     if (!tab)
         return fail(ctx, CZ_ERR_NOMEM, "fixed base: out of host memory for the window table");
+    const char *ser = getenv("CUZK_GPU_FB_SERIAL");
+    bool serial = ser && !strcmp(ser, "1");
     size_t pb = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
     size_t tab_bytes = (size_t)CZD_FB_TABLE * pb, free_b = cz_cuda_arena_free(ctx);
-    size_t slack = tab_bytes + 4 * 256;
-    /* a point: its scalar, the point, and czd_fixed_base's scratch (two
-       coordinates' worth: 2 pb / 2, rounded up per thread's batch) */
-    size_t chunk = free_b > slack + 256 ? (free_b - slack - 256) / (sizeof(cz_fr) + 2 * pb + 16) : 0;
+    size_t slack = tab_bytes + 8 * 256;
+    /* a point of a chunk: serial, its scalar, the point and the kernel's
+       scratch (two coordinates: pb); pipelined, two of each slot */
+    size_t per = serial ? sizeof(cz_fr) + 2 * pb + 16 : CZD_FB_CHUNK_BYTES(pb);
+    size_t chunk = free_b > slack ? (free_b - slack) / per : 0;
     if (chunk > FB_CHUNK)
         chunk = FB_CHUNK;
     if (chunk > n)
         chunk = n;
     if (chunk < (n < FB_MIN_CHUNK ? n : FB_MIN_CHUNK))
         return fail(ctx, CZ_ERR_NOMEM, "fixed base: the device arena has no room for 4096 points");
+    if (!serial) {
+        cz_cuda_buf t;
+        cz_status st = tmp_bufs(ctx, &t, &tab_bytes, 1);
+        if (st != CZ_OK)
+            return st;
+        st = cz_cuda_upload(ctx, &t, 0, tab, tab_bytes);
+        if (st == CZ_OK)
+            st = pass(ctx, czd_fixed_base_host(ctx->d, group, out, scalars, n, t.dev, chunk));
+        tmp_free(ctx, &t, 1);
+        return st;
+    }
     cz_cuda_buf b[3]; /* table, scalars, points */
     size_t bytes[3] = {tab_bytes, chunk * sizeof(cz_fr), chunk * pb};
     cz_status st = tmp_bufs(ctx, b, bytes, 3);

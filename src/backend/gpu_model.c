@@ -746,6 +746,29 @@ cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev
     return st == CZ_OK ? st : fail(ctx, st, "fixed base: out of host memory (cuda model)");
 }
 
+cz_status czd_fixed_base_host(czd_ctx *ctx, int group, void *out, const void *scalars, size_t n,
+                              const void *dev_table, size_t chunk)
+{
+    if (group != 1 && group != 2)
+        return fail(ctx, CZ_ERR_ARG, "fixed base: unknown group %d", group);
+    if (n == 0)
+        return CZ_OK;
+    if (chunk == 0)
+        return fail(ctx, CZ_ERR_ARG, "fixed base: chunk of 0 points");
+    cz_status st = launch(ctx, "k_fixed_base (pipelined)");
+    if (st != CZ_OK)
+        return st;
+    size_t pb = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
+    NEED(ctx, dev_table, (size_t)CZD_FB_TABLE * pb, "k_fixed_base table");
+    size_t c = chunk < n ? chunk : n, need = c * CZD_FB_CHUNK_BYTES(pb) + 6 * 256;
+    if (need > ctx->arena_bytes - ctx->used)
+        return fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: fixed base chunks need %zu bytes",
+                    need);
+    st = group == 1 ? fixed_base_g1(out, scalars, n, dev_table)
+                    : fixed_base_g2(out, scalars, n, dev_table);
+    return st == CZ_OK ? st : fail(ctx, st, "fixed base: out of host memory (cuda model)");
+}
+
 cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
                                const void *dev_ra, const void *dev_ca, const void *dev_ka,
                                uint32_t na_rows, const void *dev_rb, const void *dev_cb,
