@@ -15,6 +15,7 @@
  * checksums made valid again, are refused too, naming the section and the
  * item. A seeded mutation loop (print the seed, replay with CZ_TEST_SEED)
  * checks that any other damage is refused or gives a consistent key.
+ * A snarkjs key (tests/fixtures/small.zkey) compacted round-trips too.
  * CZ_NKEY_WRITE_SEED=PATH writes the small key to PATH (the fuzz corpus's
  * seed, tests/fuzz/seeds/toy.czk).
  */
@@ -641,6 +642,55 @@ static void test_shape_digest(void **state)
     assert_memory_not_equal(d1, d2, 16);
 }
 
+/* A snarkjs key (tests/fixtures/small.zkey, from circom), compacted
+   (cz_zkey_compact), written and loaded: the same key, the same proof. */
+static void test_snarkjs_key(void **state)
+{
+    fixture *f = *state;
+    char err[512], path[300];
+    cz_zkey *z = NULL, *k = NULL;
+    cz_status st = cz_zkey_load(&z, cz_test_src_path("tests/fixtures/small.zkey"), 2, err, sizeof err);
+    if (st)
+        fail_msg("small.zkey: %s", err);
+    size_t wl;
+    uint8_t *wb = cz_test_read_file(cz_test_src_path("tests/fixtures/small.wtns"), &wl);
+    assert_non_null(wb);
+    cz_fr *w;
+    uint32_t nw;
+    assert_int_equal(cz_wtns_parse(&w, &nw, wb, wl, "small.wtns", z->n_vars, err, sizeof err), CZ_OK);
+    free(wb);
+    cz_fr rs[2];
+    cz_fr_set_u64(&rs[0], 5);
+    cz_fr_set_u64(&rs[1], 7);
+    cz_proof p0, p1, p2;
+    assert_int_equal(cz_groth16_prove(&p0, z, w, f->be, rs, NULL, err, sizeof err), CZ_OK);
+    st = cz_zkey_compact(z, err, sizeof err);
+    if (st)
+        fail_msg("cz_zkey_compact: %s", err);
+    assert_int_equal(cz_groth16_prove(&p1, z, w, f->be, rs, NULL, err, sizeof err), CZ_OK);
+    assert_memory_equal(&p0, &p1, sizeof p0);
+    snprintf(path, sizeof path, "%s.small.czk", f->path);
+    st = cz_nkey_write(path, z, NULL, err, sizeof err);
+    if (st)
+        fail_msg("cz_nkey_write: %s", err);
+    st = cz_nkey_load(&k, path, NULL, err, sizeof err);
+    if (st)
+        fail_msg("cz_nkey_load: %s", err);
+    unlink(path);
+    same_key(z, k);
+    assert_int_equal(cz_groth16_prove(&p2, k, w, f->be, rs, NULL, err, sizeof err), CZ_OK);
+    assert_memory_equal(&p0, &p2, sizeof p0);
+    cz_vk *vk;
+    assert_int_equal(cz_vk_from_zkey(&vk, k), CZ_OK);
+    st = cz_groth16_verify(vk, w + 1, k->n_public, &p2, err, sizeof err);
+    if (st)
+        fail_msg("verify: %s", err);
+    cz_vk_free(vk);
+    cz_wtns_free(w, nw);
+    cz_zkey_free(k);
+    cz_zkey_free(z);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -653,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_writer_refuses),
         cmocka_unit_test(test_shape_digest),
+        cmocka_unit_test(test_snarkjs_key),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
