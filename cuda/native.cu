@@ -12,20 +12,23 @@
  * sum of T[j][|d_j| - 1] with y negated for d_j < 0: 20 XYZZ mixed
  * additions (8M+2S each), no doublings; G1's inlined (as the MSM's
  * accumulation: a call passes the point through local memory), G2's a
- * call (inlined it spills). The first version (10-bit windows, 26
- * additions, G1's a call) made ~10 M G1 points/s on the H200, copies
- * included. The affine result needs an
- * inversion: each thread takes CZD_FB_BATCH (32 G1, 16 G2) consecutive points and inverts
- * the product of their ZZ * ZZZ once (Montgomery's trick; the point's
+ * call (inlined it spills). The affine result needs an inversion: each
+ * thread takes CZD_FB_BATCH (32 G1, 16 G2) consecutive points and inverts
+ * the product of their ZZ ZZZ once (Montgomery's trick; the point's
  * X ZZZ and Y ZZ are parked in the output, then multiplied by the point's
  * 1/(ZZ ZZZ); the prefix products and the ZZ ZZZ wait in arena scratch,
- * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 20 x 10 + ~5 + 1/32 of a Fermat inversion
- * (~570 products) ~ 225 Fp products; G2 about three times that in Fp
- * (and 1/16 of an Fp2 inversion).
- * At the ~2e9 mixed additions/s the MSM's accumulation reaches on the
- * H200, that is ~6-7e7 G1 points/s and ~2e7 G2 points/s of compute
- * (porep-32g's 430 M G1 + 33 M G2: ~8 s), before the copies (96 / 192
- * bytes a point out, 32 in).
+ * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 20 x 10 + ~5 + 1/32 of
+ * a Fermat inversion (~570 products) ~ 225 Fp products; G2 about three
+ * times that in Fp (and 1/16 of an Fp2 inversion). Host arrays go through
+ * in chunks of up to 2^24 points, the copies of one chunk overlapping the
+ * kernel of the next (czd_fixed_base_host).
+ * Expected: at the ~2e9 mixed additions/s of the MSM's accumulation, ~1e8
+ * G1 and ~3e7 G2 points/s of compute, so the copies (128 bytes a G1 point,
+ * 224 a G2 point, ~6-7 GB/s from pageable memory on the H200 machine)
+ * bound it: porep-32g's ~427 M G1 + 33 M G2 points in ~10-12 s. Measured
+ * for the first version (10-bit windows, G1's addition a call, no
+ * overlap), porep-32g's key on the H200: 48 s of fixed base (~10 M G1
+ * points/s, copies included).
  *
  * Compact a/b/c: one thread a row, as k_eval_abc, with each coefficient
  * read from the key's table through its uint16 index: from shared memory
@@ -37,8 +40,7 @@
 #include "common.cuh"
 #include "ec.cuh"
 
-/* points a thread converts with one inversion: G1 16, G2 8 (its local
-   arrays are twice as large) */
+/* points a thread converts with one inversion: G1 32, G2 16 */
 #define CZD_FB_BATCH(F) (sizeof(F) == sizeof(czd_fp) ? 32 : 16)
 #define CZD_CMAT_SHARED 1024
 
