@@ -147,7 +147,7 @@ static const char *main_help =
     "usage:\n"
     "  cuzk prove  [opts] circuit.zkey witness.wtns proof.json public.json\n"
     "  cuzk verify [opts] verification_key.json public.json proof.json\n"
-    "  cuzk info   [opts] FILE   (.zkey, .wtns, .r1cs, or a vk / proof / public JSON)\n"
+    "  cuzk info   [opts] FILE   (.zkey, .czk, .wtns, .r1cs, or a vk / proof / public JSON)\n"
     "  cuzk setup  [opts] circuit.r1cs circuit.zkey [verification_key.json]\n"
     "  cuzk export-vk [opts] circuit.zkey|key.czk verification_key.json\n"
     "  cuzk circuit list | info PRESET\n"
@@ -1042,7 +1042,7 @@ static int cmd_info(const cli *c)
         json_t *doc = json_loadb(txt, b.len, 0, &je);
         if (!doc) {
             st = cz_io_fail(CZ_ERR_FORMAT, err, sizeof err, path,
-                            "not a .zkey, .wtns, .r1cs or JSON file");
+                            "not a .zkey, .czk, .wtns, .r1cs or JSON file");
         } else if (json_is_array(doc)) {
             cz_fr *pub;
             size_t n;
