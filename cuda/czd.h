@@ -150,6 +150,14 @@ cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
 cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void *dev_idx,
                      size_t n);
 
+/* A witness sent packed (most values of hash circuits are 0 or 1):
+   dev_w[i] = 1 (Montgomery) where bit i of dev_bits (uint32 words) is
+   set, else 0, for i < n; then dev_w[dev_idx[k]] = dev_vals[k] (Fr) for
+   k < n_other, indices < n (checked by the caller). Queued, not waited
+   for. */
+cz_status czd_witness_expand(czd_ctx *ctx, void *dev_w, size_t n, const void *dev_bits,
+                             const void *dev_idx, const void *dev_vals, size_t n_other);
+
 #ifdef CUZK_GPU_MODEL
 /* the host model of the device only (src/backend/gpu_model.c) */
 cz_status czd_model_fail_after(unsigned long k, cz_status st, int sticky);

@@ -307,6 +307,38 @@ extern "C" cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b
     return CZ_OK;
 }
 
+/* ---- packed witness ---- */
+
+__global__ void k_wit_bits(czd_fr *w, size_t n, const uint32_t *bits)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        w[i] = (bits[i >> 5] >> (i & 31)) & 1 ? czd_fr::one() : czd_fr::zero();
+}
+
+__global__ void k_wit_scatter(czd_fr *w, const uint32_t *idx, const czd_fr *vals, size_t n_other)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n_other)
+        w[idx[k]] = vals[k];
+}
+
+extern "C" cz_status czd_witness_expand(czd_ctx *ctx, void *dev_w, size_t n, const void *dev_bits,
+                                        const void *dev_idx, const void *dev_vals, size_t n_other)
+{
+    if (n == 0)
+        return CZ_OK;
+    k_wit_bits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>((czd_fr *)dev_w, n,
+                                                            (const uint32_t *)dev_bits);
+    CZD_LAUNCHED(ctx, "k_wit_bits");
+    if (n_other) {
+        k_wit_scatter<<<czd_blocks(n_other, 256), 256, 0, ctx->stream>>>(
+            (czd_fr *)dev_w, (const uint32_t *)dev_idx, (const czd_fr *)dev_vals, n_other);
+        CZD_LAUNCHED(ctx, "k_wit_scatter");
+    }
+    return CZ_OK;
+}
+
 /* ---- gather ---- */
 
 __global__ void k_gather(czd_fr *out, const czd_fr *in, const uint32_t *idx, size_t n)

@@ -19,7 +19,9 @@
  *    porep-mini made by cz_zkey_from_shape with the cuda backend's
  *    fixed-base hooks equals the one made on the CPU (full runs only: the
  *    model's fixed base is slow under the sanitizers), and proves on the
- *    GPU (resident and streamed) as on the CPU. Every proof is verified.
+ *    GPU (resident and streamed) as on the CPU, its witness crossing packed
+ *    (bitmap of the 1s, list of the others: checked by the bytes sent and
+ *    against a whole copy). Every proof is verified.
  * Over the host model (-DCUZK_CUDA=MODEL) all of it runs without a GPU,
  * and a failure (out of memory, an error, a sticky fault) is injected at
  * each device call of a compact key's first proof and of a fixed base.
@@ -540,6 +542,25 @@ static void test_porep_mini(void **state)
     cz_fr_random(&rs[1], &g_rng);
     prove_both(kg, w, be, "resident", rs, NULL);
     prove_both(kg, w, be, "resident", rs, NULL);
+    /* the witness crosses packed (a bitmap of the 1s and the other
+       values): far fewer bytes than n_vars values; CUZK_GPU_WITNESS=full
+       sends it whole, and both give the same sums */
+    cz_msm_sums s1, s2;
+    cz_core_timings ct;
+    memset(&ct, 0, sizeof ct);
+    assert_int_equal(be->prove_core(be, kg, w, &s1, &ct), CZ_OK);
+    uint64_t whole = (uint64_t)kg->n_vars * sizeof(cz_fr);
+    printf("# porep-mini witness to the GPU: %llu bytes packed, %llu whole\n",
+           (unsigned long long)ct.h2d_bytes, (unsigned long long)whole);
+    assert_true(ct.h2d_bytes > 0 && ct.h2d_bytes < whole / 4);
+    setenv("CUZK_GPU_WITNESS", "full", 1);
+    memset(&ct, 0, sizeof ct);
+    assert_int_equal(be->prove_core(be, kg, w, &s2, &ct), CZ_OK);
+    unsetenv("CUZK_GPU_WITNESS");
+    assert_int_equal(ct.h2d_bytes, whole);
+    assert_true(cz_g1_jac_eq(&s1.a, &s2.a) && cz_g1_jac_eq(&s1.b1, &s2.b1) &&
+                cz_g2_jac_eq(&s1.b2, &s2.b2) && cz_g1_jac_eq(&s1.c, &s2.c) &&
+                cz_g1_jac_eq(&s1.h, &s2.h));
     cz_backend_destroy(be);
     be = gpu_be("0");
     prove_both(kg, w, be, "streamed", rs, NULL);

@@ -27,6 +27,7 @@
 #include "groth16/groth16.h"
 #include "poly/ntt.h"
 #include "util/log.h"
+#include "util/threadpool.h"
 
 struct cz_cuda_ctx {
     czd_ctx *d;
@@ -1097,8 +1098,152 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
     return CZ_OK;
 }
 
-static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_msm_sums *out,
-                             cz_core_timings *tm)
+/* ---- a witness sent packed ----
+ * Hash circuits' witnesses are mostly 0 and 1 (porep-32g: 98.7 %): the
+ * host sends a bitmap of the 1s and the list of the other values (with
+ * their positions), 4.2 GB becoming ~80 MB for porep-32g, and
+ * czd_witness_expand rebuilds w on the device. Packed on the global pool
+ * before the GPU lock is taken (two passes over w: ~50 ms for porep-32g
+ * on 16 cores), and only where it pays: compact keys, at most one value in
+ * 8 neither 0 nor 1. CUZK_GPU_WITNESS=full always sends w whole. */
+#define WIT_BLOCK ((size_t)1 << 16) /* values per packing task (a multiple of 32) */
+
+typedef struct {
+    const cz_fr *w;
+    size_t n, n_other, nblk;
+    uint32_t *bits; /* (n + 31) / 32 words: bit i set where w[i] = 1 */
+    uint32_t *idx;  /* n_other positions of the values neither 0 nor 1 */
+    cz_fr *vals;    /* their values */
+    size_t *cnt;    /* per block: its others, then their first slot */
+    cz_fr one;
+} wit_packed;
+
+static inline bool wit_is_one(const cz_fr *v, const cz_fr *one)
+{
+    return v->l[0] == one->l[0] && v->l[1] == one->l[1] && v->l[2] == one->l[2] &&
+           v->l[3] == one->l[3];
+}
+
+static inline bool wit_is_zero(const cz_fr *v)
+{
+    return !(v->l[0] | v->l[1] | v->l[2] | v->l[3]);
+}
+
+static void wit_count(void *arg, size_t b0, size_t b1, int worker)
+{
+    (void)worker;
+    wit_packed *p = arg;
+    for (size_t b = b0; b < b1; b++) {
+        size_t i0 = b * WIT_BLOCK, i1 = i0 + WIT_BLOCK < p->n ? i0 + WIT_BLOCK : p->n, c = 0;
+        for (size_t i = i0; i < i1; i += 32) {
+            uint32_t word = 0;
+            size_t e = i + 32 < i1 ? i + 32 : i1;
+            for (size_t j = i; j < e; j++) {
+                if (wit_is_one(&p->w[j], &p->one))
+                    word |= 1u << (j - i);
+                else if (!wit_is_zero(&p->w[j]))
+                    c++;
+            }
+            p->bits[i / 32] = word;
+        }
+        p->cnt[b] = c;
+    }
+}
+
+static void wit_fill(void *arg, size_t b0, size_t b1, int worker)
+{
+    (void)worker;
+    wit_packed *p = arg;
+    for (size_t b = b0; b < b1; b++) {
+        size_t i0 = b * WIT_BLOCK, i1 = i0 + WIT_BLOCK < p->n ? i0 + WIT_BLOCK : p->n, k = p->cnt[b];
+        for (size_t i = i0; i < i1; i++)
+            if (!wit_is_one(&p->w[i], &p->one) && !wit_is_zero(&p->w[i])) {
+                p->idx[k] = (uint32_t)i;
+                p->vals[k++] = p->w[i];
+            }
+    }
+}
+
+static void wit_free(wit_packed *p)
+{
+    free(p->bits);
+    free(p->idx);
+    if (p->vals) /* witness values: secret */
+        memset(p->vals, 0, p->n_other * sizeof *p->vals);
+    free(p->vals);
+    free(p->cnt);
+    memset(p, 0, sizeof *p);
+}
+
+/* true when w was packed (wit_free it after); false: send it whole */
+static bool wit_pack(wit_packed *p, const cz_fr *w, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    if (n < WIT_BLOCK || n > UINT32_MAX)
+        return false;
+    p->w = w;
+    p->n = n;
+    p->nblk = (n + WIT_BLOCK - 1) / WIT_BLOCK;
+    cz_fr_one(&p->one);
+    p->bits = malloc((n + 31) / 32 * sizeof *p->bits);
+    p->cnt = malloc(p->nblk * sizeof *p->cnt);
+    if (!p->bits || !p->cnt) {
+        wit_free(p);
+        return false;
+    }
+    cz_threadpool *pool = cz_threadpool_global();
+    cz_parallel_for(pool, p->nblk, 1, wit_count, p);
+    size_t total = 0;
+    for (size_t b = 0; b < p->nblk; b++) {
+        size_t c = p->cnt[b];
+        p->cnt[b] = total;
+        total += c;
+    }
+    if (total > n / 8) {
+        wit_free(p);
+        return false;
+    }
+    p->n_other = total;
+    p->idx = malloc((total ? total : 1) * sizeof *p->idx);
+    p->vals = malloc((total ? total : 1) * sizeof *p->vals);
+    if (!p->idx || !p->vals) {
+        wit_free(p);
+        return false;
+    }
+    cz_parallel_for(pool, p->nblk, 1, wit_fill, p);
+    return true;
+}
+
+/* w on the device (buf, n_vars values): from the packed form when pw,
+   else copied whole */
+static cz_status wit_upload(gpu_be *g, cz_cuda_buf *buf, const cz_fr *w, size_t nv,
+                            const wit_packed *pw, uint64_t *h2d)
+{
+    if (!pw) {
+        *h2d += nv * sizeof(cz_fr);
+        return cz_cuda_upload(g->cu, buf, 0, w, nv * sizeof(cz_fr));
+    }
+    size_t bytes[3] = {(nv + 31) / 32 * 4, pw->n_other * 4, pw->n_other * sizeof(cz_fr)};
+    cz_cuda_buf p[3];
+    cz_status st = tmp_bufs(g->cu, p, bytes, 3);
+    if (st != CZ_OK)
+        return st;
+    const void *src[3] = {pw->bits, pw->idx, pw->vals};
+    for (int i = 0; i < 3 && st == CZ_OK; i++)
+        if (bytes[i])
+            st = cz_cuda_upload(g->cu, &p[i], 0, src[i], bytes[i]);
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_witness_expand(g->cu->d, buf->dev, nv, p[0].dev, p[1].dev, p[2].dev,
+                                            pw->n_other));
+    if (st == CZ_OK) /* before the packed buffers go back to the arena */
+        st = pass(g->cu, czd_sync(g->cu->d));
+    tmp_free(g->cu, p, 3);
+    *h2d += bytes[0] + bytes[1] + bytes[2];
+    return st;
+}
+
+static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+                             cz_msm_sums *out, cz_core_timings *tm)
 {
     gpu_key *k = NULL;
     cz_status st = ensure_domain(g, key->log_n);
@@ -1118,8 +1263,7 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cz_m
     if ((st = tmp_bufs(g->cu, buf, bytes, 5)) != CZ_OK)
         return st;
     double t = gpu_now_ms();
-    st = cz_cuda_upload(g->cu, &buf[0], 0, w, bytes[0]);
-    tm->h2d_bytes += bytes[0];
+    st = wit_upload(g, &buf[0], w, nv, pw, &tm->h2d_bytes);
     if (st == CZ_OK && k->compact) {
         cz_cuda_cmat ma = {k->ra, k->ca, k->va, k->a_rows}, mb = {k->rb, k->cb, k->vb, k->b_rows};
         st = cz_cuda_eval_abc_compact_dev(g->cu, &buf[1], &ma, &mb, &k->coefs, k->n_coefs, &buf[0], n);
@@ -1172,8 +1316,16 @@ static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const
                                 cz_msm_sums *out, cz_core_timings *tm)
 {
     gpu_be *g = be->ctx;
+    /* the witness packed before the lock, so that another proof's device
+       work runs meanwhile */
+    const char *wm = getenv("CUZK_GPU_WITNESS");
+    wit_packed pw;
+    bool packed = key->compact && g->resident && !(wm && !strcmp(wm, "full")) &&
+                  wit_pack(&pw, w, key->n_vars);
     cz_status st = gpu_enter(g);
     if (st != CZ_OK) { /* degraded: the prover's steps run on the CPU */
+        if (packed)
+            wit_free(&pw);
         snprintf(tm->tier, sizeof tm->tier, "host");
         return CZ_ERR_UNSUPPORTED;
     }
@@ -1181,8 +1333,10 @@ static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const
         g->inject = 0;
         st = pass(g->cu, czd_inject_fault(g->cu->d));
     } else {
-        st = core_locked(g, key, w, out, tm);
+        st = core_locked(g, key, w, packed ? &pw : NULL, out, tm);
     }
+    if (packed)
+        wit_free(&pw);
     if (st == CZ_ERR_NOMEM) { /* the card is short (other processes): step by step */
         cz_log(CZ_LOG_INFO, "cuda", "GPU %d out of memory in a proof (%s): streaming instead",
                g->gpu, cz_cuda_ctx_error(g->cu));

@@ -832,6 +832,37 @@ cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
     return CZ_OK;
 }
 
+cz_status czd_witness_expand(czd_ctx *ctx, void *dev_w, size_t n, const void *dev_bits,
+                             const void *dev_idx, const void *dev_vals, size_t n_other)
+{
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_wit_bits");
+    if (st != CZ_OK)
+        return st;
+    NEED(ctx, dev_w, n * sizeof(cz_fr), "k_wit_bits w");
+    NEED(ctx, dev_bits, (n + 31) / 32 * 4, "k_wit_bits bits");
+    if (n_other) {
+        NEED(ctx, dev_idx, n_other * 4, "k_wit_scatter indices");
+        NEED(ctx, dev_vals, n_other * sizeof(cz_fr), "k_wit_scatter values");
+    }
+    cz_fr *w = dev_w;
+    const uint32_t *bits = dev_bits, *idx = dev_idx;
+    const cz_fr *vals = dev_vals;
+    for (size_t i = 0; i < n; i++) {
+        if ((bits[i >> 5] >> (i & 31)) & 1)
+            cz_fr_one(&w[i]);
+        else
+            cz_fr_zero(&w[i]);
+    }
+    for (size_t k = 0; k < n_other; k++) {
+        if (idx[k] >= n)
+            return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_wit_scatter: index %u past %zu", idx[k], n);
+        w[idx[k]] = vals[k];
+    }
+    return CZ_OK;
+}
+
 cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void *dev_idx, size_t n)
 {
     if (n == 0)
