@@ -1166,10 +1166,15 @@ static void wit_fill(void *arg, size_t b0, size_t b1, int worker)
 
 static void wit_free(wit_packed *p)
 {
+    /* the witness is secret: its bits and values wiped */
+    if (p->bits)
+        memset(p->bits, 0, (p->n + 31) / 32 * sizeof *p->bits);
+    if (p->idx)
+        memset(p->idx, 0, p->n_other * sizeof *p->idx);
+    if (p->vals)
+        memset(p->vals, 0, p->n_other * sizeof *p->vals);
     free(p->bits);
     free(p->idx);
-    if (p->vals) /* witness values: secret */
-        memset(p->vals, 0, p->n_other * sizeof *p->vals);
     free(p->vals);
     free(p->cnt);
     memset(p, 0, sizeof *p);
