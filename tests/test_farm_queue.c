@@ -380,6 +380,49 @@ static void test_priorities_and_keys(void **state)
     cz_farm_queue_close(q);
 }
 
+/* A host that can load keys asks which of them a claimable partition
+   waits for, and announces them: a submission names them. */
+static void test_wanted_and_loadable(void **state)
+{
+    (void)state;
+    cz_farm_queue *q = open_q("h", 0, 0, -1);
+    char err[512], want[128] = "x", jf[24], jg[24];
+    const char *cand[] = {"folder", "preset"};
+    assert_int_equal(cz_farm_queue_wanted(q, cand, 2, want, sizeof want, err, sizeof err), CZ_OK);
+    assert_string_equal(want, ""); /* nothing queued */
+    submit_bytes(q, "k", 1, "held", jf);
+    assert_int_equal(cz_farm_queue_wanted(q, cand, 2, want, sizeof want, err, sizeof err), CZ_OK);
+    assert_string_equal(want, ""); /* only a key it does not offer */
+    submit_bytes(q, "folder", 1, "f", jf);
+    submit_bytes(q, "preset", 3, "p", jg);
+    assert_int_equal(cz_farm_queue_wanted(q, cand, 2, want, sizeof want, err, sizeof err), CZ_OK);
+    assert_string_equal(want, "preset"); /* the most urgent first */
+    /* the lookup claims nothing: the claim takes it */
+    const char *pk[] = {"preset"};
+    cz_farm_lease l = {0};
+    int got = 0;
+    assert_int_equal(cz_farm_queue_claim(q, pk, 1, &l, &got, err, sizeof err), CZ_OK);
+    assert_int_equal(got, 1);
+    assert_string_equal(l.key_id, "preset");
+    cz_farm_lease_clear(&l);
+    assert_int_equal(cz_farm_queue_wanted(q, cand, 2, want, sizeof want, err, sizeof err), CZ_OK);
+    assert_string_equal(want, "folder");
+    /* a key a host announces it can load is known to submissions */
+    int known = 1;
+    assert_int_equal(cz_farm_queue_key_known(q, "folder", 5000, &known, err, sizeof err), CZ_OK);
+    assert_int_equal(known, 0);
+    json_t *info = json_pack("{s:[s], s:[s]}", "keys", "k", "loadable", "folder");
+    assert_int_equal(cz_farm_queue_heartbeat(q, info, err, sizeof err), CZ_OK);
+    json_decref(info);
+    assert_int_equal(cz_farm_queue_key_known(q, "folder", 5000, &known, err, sizeof err), CZ_OK);
+    assert_int_equal(known, 1);
+    assert_int_equal(cz_farm_queue_key_known(q, "k", 5000, &known, err, sizeof err), CZ_OK);
+    assert_int_equal(known, 1);
+    assert_int_equal(cz_farm_queue_key_known(q, "preset", 5000, &known, err, sizeof err), CZ_OK);
+    assert_int_equal(known, 0);
+    cz_farm_queue_close(q);
+}
+
 /* ---- leases and epochs ---- */
 
 static void test_epoch_fences_late_write(void **state)
@@ -785,6 +828,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup(test_migrate_concurrent, setup),
         cmocka_unit_test_setup(test_claimers_never_share, setup),
         cmocka_unit_test_setup(test_priorities_and_keys, setup),
+        cmocka_unit_test_setup(test_wanted_and_loadable, setup),
         cmocka_unit_test_setup(test_epoch_fences_late_write, setup),
         cmocka_unit_test_setup(test_expired_leases_stop_at_max, setup),
         cmocka_unit_test_setup(test_retries_back_off_and_stop, setup),

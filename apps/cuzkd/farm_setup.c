@@ -6,7 +6,8 @@
  * the password from farm.password_file (else libpq's PGPASSWORD or
  * ~/.pgpass), the host id (farm.host_id, else the hostname and the first
  * listen address, so hosts sharing a machine differ and a restarted host
- * keeps its name), the lease, retries, slots and limits. Built without
+ * keeps its name), the lease, retries, slots and limits, and the keys it
+ * may load for the farm ([paths] keys, [keys] presets). Built without
  * libpq, the farm's functions below answer that it is not built, so a
  * configured database stops the daemon at start and every other path of
  * the daemon is unchanged.
@@ -68,6 +69,11 @@ int cz_daemon_farm_start(cz_farm **out, const cz_daemon_config *c, cz_engine *e,
     fc.queue.retain_s = c->farm_retain_s;
     fc.slots = c->farm_slots;
     fc.poll_ms = c->farm_poll_ms;
+    /* keys it may load for the farm: the folders [paths] keys names (set
+       explicitly: not the default made of the preloaded keys' folders),
+       and the presets of [keys] presets */
+    fc.key_dirs = c->paths_keys;
+    fc.presets = c->key_presets;
     cz_status st = cz_farm_start(out, &fc, e, err, err_len);
     memset(password, 0, sizeof password);
     return st ? -1 : 0;

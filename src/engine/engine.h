@@ -148,6 +148,18 @@ cz_status cz_engine_mem_hold(cz_engine *e, uint64_t bytes);
 void cz_engine_mem_release(cz_engine *e, uint64_t bytes);
 /* The host memory budget in bytes (fixed at creation). */
 uint64_t cz_engine_mem_budget(cz_engine *e);
+/* Would a new partition of key key_id (its witness named by path: the
+   largest file the key takes) get its host reservation now? It counts
+   what jobs reserved and uploads hold, keys (loads in flight included),
+   pooled buffers in use, and what the partitions already pending will
+   reserve first; idle pooled buffers count as free (they give way). A
+   partition larger than the budget is admitted when nothing else holds
+   or awaits memory (it then runs alone). CZ_OK: yes; CZ_ERR_NOMEM: not
+   now (err says why); CZ_ERR_NOT_FOUND: no such key; CZ_ERR_BUSY:
+   shutting down. *need (its reservation) and *room (the budget left
+   free), in bytes, may be NULL. */
+cz_status cz_engine_can_admit(cz_engine *e, const char *key_id, uint64_t *need, uint64_t *room, char *err,
+                              size_t err_len);
 
 /* ---- jobs ---- */
 

@@ -837,3 +837,73 @@ cz_status cz_engine_cancel(cz_engine *e, const char *job_id)
     pthread_mutex_unlock(&e->mu);
     return st;
 }
+
+/* ------------------------------------------------------------------ */
+/* admission (for a farm deciding whether to claim)                     */
+/* ------------------------------------------------------------------ */
+
+/* A partition's host reservation: the formula of engine_workers.c's
+   job_mem_estimate (keep the two alike), for a partition that is pending. */
+static uint64_t admit_estimate(const cz_engine *e, const job *j)
+{
+    const key *k = j->key;
+    uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
+    if (!e->host_prove && !strcmp(k->tier, "resident"))
+        n = 0;
+    uint64_t file = j->porep ? (32u << 20) : j->wtns_len ? (uint64_t)j->wtns_len : 76 + 32 * v + 4096;
+    return 32 * (v + 4 * n) + file + (8u << 20);
+}
+
+cz_status cz_engine_can_admit(cz_engine *e, const char *key_id, uint64_t *need_out, uint64_t *room_out,
+                              char *err, size_t err_len)
+{
+    if (need_out)
+        *need_out = 0;
+    if (room_out)
+        *room_out = 0;
+    pthread_mutex_lock(&e->mu);
+    key *k = ce_find_key_locked(e, key_id ? key_id : "");
+    if (!k) {
+        pthread_mutex_unlock(&e->mu);
+        ce_set_err(err, err_len, "unknown key '%s'", key_id ? key_id : "");
+        return CZ_ERR_NOT_FOUND;
+    }
+    if (e->draining || e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        ce_set_err(err, err_len, "the engine is shutting down");
+        return CZ_ERR_BUSY;
+    }
+    job probe;
+    memset(&probe, 0, sizeof probe);
+    probe.key = k; /* a witness named by path: the largest file the key takes */
+    uint64_t need = admit_estimate(e, &probe);
+    /* partitions pending that have not reserved yet (an uploaded witness
+       holds its buffer already, j->mem): what they will take first */
+    uint64_t ahead = 0;
+    for (int p = 0; p < CZ_PRIO_COUNT; p++)
+        for (job *j = e->pending.head[p]; j; j = j->qnext) {
+            uint64_t x = admit_estimate(e, j);
+            ahead += x > j->mem ? x - j->mem : 0;
+        }
+    /* held: reservations, keys (and loads in flight), pooled buffers
+       but the idle ones, which are freed when a reservation needs them */
+    cz_hostpool_stats ps;
+    cz_hostpool_stats_get(e->pool, &ps);
+    uint64_t pool = ps.charge > ps.idle_bytes ? ps.charge - ps.idle_bytes : 0;
+    uint64_t use = e->mem_jobs + e->mem_keys + pool + ahead;
+    uint64_t room = use < e->mem_budget ? e->mem_budget - use : 0;
+    /* a partition larger than the budget still runs alone (the witness
+       stage's rule): admitted when nothing else holds or awaits memory */
+    int ok = need <= room || (e->mem_jobs == 0 && e->pending.n == 0);
+    pthread_mutex_unlock(&e->mu);
+    if (need_out)
+        *need_out = need;
+    if (room_out)
+        *room_out = room;
+    if (ok)
+        return CZ_OK;
+    ce_set_err(err, err_len,
+               "a partition of key '%s' needs %llu MiB of host memory, %llu MiB of the budget are free now",
+               key_id, (unsigned long long)(need >> 20), (unsigned long long)(room >> 20));
+    return CZ_ERR_NOMEM;
+}

@@ -15,7 +15,9 @@
  */
 #include "farm/farm.h"
 
+#include <dirent.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -43,6 +45,23 @@ typedef struct {
     double lat_ms;      /* claim to local start */
 } slot;
 
+/* A key this host could load: from a file of a key folder, or made from a
+   preset. */
+typedef struct {
+    char id[128];
+    char path[PATH_MAX]; /* "" for a preset */
+    char preset[32];
+    uint64_t seed;
+    int seeded;
+} loadable;
+
+/* A key that failed to load: not tried again before `until`. */
+typedef struct {
+    char id[128];
+    double until;
+    char why[256];
+} unloadable;
+
 struct cz_farm {
     cz_farm_host_config cfg;
     char *url, *host_id, *password;
@@ -65,6 +84,26 @@ struct cz_farm {
     uint64_t n_lat;
     json_t *running;    /* snapshot of the slots, for the status */
     int db_ok;
+    /* claiming only what fits (under mu: the status reads them) */
+    char holdback[384]; /* why the last claim round held back; "" when it did not */
+    uint64_t held_back, keys_loaded, key_failures;
+    int max_running;    /* most leases held at once */
+    json_t *admission;  /* per key held: need, room, fits, as of the last claim round */
+    json_t *load_view;  /* loadable ids, the key loading, the keys refused */
+    /* keys it can load (the runner's) */
+    loadable *ld;
+    size_t n_ld;
+    unloadable bad[KEYS_MAX];
+    int n_bad;
+    struct {
+        pthread_t th;
+        int busy;
+        atomic_int done;
+        loadable what;
+        cz_status st;
+        char err[512];
+        double t0;
+    } load;
 };
 
 static double mono_ms(void)
@@ -85,6 +124,7 @@ void cz_farm_host_config_default(cz_farm_host_config *c)
     memset(c, 0, sizeof *c);
     cz_farm_config_default(&c->queue);
     c->poll_ms = 250;
+    c->key_retry_ms = 60000;
 }
 
 /* ------------------------------------------------------------------ */
@@ -407,11 +447,285 @@ static void slot_step(cz_farm *f, cz_farm_queue *q, slot *s, double now)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* keys it can load                                                     */
+/* ------------------------------------------------------------------ */
+
+static int is_held(char ids[KEYS_MAX][128], size_t n_ids, const char *id)
+{
+    for (size_t i = 0; i < n_ids; i++)
+        if (!strcmp(ids[i], id))
+            return 1;
+    return 0;
+}
+
+static int ld_has(const cz_farm *f, const char *id)
+{
+    for (size_t i = 0; i < f->n_ld; i++)
+        if (!strcmp(f->ld[i].id, id))
+            return 1;
+    return 0;
+}
+
+/* An id a file name gives: no control bytes, no leading dot, 1..127 bytes. */
+static int id_ok(const char *id, size_t n)
+{
+    if (!n || n > 127 || id[0] == '.')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* The keys it could load, found again (every heartbeat): ID.zkey and
+   ID.czk in the key folders (the first folder naming an id wins), then
+   the presets. At most KEYS_MAX. */
+static void scan_loadable(cz_farm *f)
+{
+    f->n_ld = 0;
+    if (!f->ld)
+        return;
+    if (f->cfg.key_dirs && *f->cfg.key_dirs) {
+        char *dirs = strdup(f->cfg.key_dirs), *save = NULL;
+        for (char *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
+            DIR *dh = opendir(d);
+            if (!dh)
+                continue;
+            struct dirent *de;
+            while ((de = readdir(dh)) && f->n_ld < KEYS_MAX) {
+                size_t len = strlen(de->d_name), n;
+                if (len > 5 && !strcmp(de->d_name + len - 5, ".zkey"))
+                    n = len - 5;
+                else if (len > 4 && !strcmp(de->d_name + len - 4, ".czk"))
+                    n = len - 4;
+                else
+                    continue;
+                if (!id_ok(de->d_name, n))
+                    continue;
+                loadable *l = &f->ld[f->n_ld];
+                memset(l, 0, sizeof *l);
+                memcpy(l->id, de->d_name, n);
+                if (ld_has(f, l->id))
+                    continue;
+                if ((size_t)snprintf(l->path, sizeof l->path, "%s/%s", d, de->d_name) >= sizeof l->path)
+                    continue;
+                f->n_ld++;
+            }
+            closedir(dh);
+        }
+        free(dirs);
+    }
+    /* presets: PRESET or PRESET:SEED, space- or comma-separated (the
+       daemon checked the names and seeds at start) */
+    const char *p = f->cfg.presets ? f->cfg.presets : "";
+    while (*p && f->n_ld < KEYS_MAX) {
+        p += strspn(p, " ,\t");
+        size_t n = strcspn(p, " ,\t");
+        if (!n)
+            break;
+        loadable *l = &f->ld[f->n_ld];
+        memset(l, 0, sizeof *l);
+        const char *colon = memchr(p, ':', n);
+        size_t nn = colon ? (size_t)(colon - p) : n;
+        if (nn && nn < sizeof l->preset) {
+            memcpy(l->preset, p, nn);
+            memcpy(l->id, p, nn);
+            if (colon) {
+                l->seed = strtoull(colon + 1, NULL, 10);
+                l->seeded = 1;
+            }
+            if (!ld_has(f, l->id))
+                f->n_ld++;
+        }
+        p += n;
+    }
+}
+
+static unloadable *bad_find(cz_farm *f, const char *id, double now)
+{
+    for (int i = 0; i < f->n_bad; i++)
+        if (!strcmp(f->bad[i].id, id))
+            return f->bad[i].until > now ? &f->bad[i] : NULL;
+    return NULL;
+}
+
+static void bad_add(cz_farm *f, const char *id, double until, const char *why)
+{
+    int i = 0;
+    while (i < f->n_bad && strcmp(f->bad[i].id, id))
+        i++;
+    if (i == f->n_bad) {
+        if (f->n_bad == KEYS_MAX) { /* the entry that ends first gives way */
+            i = 0;
+            for (int k = 1; k < f->n_bad; k++)
+                if (f->bad[k].until < f->bad[i].until)
+                    i = k;
+        } else {
+            f->n_bad++;
+        }
+    }
+    snprintf(f->bad[i].id, sizeof f->bad[i].id, "%s", id);
+    snprintf(f->bad[i].why, sizeof f->bad[i].why, "%s", why);
+    f->bad[i].until = until;
+}
+
+/* The ids it offers to load now: loadable, not held, not refused lately. */
+static json_t *loadable_ids(cz_farm *f, char ids[KEYS_MAX][128], size_t n_ids, double now)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < f->n_ld; i++)
+        if (!is_held(ids, n_ids, f->ld[i].id) && !bad_find(f, f->ld[i].id, now))
+            json_array_append_new(a, json_string(f->ld[i].id));
+    return a;
+}
+
+static void *loader_main(void *arg)
+{
+    cz_farm *f = arg;
+    loadable *w = &f->load.what;
+    if (w->preset[0])
+        f->load.st = cz_engine_key_make(f->e, w->id, w->preset, w->seed, w->seeded, f->load.err,
+                                        sizeof f->load.err);
+    else
+        f->load.st = cz_engine_key_load_from(f->e, w->id, w->path, CZ_FROM_LOCAL, f->load.err,
+                                             sizeof f->load.err);
+    atomic_store(&f->load.done, 1);
+    return NULL;
+}
+
+/* A load that ended: 1 when the key is in (claim again at once). */
+static int loader_poll(cz_farm *f, double now)
+{
+    if (!f->load.busy || !atomic_load(&f->load.done))
+        return 0;
+    pthread_join(f->load.th, NULL);
+    f->load.busy = 0;
+    loadable *w = &f->load.what;
+    if (f->load.st == CZ_OK) {
+        count(f, &f->keys_loaded);
+        cz_log(CZ_LOG_INFO, "farm", "key %s %s %s for the farm's partitions (%.0f ms)", w->id,
+               w->preset[0] ? "made from preset" : "loaded from", w->preset[0] ? w->preset : w->path,
+               now - f->load.t0);
+        return 1;
+    }
+    /* out of memory now may pass soon; anything else (a bad file) not */
+    int retry = f->load.st == CZ_ERR_NOMEM || f->load.st == CZ_ERR_BUSY ? 5000 : f->cfg.key_retry_ms;
+    count(f, &f->key_failures);
+    bad_add(f, w->id, now + retry, f->load.err[0] ? f->load.err : cz_strerror(f->load.st));
+    cz_log(CZ_LOG_WARN, "farm", "key %s: cannot load it (%s): its partitions are left to other hosts for %d s",
+           w->id, f->load.err[0] ? f->load.err : cz_strerror(f->load.st), retry / 1000);
+    return 0;
+}
+
+/* When a partition of a key it can load (and does not hold) is claimable
+   and no load runs: start loading that key. */
+static void maybe_load(cz_farm *f, cz_farm_queue *q, char ids[KEYS_MAX][128], size_t n_ids, double now)
+{
+    if (f->load.busy || !f->n_ld)
+        return;
+    const char *cand[KEYS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < f->n_ld; i++)
+        if (!is_held(ids, n_ids, f->ld[i].id) && !bad_find(f, f->ld[i].id, now))
+            cand[n++] = f->ld[i].id;
+    if (!n)
+        return;
+    char want[128], err[512] = "";
+    if (cz_farm_queue_wanted(q, cand, n, want, sizeof want, err, sizeof err)) {
+        db_error(f, "wanted keys", err);
+        return;
+    }
+    if (!want[0])
+        return;
+    for (size_t i = 0; i < f->n_ld; i++)
+        if (!strcmp(f->ld[i].id, want)) {
+            f->load.what = f->ld[i];
+            break;
+        }
+    f->load.st = CZ_OK;
+    f->load.err[0] = 0;
+    f->load.t0 = now;
+    atomic_store(&f->load.done, 0);
+    if (pthread_create(&f->load.th, NULL, loader_main, f)) {
+        bad_add(f, want, now + 5000, "cannot start a loading thread");
+        return;
+    }
+    f->load.busy = 1;
+    cz_log(CZ_LOG_INFO, "farm", "key %s: a partition is waiting for it; loading it", want);
+}
+
+/* What the status shows of the keys it can load. */
+static void load_view(cz_farm *f, char ids[KEYS_MAX][128], size_t n_ids, double now)
+{
+    json_t *bad = json_object();
+    for (int i = 0; i < f->n_bad; i++)
+        if (f->bad[i].until > now)
+            json_object_set_new(bad, f->bad[i].id, json_pack("{s:s, s:f}", "error", f->bad[i].why, "retry_in_s",
+                                                             (f->bad[i].until - now) / 1e3));
+    json_t *v = json_pack("{s:o, s:o, s:o}", "loadable", loadable_ids(f, ids, n_ids, now), "loading",
+                          f->load.busy ? json_string(f->load.what.id) : json_null(), "refused", bad);
+    pthread_mutex_lock(&f->mu);
+    json_decref(f->load_view);
+    f->load_view = v;
+    pthread_mutex_unlock(&f->mu);
+}
+
+/* ------------------------------------------------------------------ */
+/* claiming only what fits                                              */
+/* ------------------------------------------------------------------ */
+
+/* The held keys whose partition the engine would admit now, into kp;
+   *why the first refusal. Records the answers for the status. */
+static size_t admissible(cz_farm *f, char ids[KEYS_MAX][128], size_t n_ids, const char *kp[KEYS_MAX], char *why,
+                         size_t why_len)
+{
+    size_t n = 0;
+    json_t *adm = json_object();
+    why[0] = 0;
+    for (size_t k = 0; k < n_ids; k++) {
+        uint64_t need = 0, room = 0;
+        char e2[384] = "";
+        cz_status st = cz_engine_can_admit(f->e, ids[k], &need, &room, e2, sizeof e2);
+        if (st == CZ_OK)
+            kp[n++] = ids[k];
+        else if (!why[0])
+            snprintf(why, why_len, "%s", e2);
+        if (st == CZ_OK || st == CZ_ERR_NOMEM)
+            json_object_set_new(adm, ids[k], json_pack("{s:I, s:I, s:b}", "need", (json_int_t)need, "room",
+                                                       (json_int_t)room, "fits", st == CZ_OK));
+    }
+    pthread_mutex_lock(&f->mu);
+    json_decref(f->admission);
+    f->admission = adm;
+    pthread_mutex_unlock(&f->mu);
+    return n;
+}
+
+/* Record (and log once) why it holds back; "" when it claims again. */
+static void set_holdback(cz_farm *f, const char *why)
+{
+    pthread_mutex_lock(&f->mu);
+    int was = f->holdback[0] != 0, same = !strcmp(f->holdback, why);
+    snprintf(f->holdback, sizeof f->holdback, "%s", why);
+    if (why[0] && !was)
+        f->held_back++;
+    pthread_mutex_unlock(&f->mu);
+    if (why[0] && !same)
+        cz_log(CZ_LOG_INFO, "farm", "holding back: %s", why);
+    else if (!why[0] && was)
+        cz_log(CZ_LOG_DEBUG, "farm", "claiming again: memory is free");
+}
+
 static void heartbeat(cz_farm *f, cz_farm_queue *q, char ids[KEYS_MAX][128], size_t *n_ids)
 {
     json_t *keys;
     *n_ids = key_ids(f, ids, &keys);
-    json_t *info = json_pack("{s:o, s:i, s:i, s:O, s:i}", "keys", keys, "slots", f->slots, "running", n_used(f),
+    double now = mono_ms();
+    scan_loadable(f);
+    load_view(f, ids, *n_ids, now);
+    json_t *info = json_pack("{s:o, s:o, s:i, s:i, s:O, s:i}", "keys", keys, "loadable",
+                             loadable_ids(f, ids, *n_ids, now), "slots", f->slots, "running", n_used(f),
                              "devices", f->devices, "pid", (int)getpid());
     char err[512] = "";
     cz_status st = cz_farm_queue_heartbeat(q, info, err, sizeof err);
@@ -482,6 +796,15 @@ static void *runner_main(void *arg)
             }
         if (freed || now - last_claim >= f->cfg.poll_ms)
             want_claim = 1;
+        if (loader_poll(f, now)) { /* a key just loaded: hold it, and say so */
+            json_t *ka;
+            n_ids = key_ids(f, ids, &ka);
+            json_decref(ka);
+            last_hb = -1e9;
+            want_claim = 1;
+        }
+        if (want_claim && n_used(f) < f->slots && !atomic_load(&f->stop))
+            maybe_load(f, q, ids, n_ids, now);
         while (want_claim && n_ids && !atomic_load(&f->stop)) {
             int free_i = -1;
             for (int i = 0; i < f->slots && free_i < 0; i++)
@@ -490,12 +813,31 @@ static void *runner_main(void *arg)
             if (free_i < 0)
                 break; /* full: claim again when a slot frees */
             slot *s = &f->slot[free_i];
+            /* only keys whose partition the engine would admit now; then
+               partitions that ended meanwhile are written first, so a
+               lease is never held beside one whose job has given its
+               memory back already */
             const char *kp[KEYS_MAX];
-            for (size_t k = 0; k < n_ids; k++)
-                kp[k] = ids[k];
+            char why[384];
+            size_t n_ok = admissible(f, ids, n_ids, kp, why, sizeof why);
+            for (int i = 0; i < f->slots; i++)
+                if (f->slot[i].used)
+                    slot_step(f, q, &f->slot[i], now);
+            if (!n_ok) {
+                /* say so only when a partition of a key it holds waits */
+                const char *all[KEYS_MAX];
+                char want[128] = "";
+                for (size_t k = 0; k < n_ids; k++)
+                    all[k] = ids[k];
+                if (!cz_farm_queue_wanted(q, all, n_ids, want, sizeof want, err, sizeof err))
+                    set_holdback(f, want[0] ? why : "");
+                want_claim = 0;
+                break;
+            }
+            set_holdback(f, "");
             double t0 = mono_ms();
             int got = 0;
-            cz_status st = cz_farm_queue_claim(q, kp, n_ids, &s->l, &got, err, sizeof err);
+            cz_status st = cz_farm_queue_claim(q, kp, n_ok, &s->l, &got, err, sizeof err);
             last_claim = now;
             if (st) {
                 db_error(f, "claim", err);
@@ -509,6 +851,11 @@ static void *runner_main(void *arg)
             }
             s->used = 1;
             count(f, &f->claimed);
+            int nu = n_used(f);
+            pthread_mutex_lock(&f->mu);
+            if (nu > f->max_running)
+                f->max_running = nu;
+            pthread_mutex_unlock(&f->mu);
             slot_start(f, s, t0);
             if (s->fail_reason || s->fail_det < 0) {
                 int release = s->fail_det < 0;
@@ -533,6 +880,10 @@ static void *runner_main(void *arg)
         }
         if (w < 0)
             sleep_ms(100); /* the database is away: the next call reconnects */
+    }
+    if (f->load.busy) { /* a key loading: let it end */
+        pthread_join(f->load.th, NULL);
+        f->load.busy = 0;
     }
     /* stopping: our unfinished partitions go back to the queue at once */
     for (int i = 0; q && i < f->slots; i++) {
@@ -592,7 +943,13 @@ cz_status cz_farm_start(cz_farm **out, const cz_farm_host_config *cfg, cz_engine
     json_decref(status);
     f->slots = cfg->slots > 0 ? cfg->slots : workers + 1;
     f->slot = calloc((size_t)f->slots, sizeof *f->slot);
-    if (!f->url || !f->host_id || !f->slot) {
+    f->ld = calloc(KEYS_MAX, sizeof *f->ld);
+    if (f->cfg.key_retry_ms < 1)
+        f->cfg.key_retry_ms = 60000;
+    f->cfg.key_dirs = cfg->key_dirs ? strdup(cfg->key_dirs) : NULL;
+    f->cfg.presets = cfg->presets ? strdup(cfg->presets) : NULL;
+    if (!f->url || !f->host_id || !f->slot || !f->ld || (cfg->key_dirs && !f->cfg.key_dirs) ||
+        (cfg->presets && !f->cfg.presets)) {
         cz_farm_destroy(f);
         snprintf(err, err_len, "out of memory");
         return CZ_ERR_NOMEM;
@@ -616,8 +973,8 @@ cz_status cz_farm_start(cz_farm **out, const cz_farm_host_config *cfg, cz_engine
         return CZ_ERR_INTERNAL;
     }
     f->started = 1;
-    cz_log(CZ_LOG_INFO, "farm", "host %s: %d slot(s), lease %d ms, at most %d attempts", f->host_id, f->slots,
-           f->cfg.queue.lease_ms, f->cfg.queue.max_attempts);
+    cz_log(CZ_LOG_INFO, "farm", "host %s: %d slot(s), lease %d ms, at most %d attempts; %zu more key(s) it can load",
+           f->host_id, f->slots, f->cfg.queue.lease_ms, f->cfg.queue.max_attempts, f->n_ld);
     *out = f;
     return CZ_OK;
 }
@@ -641,8 +998,13 @@ void cz_farm_destroy(cz_farm *f)
     for (int i = 0; f->slot && i < f->slots; i++)
         slot_free(&f->slot[i]);
     free(f->slot);
+    free(f->ld);
+    free((char *)f->cfg.key_dirs);
+    free((char *)f->cfg.presets);
     json_decref(f->devices);
     json_decref(f->running);
+    json_decref(f->admission);
+    json_decref(f->load_view);
     pthread_cond_destroy(&f->cv_pool);
     pthread_cond_destroy(&f->cv_done);
     pthread_mutex_destroy(&f->mu);
@@ -717,7 +1079,8 @@ cz_status cz_farm_submit(cz_farm *f, const cz_job_request *req, char *job_id, si
             st = cz_farm_queue_key_known(q, req->key_id, f->cfg.queue.lease_ms + 5000, &known, err, err_len);
             if (!st && !known) {
                 pool_put(f, q);
-                snprintf(err, err_len, "unknown key '%s' (no live host of the farm holds it)", req->key_id);
+                snprintf(err, err_len, "unknown key '%s' (no live host of the farm holds it or can load it)",
+                         req->key_id);
                 return CZ_ERR_NOT_FOUND;
             }
             cz_farm_outcome fo = CZ_FARM_NEW;
@@ -839,6 +1202,14 @@ json_t *cz_farm_status_json(cz_farm *f)
         (json_int_t)f->claimed, "completed", (json_int_t)f->completed, "failed", (json_int_t)f->failed, "retried",
         (json_int_t)f->retried, "writes_refused", (json_int_t)f->refused, "leases_lost", (json_int_t)f->lost,
         "released", (json_int_t)f->released, "database_errors", (json_int_t)f->db_errors);
+    json_t *c = json_object_get(host, "counts");
+    json_object_set_new(c, "held_back", json_integer((json_int_t)f->held_back));
+    json_object_set_new(c, "keys_loaded", json_integer((json_int_t)f->keys_loaded));
+    json_object_set_new(c, "key_load_failures", json_integer((json_int_t)f->key_failures));
+    json_object_set_new(host, "max_running", json_integer(f->max_running));
+    json_object_set_new(host, "holding_back", f->holdback[0] ? json_string(f->holdback) : json_null());
+    json_object_set_new(host, "admission", f->admission ? json_deep_copy(f->admission) : json_object());
+    json_object_set_new(host, "keys", f->load_view ? json_deep_copy(f->load_view) : json_object());
     pthread_mutex_unlock(&f->mu);
     if (lat && n) {
         qsort(lat, n, sizeof *lat, cmp_double);
@@ -878,12 +1249,15 @@ char *cz_farm_metrics_text(cz_farm *f)
             len += (size_t)k_;                                                    \
     } while (0)
     static const char *const names[] = {"claimed", "completed", "failed", "retried",
-                                        "writes_refused", "leases_lost", "released", "database_errors"};
+                                        "writes_refused", "leases_lost", "released", "database_errors",
+                                        "held_back", "keys_loaded", "key_load_failures"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         EMIT("# TYPE cuzk_farm_%s_total counter\ncuzk_farm_%s_total %" PRId64 "\n", names[i], names[i],
              (int64_t)json_integer_value(json_object_get(c, names[i])));
     EMIT("# TYPE cuzk_farm_slots gauge\ncuzk_farm_slots %d\n", (int)json_integer_value(json_object_get(h, "slots")));
     EMIT("# TYPE cuzk_farm_running gauge\ncuzk_farm_running %zu\n", json_array_size(json_object_get(h, "running")));
+    EMIT("# TYPE cuzk_farm_holding_back gauge\ncuzk_farm_holding_back %d\n",
+         json_is_string(json_object_get(h, "holding_back")));
     EMIT("# TYPE cuzk_farm_database_up gauge\ncuzk_farm_database_up %d\n",
          json_is_true(json_object_get(h, "database_reachable")) && !json_object_get(s, "error"));
     if (!json_object_get(s, "error")) {

@@ -8,8 +8,18 @@
  * for the job's NOTIFY and polls). Each host runs one runner thread with a
  * connection of its own: it claims partitions while it has free slots (a
  * slot is a partition given to the local engine; `slots` defaults to the
- * engine's workers, so a claim is taken only when it can start now) and
- * only for keys its engine holds, gives each to the local engine as a job
+ * engine's workers + 1) and only for keys its engine holds whose partition
+ * would get its host memory reservation now (cz_engine_can_admit: running
+ * jobs, held uploads, keys and partitions already pending count, idle
+ * pooled buffers do not), so a host never holds a lease its engine would
+ * make wait for memory while another host has room; when nothing fits it
+ * holds back and says why in its status. A host with key folders or
+ * presets also announces the keys it could load; when a partition of such
+ * a key is claimable it loads the key first (the engine's load path, with
+ * its budget check, on a thread of its own so that renewals go on) and
+ * then claims like any other; a key that fails to load is not tried again
+ * for key_retry_ms (the partitions stay queued for others). It gives each
+ * to the local engine as a job
  * of one partition (the witness bytes from the database, or its path on
  * shared storage, with the origin of the request that named it), renews
  * the leases of running ones every lease/3, and writes each result under
@@ -41,6 +51,14 @@ typedef struct {
     cz_farm_config queue; /* url, host_id, lease, attempts, backoff, inline limit, retention */
     int slots;            /* partitions run at once; 0: the engine's workers (witness + prove) */
     int poll_ms;          /* claim poll when no notification comes (default 250) */
+    /* Keys this host may load to run partitions of keys it does not hold:
+       ':'-separated folders where a key of id ID is ID.zkey or ID.czk
+       (the daemon's [paths] keys), and the presets the daemon makes keys
+       of ([keys] presets: PRESET or PRESET:SEED, space- or comma-
+       separated), made again when evicted. NULL: none. */
+    const char *key_dirs;
+    const char *presets;
+    int key_retry_ms;     /* a key that failed to load is not tried again for this long (default 60000) */
 } cz_farm_host_config;
 
 void cz_farm_host_config_default(cz_farm_host_config *c);

@@ -666,6 +666,39 @@ cz_status cz_farm_queue_claim(cz_farm_queue *q, const char *const *keys, size_t 
     return CZ_OK;
 }
 
+cz_status cz_farm_queue_wanted(cz_farm_queue *q, const char *const *keys, size_t n_keys, char *out,
+                               size_t out_len, char *err, size_t err_len)
+{
+    if (out_len)
+        out[0] = 0;
+    if (!n_keys)
+        return CZ_OK;
+    if (q_ready(q, err, err_len))
+        return CZ_ERR_IO;
+    char *arr = array_literal(keys, n_keys);
+    if (!arr) {
+        seterr(err, err_len, "out of memory");
+        return CZ_ERR_NOMEM;
+    }
+    const char *v[1] = {arr};
+    cz_status st;
+    /* the claim's condition, without the lock: the most urgent first */
+    PGresult *r = q_exec(q,
+                         "SELECT key_id FROM cz_partitions"
+                         " WHERE ((state = 'queued' AND not_before <= now())"
+                         "     OR (state = 'running' AND lease_expires < now() AND attempts < max_attempts))"
+                         "   AND key_id = ANY($1::text[])"
+                         " ORDER BY priority DESC, job_id, idx LIMIT 1",
+                         1, v, NULL, NULL, "wanted keys", &st, err, err_len);
+    free(arr);
+    if (!r)
+        return st;
+    if (PQntuples(r) > 0 && out_len)
+        snprintf(out, out_len, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return CZ_OK;
+}
+
 static void lease_params(const cz_farm_lease *l, char job[24], char idx[16], char epoch[24])
 {
     snprintf(job, 24, "%" PRId64, l->job);
@@ -1219,7 +1252,7 @@ cz_status cz_farm_queue_key_known(cz_farm_queue *q, const char *key_id, int aliv
     PGresult *r = q_exec(q,
                          "SELECT EXISTS (SELECT 1 FROM cz_hosts"
                          " WHERE heartbeat > now() - $2::int * interval '1 millisecond'"
-                         "   AND info->'keys' ? $1)",
+                         "   AND (info->'keys' ? $1 OR info->'loadable' ? $1))",
                          2, v, NULL, NULL, "key lookup", &st, err, err_len);
     if (!r)
         return st;

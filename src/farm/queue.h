@@ -119,6 +119,12 @@ typedef struct {
 cz_status cz_farm_queue_claim(cz_farm_queue *q, const char *const *keys, size_t n_keys,
                               cz_farm_lease *out, int *got, char *err, size_t err_len);
 void cz_farm_lease_clear(cz_farm_lease *l);
+/* Which of keys[0..n_keys) has a partition claimable now (the most
+   urgent one's key, into out; "" when none): a host asks before it loads
+   a key it does not hold, so that it loads only what is wanted. Nothing is
+   claimed or locked. */
+cz_status cz_farm_queue_wanted(cz_farm_queue *q, const char *const *keys, size_t n_keys, char *out,
+                               size_t out_len, char *err, size_t err_len);
 /* Wipe and free the lease's input (bytes or path), keeping the rest. */
 void cz_farm_lease_drop_input(cz_farm_lease *l);
 /* Extend the lease to now() + lease_ms. CZ_ERR_BUSY: no longer ours;
@@ -158,7 +164,8 @@ cz_status cz_farm_queue_cancel(cz_farm_queue *q, const char *job_id, char *err, 
 /* ---- hosts and observation ---- */
 /* Insert or refresh this host's row: heartbeat = now(), info = *info. */
 cz_status cz_farm_queue_heartbeat(cz_farm_queue *q, json_t *info, char *err, size_t err_len);
-/* Keys held by hosts whose heartbeat is younger than alive_ms. */
+/* Whether a host whose heartbeat is younger than alive_ms holds the key
+   or can load it (its info's "keys" or "loadable"). */
 cz_status cz_farm_queue_key_known(cz_farm_queue *q, const char *key_id, int alive_ms, int *known, char *err,
                                   size_t err_len);
 /* {"hosts": [...], "queue": {"low": n, ...}, "leases": n, "jobs": {...}} */
