@@ -11,7 +11,11 @@
 # epoch, every result written by the claim that holds it); PostgreSQL
 # restarted mid-batch (nothing lost); bad input (malformed witness, wrong
 # length, missing file, unknown key) fails only its own job, once;
-# cancel from another host; a 20-second soak (no rows left past the
+# cancel from another host; a host whose budget holds one partition at a
+# time never holds two leases (it claims only what its engine admits now);
+# a host loads a key it finds in its key folder for the partitions that
+# wait for it, and leaves a key it cannot load queued for others; a
+# 30-second soak (no rows left past the
 # retention, no leases, memory flat); cuzkd refuses a URL with a password
 # and an unreachable database at start.
 # shellcheck source=tests/lib.sh
@@ -334,18 +338,100 @@ SOCK=${HSOCK[c]}
 cz_check "  c sees it cancelled" test "$(cz_await "$last" | jq -r .status)" = cancelled
 cz_check "  the others are done" await_all a "${IDS[@]:0:8}"
 
+# ---- claim only what fits: a host with room for one partition at a time -------------
+# Host t holds the keys and a budget for one partition of the slow key (and
+# a half): it claims only when its engine would admit the partition now, so
+# it never holds two leases at once (it has two slots), while the others
+# take the rest. Its budget: what its keys hold, plus 1.5 times a partition's
+# reservation, both read from a first start with the default budget.
+host t || cz_finish
+for _ in $(seq 1 50); do
+    need=$(on t GET /v1/status | jq '.farm.this_host.admission.slow.need // 0')
+    [ "$need" -gt 0 ] && break
+    sleep 0.1
+done
+kbytes=$(on t GET /v1/status | jq '.memory.keys')
+kill -TERM "${HPID[t]}" && wait "${HPID[t]}"
+unset "HPID[t]"
+budget=$((kbytes + need * 3 / 2))
+echo "    host t: keys $((kbytes >> 10)) KiB, a slow partition $((need >> 10)) KiB: budget $((budget >> 10)) KiB"
+host t --set engine.host_memory_budget="$budget" || cz_finish
+cz_check "host t's slots (workers + 1) would take two" test "$(on t GET /v1/status | jq .farm.this_host.slots)" -ge 2
+mapfile -t IDS < <(submit_slow a 16)
+cz_check "16 slow jobs with host t in the farm: all done" await_all a "${IDS[@]}"
+T=$(on t GET /v1/status | jq -c .farm.this_host)
+echo "    host t: $(jq -c '{max_running, counts: .counts | {claimed, completed, held_back}}' <<<"$T")"
+cz_check "  t proved some ($(jq .counts.completed <<<"$T"))" test "$(jq .counts.completed <<<"$T")" -ge 1
+cz_check "  t never held two leases at once" test "$(jq .max_running <<<"$T")" = 1
+cz_check "  t held back while partitions waited, and logged why" \
+    eval 'test "$(jq .counts.held_back <<<"$T")" -ge 1 && grep -q "holding back: a partition of key .slow. needs" "$TMP/t.log"'
+cz_check "  the others took the rest" \
+    test "$(cz_psql "SELECT count(*) FROM cz_partitions WHERE job_id IN ($(for id in "${IDS[@]}"; do printf '%s,' "$(num "$id")"; done)0)
+                       AND owner <> 't'")" = $((16 - $(jq .counts.completed <<<"$T")))
+kill -TERM "${HPID[t]}" && wait "${HPID[t]}"
+unset "HPID[t]"
+
+# ---- keys a host finds in its key folder -------------------------------------------------
+# Host f has a key folder ([paths] keys) holding folder.zkey (the slow key
+# under another id, which no host holds) and broken.zkey (not a key): it
+# announces both, so any host accepts jobs naming them; it loads folder
+# when a partition waits for it and proves; broken fails to load once and
+# is left queued (not failed), not tried again by f for a while.
+mkdir -p "$TMP/kd"
+cp "$TMP/slow.zkey" "$TMP/kd/folder.zkey"
+head -c 5000 /dev/urandom >"$TMP/kd/broken.zkey"
+host f --set paths.keys="$TMP/kd" --set paths.witnesses="$TMP" || cz_finish
+cz_check "host f announces the keys of its folder" \
+    test "$(on f GET /v1/status | jq -c '.farm.this_host.keys.loadable | sort')" = '["broken","folder"]'
+mapfile -t IDS < <(for i in 1 2 3 4; do
+    on b POST /v1/proofs -H 'Content-Type: application/json' \
+        -d "{\"key\":\"folder\",\"witness_path\":\"$TMP/slow.wtns\"}" | jq -r .job_id
+done)
+cz_check "4 jobs of key 'folder' (in f's folder only) accepted by b, all done" await_all b "${IDS[@]}"
+cz_check "  all proven by f" \
+    test "$(cz_psql "SELECT string_agg(DISTINCT owner, ',') FROM cz_partitions p JOIN cz_jobs j USING (job_id)
+                       WHERE j.key_id = 'folder'")" = f
+bad=0
+for id in "${IDS[@]}"; do
+    j=$(on b GET "/v1/proofs/$id")
+    jq .proof <<<"$j" >"$TMP/f-$id.proof.json"
+    jq .public <<<"$j" >"$TMP/f-$id.public.json"
+    "$CUZK" verify --quiet "$TMP/slow_vk.json" "$TMP/f-$id.public.json" "$TMP/f-$id.proof.json" \
+        >/dev/null 2>&1 || bad=$((bad + 1))
+done
+cz_check "  their proofs verify" test "$bad" = 0
+cz_check "  f loaded the key once, and holds it" \
+    eval 'test "$(grep -c "key folder loaded from" "$TMP/f.log")" = 1 && on f GET /v1/keys | jq -e ".[] | select(.id == \"folder\")" >/dev/null'
+B=$(on a POST /v1/proofs -H 'Content-Type: application/json' \
+    -d "{\"key\":\"broken\",\"witness_path\":\"$TMP/slow.wtns\"}" | jq -r .job_id)
+cz_check "a job of key 'broken' (f announces it) is accepted" test "$(code)" = 202
+for _ in $(seq 1 100); do
+    grep -q "key broken: cannot load" "$TMP/f.log" && break
+    sleep 0.05
+done
+sleep 1.5
+row=$(cz_psql "SELECT state || ':' || attempts FROM cz_partitions WHERE job_id = $(num "$B")")
+cz_check "  f cannot load it: tried once, its job left queued (never claimed, not failed: $row)" \
+    eval 'test "$(grep -c "key broken: cannot load" "$TMP/f.log")" = 1 -a "$row" = "queued:0"'
+grep "key broken: cannot load" "$TMP/f.log" | head -1 | sed 's/^/    f: /'
+cz_check "  f's status says why and when it tries again" \
+    eval 'on f GET /v1/status | jq -e ".farm.this_host.keys.refused.broken | .error and .retry_in_s > 30" >/dev/null'
+on a DELETE "/v1/proofs/$B" >/dev/null
+kill -TERM "${HPID[f]}" && wait "${HPID[f]}"
+unset "HPID[f]"
+
 sleep 0.5
 cz_check "no lease or queued partition is left" \
     test "$(cz_psql "SELECT count(*) FROM cz_partitions WHERE state IN ('queued', 'running')")" = 0
 
-# ---- soak: 20 s of bounded load; rows, leases and memory stay flat ----------------------
+# ---- soak: 30 s of bounded load; rows, leases and memory stay flat ----------------------
 stop_all
 for h in a b c; do host "$h" --set farm.retain_s=2 || cz_finish; done
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; } # KiB
 "$BENCH" --addr "unix:${HSOCK[a]}" batch -t groth16 --key small --witness "$WTNS" -c 60 -j 6 >/dev/null 2>&1
 declare -A RSS0
 for h in a b c; do RSS0[$h]=$(rss "${HPID[$h]}"); done
-soak_end=$(($(date +%s) + 20))
+soak_end=$(($(date +%s) + 30))
 n=0 bad=0 i=0
 hosts=(a b c)
 while [ "$(date +%s)" -lt "$soak_end" ]; do
@@ -355,7 +441,7 @@ while [ "$(date +%s)" -lt "$soak_end" ]; do
     n=$((n + $(jq .completed <<<"$out")))
     bad=$((bad + $(jq .failed <<<"$out")))
 done
-cz_check "soak: $n proofs in 20 s through the three hosts, none failed" test "$bad" = 0 -a "$n" -gt 0
+cz_check "soak: $n proofs in 30 s through the three hosts, none failed" test "$bad" = 0 -a "$n" -gt 0
 sleep 3.5 # past retain_s, and a housekeeping round
 cz_check "  finished jobs deleted after retain_s: no rows left" \
     test "$(cz_psql "SELECT (SELECT count(*) FROM cz_jobs) + (SELECT count(*) FROM cz_partitions)")" = 0
