@@ -339,11 +339,14 @@ cz_check "  c sees it cancelled" test "$(cz_await "$last" | jq -r .status)" = ca
 cz_check "  the others are done" await_all a "${IDS[@]:0:8}"
 
 # ---- claim only what fits: a host with room for one partition at a time -------------
-# Host t holds the keys and a budget for one partition of the slow key (and
-# a half): it claims only when its engine would admit the partition now, so
-# it never holds two leases at once (it has two slots), while the others
-# take the rest. Its budget: what its keys hold, plus 1.5 times a partition's
-# reservation, both read from a first start with the default budget.
+# Host t holds the keys and a budget for one partition of the slow key: it
+# claims only when its engine would admit the partition now, so it never
+# holds two leases at once (it has two slots), while the others take the
+# rest. Its budget: what its keys hold, plus 1.2 times a partition's
+# reservation, both read from a first start with the default budget. (Where
+# a GPU proves, the key is resident after its first proof and a partition
+# then reserves 32 x domain bytes less, 4 MiB of 14 here: two still do not
+# fit.)
 host t || cz_finish
 for _ in $(seq 1 50); do
     need=$(on t GET /v1/status | jq '.farm.this_host.admission.slow.need // 0')
@@ -353,14 +356,14 @@ done
 kbytes=$(on t GET /v1/status | jq '.memory.keys')
 kill -TERM "${HPID[t]}" && wait "${HPID[t]}"
 unset "HPID[t]"
-budget=$((kbytes + need * 3 / 2))
+budget=$((kbytes + need * 6 / 5))
 echo "    host t: keys $((kbytes >> 10)) KiB, a slow partition $((need >> 10)) KiB: budget $((budget >> 10)) KiB"
 host t --set engine.host_memory_budget="$budget" || cz_finish
 cz_check "host t's slots (workers + 1) would take two" test "$(on t GET /v1/status | jq .farm.this_host.slots)" -ge 2
 mapfile -t IDS < <(submit_slow a 16)
 cz_check "16 slow jobs with host t in the farm: all done" await_all a "${IDS[@]}"
 T=$(on t GET /v1/status | jq -c .farm.this_host)
-echo "    host t: $(jq -c '{max_running, counts: .counts | {claimed, completed, held_back}}' <<<"$T")"
+echo "    host t: $(jq -c '{max_running, admission, counts: .counts | {claimed, completed, held_back}}' <<<"$T")"
 cz_check "  t proved some ($(jq .counts.completed <<<"$T"))" test "$(jq .counts.completed <<<"$T")" -ge 1
 cz_check "  t never held two leases at once" test "$(jq .max_running <<<"$T")" = 1
 cz_check "  t held back while partitions waited, and logged why" \
