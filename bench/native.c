@@ -184,15 +184,17 @@ static int run(const cz_porep_params *p, const char *device, int partitions, uin
         prove_ms[k] = pms;
         sum_p += pms;
         snprintf(txt, sizeof txt,
-                 "%s: abc %.1f, ntt %.1f, msm %.1f (a %.1f b1 %.1f b2 %.1f c %.1f h %.1f), upload %.1f",
+                 "%s: abc %.1f, ntt %.1f, msm %.1f (a %.1f b1 %.1f b2 %.1f c %.1f h %.1f), upload %.1f, "
+                 "to the device %.1f MB",
                  tm.tier, tm.eval_abc_ms, tm.ntt_ms, tm.msm_ms, tm.msm_a_ms, tm.msm_b1_ms,
-                 tm.msm_b2_ms, tm.msm_c_ms, tm.msm_h_ms, tm.upload_ms);
+                 tm.msm_b2_ms, tm.msm_c_ms, tm.msm_h_ms, tm.upload_ms, tm.h2d_bytes / 1e6);
         snprintf(js, sizeof js,
                  "\"tier\":\"%s\",\"eval_abc_ms\":%.3f,\"ntt_ms\":%.3f,\"msm_ms\":%.3f,"
                  "\"msm_a_ms\":%.3f,\"msm_b1_ms\":%.3f,\"msm_b2_ms\":%.3f,\"msm_c_ms\":%.3f,"
-                 "\"msm_h_ms\":%.3f,\"upload_ms\":%.3f,\"device\":\"%s\",",
+                 "\"msm_h_ms\":%.3f,\"upload_ms\":%.3f,\"h2d_bytes\":%llu,\"device\":\"%s\",",
                  tm.tier, tm.eval_abc_ms, tm.ntt_ms, tm.msm_ms, tm.msm_a_ms, tm.msm_b1_ms,
-                 tm.msm_b2_ms, tm.msm_c_ms, tm.msm_h_ms, tm.upload_ms, be->name);
+                 tm.msm_b2_ms, tm.msm_c_ms, tm.msm_h_ms, tm.upload_ms,
+                 (unsigned long long)tm.h2d_bytes, be->name);
         emit("prove", p->name, k, pms, txt, js);
 
         t = cz_bench_wall_now();

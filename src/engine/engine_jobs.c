@@ -724,12 +724,12 @@ static json_t *timings_json(const job *j)
     double g = j->t[ST_PROVE][1] > 0 ? j->t[ST_PROVE][1] - j->t[ST_PROVE][0] : 0;
     double v = j->t[ST_VERIFY][1] > 0 ? j->t[ST_VERIFY][1] - j->t[ST_VERIFY][0] : 0;
     double tot = j->t[ST_TOTAL][1] > 0 ? j->t[ST_TOTAL][1] - j->t[ST_TOTAL][0] : 0;
-    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:s, s:f, s:f, s:f, s:f, s:f}}",
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:{s:s, s:f, s:f, s:f, s:f, s:f, s:I}}",
                      "queue_wait", q, "key_load", 0.0, "witness", w, "gpu_queue", gq, "gpu", g,
                      "verify", v, "total", tot, "prove_detail", "tier",
                      j->pt.tier[0] ? j->pt.tier : "-", "upload", j->pt.upload_ms, "eval_abc",
                      j->pt.eval_abc_ms, "ntt", j->pt.ntt_ms, "msm", j->pt.msm_ms, "assemble",
-                     j->pt.assemble_ms);
+                     j->pt.assemble_ms, "h2d_bytes", (json_int_t)j->pt.h2d_bytes);
 }
 
 /* A job of several partitions shows, until it ends, the state of its most

@@ -176,6 +176,8 @@ typedef struct {
     double eval_abc_ms, ntt_ms, msm_ms, assemble_ms, total_ms;
     double msm_a_ms, msm_b1_ms, msm_b2_ms, msm_c_ms, msm_h_ms;
     double upload_ms;  /* key upload to the device inside this proof (0: resident or CPU) */
+    uint64_t h2d_bytes; /* bytes copied host to device by the GPU's whole-proof path (the
+                           witness, packed or whole, and the key when it was uploaded); 0 else */
     char tier[16];     /* where the key's points were read from: "host" (CPU backend),
                           "resident" (kept on the GPU), "streamed" (copied per proof) */
 } cz_prove_timings;

@@ -171,6 +171,7 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
             tm->ntt_ms = ct.ntt_ms;
             tm->msm_ms = ct.msm_ms;
             tm->upload_ms = ct.upload_ms;
+            tm->h2d_bytes = ct.h2d_bytes;
             tm->msm_a_ms = ct.msm_a_ms;
             tm->msm_b1_ms = ct.msm_b1_ms;
             tm->msm_b2_ms = ct.msm_b2_ms;
