@@ -702,16 +702,17 @@ static size_t admissible(cz_farm *f, char ids[KEYS_MAX][128], size_t n_ids, cons
     return n;
 }
 
-/* Record (and log once) why it holds back; "" when it claims again. */
+/* Record why it holds back ("" when it claims again); logged as it
+   starts holding back, not at every poll while it does. */
 static void set_holdback(cz_farm *f, const char *why)
 {
     pthread_mutex_lock(&f->mu);
-    int was = f->holdback[0] != 0, same = !strcmp(f->holdback, why);
+    int was = f->holdback[0] != 0;
     snprintf(f->holdback, sizeof f->holdback, "%s", why);
     if (why[0] && !was)
         f->held_back++;
     pthread_mutex_unlock(&f->mu);
-    if (why[0] && !same)
+    if (why[0] && !was)
         cz_log(CZ_LOG_INFO, "farm", "holding back: %s", why);
     else if (!why[0] && was)
         cz_log(CZ_LOG_DEBUG, "farm", "claiming again: memory is free");
