@@ -190,6 +190,9 @@ json_t *ce_partitions_json(cz_engine *e, const job *j, int detail);
 
 /* engine_workers.c */
 const cz_path_policy *ce_policy_for(cz_engine *e, cz_origin origin, int keys);
+/* The host memory a partition of key k reserves before its witness stage
+   (the workers reserve it; the farm's admission check asks for it). */
+uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j);
 void *ce_witness_main(void *arg);
 void *ce_prove_main(void *arg);
 

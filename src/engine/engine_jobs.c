@@ -842,18 +842,6 @@ cz_status cz_engine_cancel(cz_engine *e, const char *job_id)
 /* admission (for a farm deciding whether to claim)                     */
 /* ------------------------------------------------------------------ */
 
-/* A partition's host reservation: the formula of engine_workers.c's
-   job_mem_estimate (keep the two alike), for a partition that is pending. */
-static uint64_t admit_estimate(const cz_engine *e, const job *j)
-{
-    const key *k = j->key;
-    uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
-    if (!e->host_prove && !strcmp(k->tier, "resident"))
-        n = 0;
-    uint64_t file = j->porep ? (32u << 20) : j->wtns_len ? (uint64_t)j->wtns_len : 76 + 32 * v + 4096;
-    return 32 * (v + 4 * n) + file + (8u << 20);
-}
-
 cz_status cz_engine_can_admit(cz_engine *e, const char *key_id, uint64_t *need_out, uint64_t *room_out,
                               char *err, size_t err_len)
 {
@@ -876,13 +864,13 @@ cz_status cz_engine_can_admit(cz_engine *e, const char *key_id, uint64_t *need_o
     job probe;
     memset(&probe, 0, sizeof probe);
     probe.key = k; /* a witness named by path: the largest file the key takes */
-    uint64_t need = admit_estimate(e, &probe);
+    uint64_t need = ce_job_mem_estimate(e, k, &probe);
     /* partitions pending that have not reserved yet (an uploaded witness
        holds its buffer already, j->mem): what they will take first */
     uint64_t ahead = 0;
     for (int p = 0; p < CZ_PRIO_COUNT; p++)
         for (job *j = e->pending.head[p]; j; j = j->qnext) {
-            uint64_t x = admit_estimate(e, j);
+            uint64_t x = ce_job_mem_estimate(e, j->key, j);
             ahead += x > j->mem ? x - j->mem : 0;
         }
     /* held: reservations, keys (and loads in flight), pooled buffers

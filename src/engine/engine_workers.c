@@ -45,7 +45,7 @@ static uint64_t wtns_file_max(uint64_t v)
     return 76 + 32 * v + 4096;
 }
 
-static uint64_t job_mem_estimate(const cz_engine *e, const key *k, const job *j)
+uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j)
 {
     /* witness (Montgomery) + a, b, c, h of the domain + the file bytes,
        plus MSM scratch (bounded by a few MiB per thread). A key that its
@@ -125,7 +125,7 @@ void *ce_witness_main(void *arg)
                 /* An uploaded witness's buffer is held since submission
                    (j->mem): only the rest of the estimate is new. */
                 uint64_t held = j->mem;
-                uint64_t need = job_mem_estimate(e, j->key, j) - held;
+                uint64_t need = ce_job_mem_estimate(e, j->key, j) - held;
                 /* Pooled witness buffers count too, less the one this job
                    will reuse (its estimate has the witness already). */
                 size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
