@@ -495,6 +495,22 @@ static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng
     free(a);
 }
 
+/* "20,24,27" -> the set {20, 24, 27} as bits of a mask (sizes below 2^31) */
+static uint64_t log_set(const char *v)
+{
+    uint64_t set = 0;
+    for (const char *p = v; *p;) {
+        char *end;
+        unsigned long lg = strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        if (lg < 31)
+            set |= (uint64_t)1 << lg;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return set;
+}
+
 int main(int argc, char **argv)
 {
     unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22, h_lo = 20, h_hi = 27;
@@ -516,28 +532,8 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--bits-g2")) bits_g2 = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(k, "--bits-general")) g_bits_general = atoi(v) != 0;
         else if (!strcmp(k, "--fixed-base")) fixed_n = (size_t)strtoull(v, NULL, 10);
-        else if (!strcmp(k, "--compact")) {
-            for (const char *p = v; *p;) {
-                char *end;
-                unsigned long lg = strtoul(p, &end, 10);
-                if (end == p)
-                    break;
-                if (lg < 31)
-                    compact_logs |= (uint64_t)1 << lg;
-                p = *end == ',' ? end + 1 : end;
-            }
-        }
-        else if (!strcmp(k, "--bits")) {
-            for (const char *p = v; *p;) {
-                char *end;
-                unsigned long lg = strtoul(p, &end, 10);
-                if (end == p)
-                    break;
-                if (lg < 31)
-                    bits_logs |= (uint64_t)1 << lg;
-                p = *end == ',' ? end + 1 : end;
-            }
-        }
+        else if (!strcmp(k, "--compact")) compact_logs |= log_set(v);
+        else if (!strcmp(k, "--bits")) bits_logs |= log_set(v);
         else if (!strcmp(k, "--wsweep")) {
             for (const char *p = v; *p;) { /* a comma-separated list of sizes */
                 char *end;
