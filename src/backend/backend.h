@@ -119,15 +119,41 @@ struct cz_backend {
 
 /* The CPU backend on `threads` threads (0: all cores). */
 cz_status cz_backend_cpu_create(cz_backend **out, unsigned threads);
-/* device: "cpu", "cuda" or "auto" (cuda where built and a GPU exists,
-   else cpu), optionally ":N" for GPU N ("cuda:1"). "cuda" without CUDA
-   (or without a usable GPU) is CZ_ERR_UNSUPPORTED / CZ_ERR_DEVICE. */
+/* The selector (src/backend/select.c). device: "cpu", "cuda" or "auto"
+   (cuda where built and a GPU exists, else cpu), optionally ":N" for GPU N
+   ("cuda:1"). "cuda" without CUDA (or without a usable GPU) is
+   CZ_ERR_UNSUPPORTED / CZ_ERR_DEVICE. For processes that prove many times
+   (the daemon, the prover API): "auto" takes the GPU for every size. */
 cz_status cz_backend_create(cz_backend **out, const char *device, unsigned threads,
                             char *err, size_t err_len);
 void cz_backend_destroy(cz_backend *be);
+
+/* The smallest domain (rows of the key: constraints + public inputs + 1,
+   rounded up to a power of two) for which "auto" takes the GPU in a
+   process that proves once. The first launch of a process pays for the
+   CUDA context and lazy module loading, ~60 ms before any work. Measured
+   on the H200 machine (its CPU: 16 threads; docs/PERF.md): a
+   7.5 K-constraint key (domain 2^13) proves one-shot in 25 ms on the CPU
+   and 66 ms on the GPU; at 2^16, 296 ms on the CPU and 100 ms on the GPU.
+   The CPU's time grows about linearly with the domain (~50 ms at 2^14,
+   ~100-150 ms at 2^15) while the GPU's stays near its first-launch floor,
+   so the two cross between 2^14 and 2^15: below 2^15 the CPU is as fast
+   or faster. A machine with fewer cores crosses lower; "cuda" still
+   forces the GPU at any size. */
+#define CZ_BACKEND_ONESHOT_GPU_MIN_DOMAIN ((uint64_t)1 << 15)
+/* Whether "auto" takes the CPU for a one-shot proof over domain_size. */
+int cz_backend_oneshot_prefers_cpu(uint64_t domain_size);
+/* As cz_backend_create, for a process that proves once with a key of
+   domain_size: "auto" is the CPU below CZ_BACKEND_ONESHOT_GPU_MIN_DOMAIN
+   (decided before any CUDA call), else as cz_backend_create. */
+cz_status cz_backend_create_oneshot(cz_backend **out, const char *device, unsigned threads,
+                                    uint64_t domain_size, char *err, size_t err_len);
+
 /* The CUDA backend (src/backend/cuda_glue.c); defined only in CUDA builds
-   (CUZK_HAVE_CUDA): use cz_backend_create elsewhere. */
-cz_status cz_backend_cuda_create(cz_backend **out, int gpu, unsigned threads, char *err,
+   (CUZK_HAVE_CUDA): use cz_backend_create elsewhere. host runs the steps
+   the GPU does not take (a CPU backend, made by the selector); the new
+   backend owns it on success (destroyed with it), the caller on failure. */
+cz_status cz_backend_cuda_create(cz_backend **out, int gpu, cz_backend *host, char *err,
                                  size_t err_len);
 
 #endif
