@@ -165,7 +165,9 @@ static const char *main_help =
     "  --threads N      CPU threads (default: all cores)\n"
     "  --quiet          no timings or progress on stderr\n"
     "  --json           one JSON object with the result and timings on stdout\n"
-    "  --device D       cpu, cuda or auto (default auto; falls back to cpu)\n"
+    "  --device D       cpu, cuda or auto (default auto: the GPU where one is usable;\n"
+    "                   prove takes the CPU for keys of a domain below 2^15, faster\n"
+    "                   there than a GPU's first launch)\n"
     "  --gpu N          GPU index for cuda\n"
     "\n"
     "exit codes:\n"
@@ -563,14 +565,22 @@ static int cmd_prove(const cli *c0)
     snprintf(dev, sizeof dev, "%s:%d", c->device, c->gpu);
     /* a one-shot prover takes the GPU memory its key needs, not the card */
     cz_cuda_set_arena_cap(cz_cuda_arena_for_key(key));
-    st = cz_backend_create(&be, dev, c->threads, err, sizeof err);
+    /* one proof per process: "auto" takes the CPU where the GPU's first
+       launch costs more than the proof (backend.h) */
+    st = cz_backend_create_oneshot(&be, dev, c->threads, key->domain_size, err, sizeof err);
     if (st) { /* --device cuda where no GPU can be used: say so, never fall back */
         cz_zkey_free(key);
         fprintf(stderr, "cuzk: --device %s: %s\n", dev, err[0] ? err : cz_strerror(st));
         return EXIT_INTERNAL;
     }
+    int auto_small = !strcmp(c->device, "auto") && cz_backend_oneshot_prefers_cpu(key->domain_size);
     if (!c->quiet) {
-        if (!strcmp(be->name, "cpu"))
+        if (!strcmp(be->name, "cpu") && auto_small)
+            fprintf(stderr, "cuzk: device cpu, %d threads (auto: domain %u is below %llu, where "
+                    "the CPU is faster than a GPU's first launch)\n",
+                    c->threads ? (int)c->threads : cz_threadpool_size(cz_threadpool_global()),
+                    key->domain_size, (unsigned long long)CZ_BACKEND_ONESHOT_GPU_MIN_DOMAIN);
+        else if (!strcmp(be->name, "cpu"))
             fprintf(stderr, "cuzk: device cpu, %d threads%s\n",
                     c->threads ? (int)c->threads : cz_threadpool_size(cz_threadpool_global()),
                     strcmp(c->device, "auto") ? "" : " (auto: no CUDA device)");
