@@ -2,15 +2,19 @@
  * msm.cu: multi-scalar multiplication sum_i s_i P_i on the GPU (Pippenger),
  * for G1 and G2.
  *
- * DESIGN. Scalars (< r < 2^255 after reduction) are cut into windows of c
+ * DESIGN. Scalars are reduced below r, and one above (r - 1) / 2 becomes
+ * r - s with its point negated (s P = (r - s)(-P) in the group of order r),
+ * so every scalar is below 2^254; they are cut into windows of c
  * bits recoded as signed digits d in [-2^(c-1), 2^(c-1)] (a carry moves to
  * the next window), so each window needs 2^(c-1) buckets and a negative
  * digit adds -P = (x, -y). Buckets are assigned by sorting: each (scalar,
  * window) with d != 0 becomes a pair (key = window * 2^(c-1) + |d| - 1,
  * value = point index | sign << 31), zero digits get a sentinel key that
  * sorts last; CUB's radix sort on the key bits groups each bucket's points
- * together. Accumulation splits the sorted pairs into equal segments, one
- * thread each, so any distribution of digits costs the same: a run that
+ * together. Accumulation splits the sorted pairs before the sentinels (a
+ * count the device finds, so the host need not wait for it) into equal
+ * segments, one thread each of a single wave, so any distribution of
+ * digits costs the same, zero digits cost nothing there: a run that
  * lies inside one segment is written straight to its bucket, runs that
  * cross segment boundaries leave partial sums that a fix-up adds: a
  * segmented scan over the segments (log2 of their count in depth), so a
@@ -38,11 +42,11 @@
  * the 1s joins window 0's parts. Otherwise every scalar goes through
  * Pippenger as below (a 0 or 1 there still costs a sort pair per window).
  *
- * Work: n * nwin mixed adds (nwin = ceil(256/c)), about 2^26 * 16 = 2^30
- * for the largest G1 case at c = 16. Memory: 16 bytes per (scalar, window)
+ * Work: n * nwin mixed adds (nwin = ceil(254/c)), 2^27 * 16 = 2^31 for
+ * Groth16's H at PoRep scale (c = 16). Memory: 16 bytes per (scalar, window)
  * pair (keys and values, double-buffered) for the windows of one batch;
- * windows are processed in batches that fit the arena and CUB's 2^31 item
- * limit.
+ * windows are processed in batches of equal size that fit the arena and
+ * CUB's 2^31 item limit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +105,37 @@ __global__ void k_scalars_canon(czd_fr *out, const czd_fr *in, size_t n, int pla
         out[i] = czd_scalar_plain(in[i], plain);
 }
 
+/* s -> r - s when that is smaller (s > (r - 1) / 2), so every scalar is
+   below r / 2 < 2^254 and needs one bit less: s P = (r - s)(-P) for points
+   of order r (every base: keys hold subgroup points). Returns the flip. */
+__device__ __forceinline__ uint32_t czd_scalar_half(czd_fr &s)
+{
+    uint32_t d[8], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(czd_fr_params::p(0)), "r"(s.v[0]));
+#pragma unroll
+    for (int k = 1; k < 8; k++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[k]) : "r"(czd_fr_params::p(k)), "r"(s.v[k]));
+    /* the borrow of d - s: set when d < s */
+    asm("{\n\t.reg .u32 t;\n\t"
+        "sub.cc.u32 t, %1, %9;\n\tsubc.cc.u32 t, %2, %10;\n\tsubc.cc.u32 t, %3, %11;\n\t"
+        "subc.cc.u32 t, %4, %12;\n\tsubc.cc.u32 t, %5, %13;\n\tsubc.cc.u32 t, %6, %14;\n\t"
+        "subc.cc.u32 t, %7, %15;\n\tsubc.cc.u32 t, %8, %16;\n\tsubc.u32 %0, 0, 0;\n\t}"
+        : "=r"(borrow)
+        : "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]),
+          "r"(s.v[0]), "r"(s.v[1]), "r"(s.v[2]), "r"(s.v[3]), "r"(s.v[4]), "r"(s.v[5]), "r"(s.v[6]),
+          "r"(s.v[7]));
+    if (borrow) {
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            s.v[k] = d[k];
+        return 1;
+    }
+    return 0;
+}
+
+/* the scalars' width after czd_scalar_half */
+#define CZD_MSM_SCALAR_BITS 254
+
 /* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i;
    the pair names point map[i] (i without a map). */
 __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, const uint32_t *map,
@@ -110,6 +145,7 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, 
     if (i >= n)
         return;
     czd_fr s = scalars[i];
+    const uint32_t flip = czd_scalar_half(s);
     const uint32_t pi = map ? map[i] : (uint32_t)i; /* the point of scalar i */
     uint32_t carry = 0;
     const uint32_t half = 1u << (c - 1);
@@ -128,13 +164,15 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, 
         if (w >= w0) {
             size_t o = (size_t)(w - w0) * n + i;
             keys[o] = mag ? (((w - w0) << (c - 1)) | (mag - 1)) : sentinel;
-            vals[o] = pi | (neg << 31);
+            vals[o] = pi | ((neg ^ flip) << 31);
         }
     }
 }
 
-__global__ void k_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
-                         uint32_t sentinel)
+/* bucket k's pairs are [bstart[k], bend[k]); *valid (zeroed before) gets
+   the count of pairs before the sentinels */
+__global__ void k_bounds(uint32_t *bstart, uint32_t *bend, unsigned long long *valid,
+                         const uint32_t *keys, size_t total, uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= total)
@@ -144,8 +182,21 @@ __global__ void k_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys,
         return;
     if (i == 0 || keys[i - 1] != k)
         bstart[k] = (uint32_t)i;
-    if (i == total - 1 || keys[i + 1] != k)
+    if (i == total - 1 || keys[i + 1] != k) {
         bend[k] = (uint32_t)(i + 1);
+        if (i == total - 1 || keys[i + 1] == sentinel)
+            *valid = i + 1;
+    }
+}
+
+/* The accumulation's segments: nseg threads (one wave) share the valid
+   pairs, seg each (at least 32), so a batch whose pairs are mostly
+   sentinels (zero digits) or smaller than the largest still spreads its
+   work over every thread. */
+__device__ __forceinline__ size_t czd_seg_len(unsigned long long valid, size_t nseg)
+{
+    size_t seg = (size_t)((valid + nseg - 1) / nseg);
+    return seg < 32 ? 32 : seg;
 }
 
 template <class F>
@@ -163,23 +214,22 @@ __device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts
 template <class F>
 __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part,
                              const uint32_t *keys, const uint32_t *vals, const uint32_t *bstart,
-                             const uint32_t *bend, const czd_affine<F> *pts, size_t total, size_t seg,
-                             size_t nseg, uint32_t sentinel)
+                             const uint32_t *bend, const czd_affine<F> *pts,
+                             const unsigned long long *valid, size_t nseg)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
         return;
+    const size_t total = (size_t)*valid, seg = czd_seg_len(total, nseg);
     size_t i0 = t * seg, i1 = i0 + seg < total ? i0 + seg : total;
     size_t i = i0;
     while (i < i1) {
         uint32_t k = keys[i];
-        if (k == sentinel)
-            break;
         size_t rs = bstart[k], re = bend[k];
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
         for (size_t j = i; j < je; j++) {
-            czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
+            czd_affine<F> q = vals ? czd_load_point<F>(pts, vals[j]) : pts[j];
             if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
                 continue;
             /* G1 inlined (190 registers, no stack traffic); G2's inlined
@@ -197,7 +247,7 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
             last_part[t] = acc;
         i = je;
     }
-    if (i0 < total && (keys[i0] == sentinel || bstart[keys[i0]] == i0))
+    if (i0 >= total || bstart[keys[i0]] == i0)
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
 
@@ -209,13 +259,13 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
    up in logarithmic depth instead of one serial chain. */
 template <class F>
 __global__ void k_fix_scan(czd_xyzz<F> *out, const czd_xyzz<F> *in, const uint32_t *keys,
-                           size_t nseg, size_t seg, size_t s, uint32_t sentinel)
+                           const unsigned long long *valid, size_t nseg, size_t s)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
         return;
-    uint32_t k = keys[t * seg];
-    if (t + s < nseg && k != sentinel && keys[(t + s) * seg] == k)
+    const size_t total = (size_t)*valid, seg = czd_seg_len(total, nseg);
+    if (t + s < nseg && (t + s) * seg < total && keys[t * seg] == keys[(t + s) * seg])
         out[t] = czd_xyzz<F>::add(in[t], in[t + s]);
     else
         out[t] = in[t];
@@ -226,7 +276,7 @@ __global__ void k_fix_scan(czd_xyzz<F> *out, const czd_xyzz<F> *in, const uint32
 template <class F>
 __global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *scanned,
                         const czd_xyzz<F> *last_part, const uint32_t *bstart, const uint32_t *bend,
-                        size_t nb, size_t seg)
+                        size_t nb, const unsigned long long *valid, size_t nseg)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nb)
@@ -236,6 +286,7 @@ __global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *scanned,
         buckets[k] = czd_xyzz<F>::inf();
         return;
     }
+    const size_t seg = czd_seg_len(*valid, nseg);
     size_t t0 = rs / seg, t1 = (re - 1) / seg;
     if (t0 == t1)
         return;
@@ -330,6 +381,8 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
 
 /* the bit-heavy path's kernels (they use czd_scalar_plain above) */
 #include "msm_bits.cuh"
+/* rounds of batched affine additions before k_accumulate */
+#include "msm_affine.cuh"
 
 /* a tuning knob from the environment (A/B runs on the device), or dflt */
 static int czd_msm_knob(const char *name, int dflt)
@@ -374,7 +427,10 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     if (c < 2 || c > 20)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
-    const unsigned nwin = 255 % c ? (255 + c - 1) / c : 255 / c + 1;
+    /* scalars of CZD_MSM_SCALAR_BITS bits; a top window of full width can
+       carry out of the last digit, so it gets one more window */
+    const unsigned sb = CZD_MSM_SCALAR_BITS;
+    const unsigned nwin = sb % c ? (sb + c - 1) / c : sb / c + 1;
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
@@ -406,10 +462,24 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, X, lev0, by_levels ? (size_t)nwin * P0 : 1);
     CZD_TAKE(ctx, sc, X, lev1, by_levels ? (size_t)nwin * P0 : 1);
 
+    /* rounds of batched affine additions before the XYZZ segments
+       (msm_affine.cuh): CUZK_MSM_AFFINE=0 none, 1 G1 only, 2 G1 and G2;
+       CUZK_MSM_AFFINE_ROUNDS of them at most */
+    const int aff_mode = czd_msm_knob("CUZK_MSM_AFFINE", 2);
+    const unsigned aff_rounds =
+        (aff_mode == 2 || (aff_mode == 1 && sizeof(F) == sizeof(czd_fp)))
+            ? (unsigned)czd_msm_knob("CUZK_MSM_AFFINE_ROUNDS", 4)
+            : 0;
+
     /* windows per batch: pairs (16 bytes each, double-buffered keys and
-       values), bounds (8 bytes per bucket), segment partials, CUB's temp */
+       values), bounds (8 bytes per bucket), segment partials, CUB's temp;
+       with affine rounds their two point arrays (a half and a quarter of
+       the pairs), keys, bounds and the inversion's totals */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
+    if (aff_rounds)
+        per_win += n * (3 * sizeof(czd_affine<F>) / 4 + 3 + 2 * sizeof(F) / CZD_AFF_SPAN) +
+                   (size_t)nbw * (2 * sizeof(czd_affine<F>) + 24) + 4096;
     size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
@@ -418,6 +488,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         wc--;
     if ((size_t)wc * per_win + reserve > avail)
         return czd_fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
+    /* batches of equal size (16 windows that fit 15 a batch: 8 + 8, not
+       15 + 1) */
+    wc = (nwin + (nwin + wc - 1) / wc - 1) / ((nwin + wc - 1) / wc);
     size_t cap = (size_t)wc * n;
     CZD_TAKE(ctx, sc, uint32_t, keys0, cap);
     CZD_TAKE(ctx, sc, uint32_t, keys1, cap);
@@ -425,13 +498,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, uint32_t, vals1, cap);
     CZD_TAKE(ctx, sc, uint32_t, bstart, (size_t)wc * nbw);
     CZD_TAKE(ctx, sc, uint32_t, bend, (size_t)wc * nbw);
-    size_t seg = (cap + seg_target - 1) / seg_target;
-    if (seg < 32)
-        seg = 32;
-    size_t nseg_max = (cap + seg - 1) / seg;
-    CZD_TAKE(ctx, sc, X, first_part, nseg_max);
-    CZD_TAKE(ctx, sc, X, first_scan, nseg_max);
-    CZD_TAKE(ctx, sc, X, last_part, nseg_max);
+    CZD_TAKE(ctx, sc, unsigned long long, valid, 1);
+    /* one wave of threads, each a segment of the batch's valid pairs (at
+       least 32: fewer threads for small MSMs) */
+    const size_t nseg = (cap + 31) / 32 < seg_target ? (cap + 31) / 32 : seg_target;
+    CZD_TAKE(ctx, sc, X, first_part, nseg);
+    CZD_TAKE(ctx, sc, X, first_scan, nseg);
+    CZD_TAKE(ctx, sc, X, last_part, nseg);
 
     size_t temp_bytes = 0;
     {
@@ -440,6 +513,33 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                                                      ctx->stream));
     }
     CZD_TAKE(ctx, sc, char, temp, temp_bytes);
+
+    /* the affine rounds' buffers: round r's points and keys in aff[r % 2],
+       whose sizes bound the counts of rounds 0 and 1 (every later round
+       has fewer); bounds in ns/ne[r % 2] (round 0 reads bstart/bend) */
+    const size_t nbb_cap = (size_t)wc * nbw;
+    const size_t ub1 = (cap + nbb_cap + 1) / 2, ub2 = (ub1 + nbb_cap + 1) / 2;
+    const size_t aff_threads = (cap + CZD_AFF_SPAN - 1) / CZD_AFF_SPAN;
+    size_t scan_bytes = 0;
+    if (aff_rounds)
+        CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (uint32_t *)nullptr,
+                                                   (uint32_t *)nullptr, (int)nbb_cap, ctx->stream));
+    CZD_TAKE(ctx, sc, czd_affine<F>, aff_p0, aff_rounds ? ub1 : 1);
+    CZD_TAKE(ctx, sc, czd_affine<F>, aff_p1, aff_rounds ? ub2 : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_k0, aff_rounds ? ub1 : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_k1, aff_rounds ? ub2 : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_ns0, aff_rounds ? nbb_cap : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_ne0, aff_rounds ? nbb_cap : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_ns1, aff_rounds ? nbb_cap : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_ne1, aff_rounds ? nbb_cap : 1);
+    CZD_TAKE(ctx, sc, uint32_t, aff_cnt, aff_rounds ? nbb_cap : 1);
+    CZD_TAKE(ctx, sc, unsigned long long, aff_count, 2);
+    CZD_TAKE(ctx, sc, F, aff_tot, aff_rounds ? aff_threads : 1);
+    CZD_TAKE(ctx, sc, F, aff_lev, aff_rounds ? czd_batch_inv_size(aff_threads) + 1 : 1);
+    CZD_TAKE(ctx, sc, char, aff_scan_tmp, scan_bytes ? scan_bytes : 1);
+    czd_affine<F> *aff_p[2] = {aff_p0, aff_p1};
+    uint32_t *aff_k[2] = {aff_k0, aff_k1}, *aff_ns[2] = {aff_ns0, aff_ns1},
+             *aff_ne[2] = {aff_ne0, aff_ne1};
 
     for (unsigned w0 = 0; w0 < nwin; w0 += wc) {
         unsigned wcb = nwin - w0 < wc ? nwin - w0 : wc;
@@ -459,26 +559,62 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         size_t nbb = (size_t)wcb * nbw;
         CZD_TRY(ctx, cudaMemsetAsync(bstart, 0, nbb * sizeof(uint32_t), ctx->stream));
         CZD_TRY(ctx, cudaMemsetAsync(bend, 0, nbb * sizeof(uint32_t), ctx->stream));
-        k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, sk, total, sentinel);
+        CZD_TRY(ctx, cudaMemsetAsync(valid, 0, sizeof *valid, ctx->stream));
+        k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, valid, sk, total,
+                                                                  sentinel);
         CZD_LAUNCHED(ctx, "k_bounds");
         prof.mark("bounds");
-        size_t nseg = (total + seg - 1) / seg;
+        /* the affine rounds: each halves every bucket's run */
+        const czd_affine<F> *rp = pts;
+        const uint32_t *rk = sk, *rv = sv, *rs = bstart, *re = bend;
+        const unsigned long long *rc = valid;
+        size_t ub = total;
+        for (unsigned r = 0; r < aff_rounds && ub > 4 * nbb; r++) {
+            const int o = r & 1;
+            k_aff_counts<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_cnt, rs, re, nbb);
+            CZD_LAUNCHED(ctx, "k_aff_counts");
+            size_t sb = scan_bytes;
+            CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(aff_scan_tmp, sb, aff_cnt, aff_ns[o], (int)nbb,
+                                                       ctx->stream));
+            k_aff_ends<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_ne[o], aff_count + o,
+                                                                      aff_ns[o], aff_cnt, nbb);
+            CZD_LAUNCHED(ctx, "k_aff_ends");
+            const size_t nt = (ub + CZD_AFF_SPAN - 1) / CZD_AFF_SPAN;
+            k_aff_fwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                aff_p[o], aff_k[o], aff_tot, rp, rv, rk, rs, re, aff_ns[o], rc, nt);
+            CZD_LAUNCHED(ctx, "k_aff_fwd");
+            cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev);
+            if (bst != CZ_OK)
+                return bst;
+            k_aff_bwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                aff_p[o], aff_tot, rp, rv, rk, rs, re, aff_ns[o], rc, nt);
+            CZD_LAUNCHED(ctx, "k_aff_bwd");
+            rp = aff_p[o];
+            rk = aff_k[o];
+            rv = nullptr;
+            rs = aff_ns[o];
+            re = aff_ne[o];
+            rc = aff_count + o;
+            ub = (ub + nbb + 1) / 2;
+        }
+        if (aff_rounds)
+            prof.mark("affine");
         X *bk = buckets + (size_t)w0 * nbw;
         k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-            bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
+            bk, first_part, last_part, rk, rv, rs, re, rp, rc, nseg);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
         X *scan_in = first_part, *scan_out = first_scan;
         for (size_t s = 1; s < nseg; s *= 2) {
-            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, sk, nseg,
-                                                                          seg, s, sentinel);
+            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, rk, rc,
+                                                                          nseg, s);
             CZD_LAUNCHED(ctx, "k_fix_scan");
             X *tmp = scan_in;
             scan_in = scan_out;
             scan_out = tmp;
         }
-        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, bstart,
-                                                                  bend, nbb, seg);
+        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, rs, re,
+                                                                  nbb, rc, nseg);
         CZD_LAUNCHED(ctx, "k_fixup");
         prof.mark("fixup");
     }

@@ -1,0 +1,280 @@
+/*
+ * msm_affine.cuh: the MSM's bucket accumulation by rounds of affine
+ * additions that share one field inversion (batched affine addition).
+ *
+ * DESIGN. After the sort (msm.cu) each bucket's points lie together: runs
+ * [bs[k], be[k]) of the pair array. A round adds the points of every run
+ * two by two, in affine coordinates: P + Q with lambda = (y2 - y1) /
+ * (x2 - x1), x3 = lambda^2 - x1 - x2, y3 = lambda (x1 - x3) - y1, and all
+ * the round's denominators are inverted at once (Montgomery's trick: one
+ * inversion for all of them), so an addition costs 6 products (1 for the
+ * prefix, 2 for the trick, 3 for the formula) instead of the 10 of an XYZZ
+ * mixed addition. A run of L points becomes ceil(L / 2) points (an odd last
+ * point is carried); new run starts come from a scan of those counts, so
+ * the rounds' arrays are compact and each run stays contiguous. After a
+ * few rounds (most additions are in the first: each halves the points)
+ * the runs left are summed by msm.cu's XYZZ segments as before, which
+ * handle any run length.
+ *
+ * A round is three steps. k_aff_fwd: each thread takes CZD_AFF_SPAN
+ * consecutive input points, and for each pair that starts among them
+ * (a run's even offsets) computes the denominator, multiplies it into a
+ * running product, and parks the product so far in the x of the pair's
+ * output slot (the output slots of a thread's pairs are consecutive); its
+ * total goes to tot[t]. czd_batch_inv inverts every tot[t] by the same
+ * trick in levels of 32 (one Fermat inversion in all). k_aff_bwd walks the
+ * thread's pairs backwards: the inverse of pair j's denominator is the
+ * running inverse times the parked product of the pairs before it, then
+ * the running inverse is multiplied by the denominator; the sum replaces
+ * the parked product.
+ * Special cases are exact: a point at infinity (x = y = 0) passes the other
+ * through, P + P doubles (denominator 2y, lambda = 3x^2 / 2y), P + (-P) is
+ * infinity; these use the denominator 1 when they need none. In round 0
+ * the points are read through the sorted pairs' values (index, sign bit)
+ * as k_accumulate reads them; later rounds read the previous round's array.
+ */
+#ifndef CZ_CUDA_MSM_AFFINE_CUH
+#define CZ_CUDA_MSM_AFFINE_CUH
+
+#include "common.cuh"
+#include "ec.cuh"
+
+#define CZD_AFF_SPAN 32 /* input points a thread takes in a round (~16 pairs) */
+#define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
+
+/* point i of a round: through the pair's value (round 0) or directly */
+template <class F>
+__device__ __forceinline__ czd_affine<F> czd_aff_load(const czd_affine<F> *pts, const uint32_t *vals,
+                                                      size_t i)
+{
+    if (!vals)
+        return pts[i];
+    uint32_t v = vals[i];
+    czd_affine<F> p = pts[v & 0x7fffffffu];
+    if (v >> 31)
+        p.y = F::neg(p.y);
+    return p;
+}
+
+/* the addition's case: 0 = general (d = x2 - x1), 1 = doubling (d = 2 y1),
+   2 = the result is P, 3 = it is Q, 4 = infinity (2..4 need no inversion) */
+template <class F>
+__device__ __forceinline__ unsigned czd_aff_case(const czd_affine<F> &p, const czd_affine<F> &q, F &d)
+{
+    if (q.is_inf()) {
+        d = F::one();
+        return 2;
+    }
+    if (p.is_inf()) {
+        d = F::one();
+        return 3;
+    }
+    if (!p.x.eq(q.x)) {
+        d = q.x - p.x;
+        return 0;
+    }
+    if (p.y.eq(q.y)) { /* y = 0 has no point of odd order: y != 0 here */
+        d = F::dbl(p.y);
+        return 1;
+    }
+    d = F::one();
+    return 4;
+}
+
+/* the first index in [i0, i1) where a pair starts (offset even in its run) */
+__device__ __forceinline__ size_t czd_aff_first(const uint32_t *keys, const uint32_t *bs, size_t i0)
+{
+    return ((i0 - bs[keys[i0]]) & 1) ? i0 + 1 : i0;
+}
+
+template <class F>
+__global__ void k_aff_fwd(czd_affine<F> *out, uint32_t *okeys, F *tot, const czd_affine<F> *pts,
+                          const uint32_t *vals, const uint32_t *keys, const uint32_t *bs,
+                          const uint32_t *be, const uint32_t *ns, const unsigned long long *count,
+                          size_t nthreads)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads)
+        return;
+    const size_t m = (size_t)*count;
+    size_t i0 = t * CZD_AFF_SPAN, i1 = i0 + CZD_AFF_SPAN < m ? i0 + CZD_AFF_SPAN : m;
+    F acc = F::one();
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t k = keys[i];
+        size_t s = bs[k];
+        if ((i - s) & 1)
+            continue;
+        size_t j = ns[k] + (i - s) / 2;
+        okeys[j] = k;
+        if (i + 1 < be[k]) {
+            czd_affine<F> p = czd_aff_load<F>(pts, vals, i), q = czd_aff_load<F>(pts, vals, i + 1);
+            F d;
+            if (czd_aff_case<F>(p, q, d) < 2)
+                acc = acc * d;
+        }
+        out[j].x = acc; /* the product through this pair, until k_aff_bwd */
+    }
+    tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
+}
+
+template <class F>
+__global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const czd_affine<F> *pts,
+                          const uint32_t *vals, const uint32_t *keys, const uint32_t *bs,
+                          const uint32_t *be, const uint32_t *ns, const unsigned long long *count,
+                          size_t nthreads)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads)
+        return;
+    const size_t m = (size_t)*count;
+    size_t i0 = t * CZD_AFF_SPAN, i1 = i0 + CZD_AFF_SPAN < m ? i0 + CZD_AFF_SPAN : m;
+    if (i0 >= m)
+        return;
+    const size_t ifirst = czd_aff_first(keys, bs, i0);
+    F inv = tinv[t];
+    for (size_t i = i1; i-- > ifirst;) {
+        uint32_t k = keys[i];
+        size_t s = bs[k];
+        if ((i - s) & 1)
+            continue;
+        size_t j = ns[k] + (i - s) / 2;
+        czd_affine<F> p = czd_aff_load<F>(pts, vals, i), r;
+        if (i + 1 < be[k]) {
+            czd_affine<F> q = czd_aff_load<F>(pts, vals, i + 1);
+            F d;
+            unsigned cs = czd_aff_case<F>(p, q, d);
+            if (cs < 2) {
+                /* 1/d = inv * (product of the pairs before this one) */
+                F dinv = i == ifirst ? inv : inv * out[j - 1].x;
+                inv = inv * d;
+                F num = cs == 0 ? q.y - p.y : F::sqr(p.x);
+                if (cs == 1)
+                    num = num + F::dbl(num);
+                F lam = num * dinv;
+                r.x = F::sqr(lam) - p.x - q.x;
+                r.y = lam * (p.x - r.x) - p.y;
+            } else if (cs == 2) {
+                r = p;
+            } else if (cs == 3) {
+                r = q;
+            } else {
+                r.x = F::zero();
+                r.y = F::zero();
+            }
+        } else {
+            r = p; /* the run's odd last point, carried */
+        }
+        out[j] = r;
+    }
+}
+
+/* Counts of the next round: a run of L points leaves ceil(L / 2). */
+__global__ void k_aff_counts(uint32_t *cnt, const uint32_t *bs, const uint32_t *be, size_t nb)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < nb)
+        cnt[k] = (be[k] - bs[k] + 1) / 2;
+}
+
+/* the next round's run ends, and its point count */
+__global__ void k_aff_ends(uint32_t *ne, unsigned long long *count, const uint32_t *ns,
+                           const uint32_t *cnt, size_t nb)
+{
+    size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nb)
+        return;
+    ne[k] = ns[k] + cnt[k];
+    if (k == nb - 1)
+        *count = (unsigned long long)ns[k] + cnt[k];
+}
+
+/* One level of czd_batch_inv, up: prod[c] = the product of v[32c .. 32c+32) */
+template <class F>
+__global__ void k_binv_up(F *prod, const F *v, size_t n)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t i0 = c * CZD_AFF_CHUNK;
+    if (i0 >= n)
+        return;
+    size_t i1 = i0 + CZD_AFF_CHUNK < n ? i0 + CZD_AFF_CHUNK : n;
+    F acc = v[i0];
+    for (size_t i = i0 + 1; i < i1; i++)
+        acc = acc * v[i];
+    prod[c] = acc;
+}
+
+/* One level, down: given inv[c] = 1 / prod[c], v[i] = 1 / v[i] in place */
+template <class F>
+__global__ void k_binv_down(F *v, const F *inv, size_t n)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t i0 = c * CZD_AFF_CHUNK;
+    if (i0 >= n)
+        return;
+    size_t i1 = i0 + CZD_AFF_CHUNK < n ? i0 + CZD_AFF_CHUNK : n;
+    F pre[CZD_AFF_CHUNK];
+    pre[0] = v[i0];
+    for (size_t i = i0 + 1; i < i1; i++)
+        pre[i - i0] = pre[i - i0 - 1] * v[i];
+    F r = inv[c];
+    for (size_t i = i1 - 1; i > i0; i--) {
+        F vi = v[i];
+        v[i] = r * pre[i - i0 - 1];
+        r = r * vi;
+    }
+    v[i0] = r;
+}
+
+template <class F>
+__global__ void k_binv_root(F *v)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        v[0] = F::inv(v[0]);
+}
+
+/* v[0 .. n) = their inverses (every v[i] != 0), in levels of 32 with one
+   Fermat inversion; lev holds the levels (czd_batch_inv_size(n) values). */
+static inline size_t czd_batch_inv_size(size_t n)
+{
+    size_t s = 0;
+    while (n > 1) {
+        n = (n + CZD_AFF_CHUNK - 1) / CZD_AFF_CHUNK;
+        s += n;
+    }
+    return s;
+}
+
+template <class F>
+static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev)
+{
+    if (n == 0)
+        return CZ_OK;
+    /* up: level arrays one after the other in lev */
+    F *lv[16];
+    size_t ln[16];
+    int depth = 0;
+    lv[0] = v;
+    ln[0] = n;
+    F *p = lev;
+    while (ln[depth] > 1) {
+        size_t m = (ln[depth] + CZD_AFF_CHUNK - 1) / CZD_AFF_CHUNK;
+        k_binv_up<F><<<czd_blocks(m, 128), 128, 0, ctx->stream>>>(p, lv[depth], ln[depth]);
+        CZD_LAUNCHED(ctx, "k_binv_up");
+        depth++;
+        if (depth >= 16)
+            return czd_fail(ctx, CZ_ERR_ARG, "batch inversion of %zu values: too many levels", n);
+        lv[depth] = p;
+        ln[depth] = m;
+        p += m;
+    }
+    k_binv_root<F><<<1, 32, 0, ctx->stream>>>(lv[depth]);
+    CZD_LAUNCHED(ctx, "k_binv_root");
+    for (int d = depth; d > 0; d--) {
+        size_t m = ln[d];
+        k_binv_down<F><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(lv[d - 1], lv[d], ln[d - 1]);
+        CZD_LAUNCHED(ctx, "k_binv_down");
+    }
+    return CZ_OK;
+}
+
+#endif

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# device_msm.sh: the MSM on one GPU machine, in one call: build, check the
+# MSM kernels bit for bit against the CPU (test_gpu_msm, test_gpu_prove,
+# with the default settings and with the batched affine rounds off), time
+# them (bench-gpu: A/B of the affine rounds, window widths, PoRep-like
+# scalars, phase profile), then a porep-32g partition or two in one process
+# (bench-native) with the phase profile. Logs under $OUT (msm.log, and the
+# rest in logs.tgz: only a few files come back from a call).
+#
+#   scripts/device_msm.sh [PHASE...]     (default: build test bench native)
+#
+# Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
+# (window sweep sizes; 27), PARTS (bench-native partitions; 2), AB (the
+# CUZK_MSM_AFFINE settings compared; "2 0").
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-/tmp/cuzk-msm-out}
+BUILD=${BUILD:-/tmp/cuzk-build}
+PFX=${PFX:-/tmp/cuzk-deps}
+MSM_MAX=${MSM_MAX:-27}
+G2_MAX=${G2_MAX:-22}
+WSWEEP=${WSWEEP:-27}
+PARTS=${PARTS:-2}
+AB=${AB:-"2 0"}
+PHASES=("$@")
+[ ${#PHASES[@]} -gt 0 ] || PHASES=(build test bench native)
+mkdir -p "$OUT/logs"
+exec > >(tee -a "$OUT/msm.log") 2>&1
+has() { local p; for p in "${PHASES[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+T0=$(date +%s)
+stamp() { echo "== $* $(date -u +%T) (+$(($(date +%s) - T0)) s)"; }
+finish() { tar -czf "$OUT/logs.tgz" -C "$OUT" logs 2>/dev/null; }
+trap finish EXIT
+echo "== device_msm $(date -u +%FT%TZ) commit ${CZ_COMMIT:-unknown} phases ${PHASES[*]}"
+
+. "$ROOT/scripts/device_deps.sh"
+pkg-config --exists cmocka jansson libmicrohttpd inih libxxhash 2>/dev/null ||
+    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
+        'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
+export PATH="/usr/local/cuda/bin:$PATH"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+BIN=$BUILD/bin
+rc=0
+
+if has build; then
+    stamp build
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/logs/configure.log" 2>&1 ||
+        { tail -30 "$OUT/logs/configure.log"; exit 1; }
+    cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native bench-gpu \
+        bench-native cuzk-synth >"$OUT/logs/build.log" 2>&1 ||
+        { grep -E "error" "$OUT/logs/build.log" | head -30; exit 1; }
+    cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
+        grep -A1 -E "Function .*(k_aff_|k_accumulate)" | cut -c1-160 >"$OUT/logs/regs.txt"
+    grep -B1 -E "REG|STACK" "$OUT/logs/regs.txt" | head -20
+    stamp built
+fi
+
+if has test; then
+    for a in $AB; do
+        stamp "test CUZK_MSM_AFFINE=$a"
+        (cd "$BUILD" && CUZK_MSM_AFFINE=$a timeout 200 ctest -R 'test_gpu_(msm|prove|native)' \
+            --output-on-failure -V) >"$OUT/logs/test-$a.log" 2>&1 || rc=1
+        grep -E "tests passed|\[  FAILED|\[  PASSED|SKIPPED|differs|failed|Passed|Failed" \
+            "$OUT/logs/test-$a.log" | head -20
+    done
+fi
+
+if has bench; then
+    for a in $AB; do
+        stamp "bench CUZK_MSM_AFFINE=$a"
+        CUZK_MSM_AFFINE=$a CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 "$BIN/bench-gpu" --only msm \
+            --msm-min 20 --msm-max "$MSM_MAX" --reps 3 \
+            >"$OUT/logs/bench-$a.jsonl" 2>"$OUT/logs/bench-$a.txt" || rc=1
+        CUZK_MSM_AFFINE=$a CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only g2 \
+            --msm-min 20 --g2-max "$G2_MAX" --reps 3 \
+            >>"$OUT/logs/bench-$a.jsonl" 2>>"$OUT/logs/bench-$a.txt" || rc=1
+        grep -vE "^#" "$OUT/logs/bench-$a.txt" | head -30
+    done
+    stamp "PoRep-like scalars"
+    CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only bits --bits 27 --bits-g2 33100000 \
+        --bits-general 0 --reps 3 >"$OUT/logs/bench-bits.jsonl" 2>"$OUT/logs/bench-bits.txt" || rc=1
+    grep -vE "^#" "$OUT/logs/bench-bits.txt" | head -10
+    for lg in $WSWEEP; do
+        stamp "window sweep 2^$lg"
+        CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 "$BIN/bench-gpu" --only msm --msm-min "$lg" \
+            --msm-max "$lg" --wsweep "$lg" --reps 2 \
+            >"$OUT/logs/bench-sweep-$lg.jsonl" 2>"$OUT/logs/bench-sweep-$lg.txt" || rc=1
+        grep -vE "^#" "$OUT/logs/bench-sweep-$lg.txt" | head -20
+    done
+    stamp "profile 2^$MSM_MAX"
+    CUZK_GPU_PROFILE=1 timeout 60 "$BIN/bench-gpu" --only msm --msm-min "$MSM_MAX" --msm-max "$MSM_MAX" \
+        --reps 1 >/dev/null 2>"$OUT/logs/profile.txt" || rc=1
+    grep -iE "msm g1|affine|accum|sort|fixup|bucket" "$OUT/logs/profile.txt" | tail -12
+fi
+
+if has native; then
+    stamp "native porep-32g, $PARTS partitions"
+    CUZK_GPU_PROFILE=1 /usr/bin/time -v timeout 300 "$BIN/bench-native" --preset porep-32g --device cuda \
+        --partitions "$PARTS" >"$OUT/logs/native.jsonl.txt" 2>"$OUT/logs/native.err" ||
+        { rc=1; tail -30 "$OUT/logs/native.err"; }
+    grep -v '^{' "$OUT/logs/native.jsonl.txt"
+    grep -E "Maximum resident|Elapsed" "$OUT/logs/native.err"
+    grep -E "msm g1 n=134217|affine|accumulate" "$OUT/logs/native.err" | head -20
+fi
+stamp "done rc=$rc"
+exit $rc
