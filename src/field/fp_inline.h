@@ -40,52 +40,11 @@ static inline bool cz_fp2_is_zero_i(const cz_fp2 *a)
             a->c1.l[0] | a->c1.l[1] | a->c1.l[2] | a->c1.l[3] | a->c1.l[4] | a->c1.l[5]) == 0;
 }
 
-static inline void cz_fp_dbl_i(cz_fp *out, const cz_fp *a) { cz_fp_add_i(out, a, a); }
-
-static inline void cz_fp_neg_i(cz_fp *out, const cz_fp *a)
-{
-    static const cz_fp zero = {{0}};
-    cz_fp_sub_i(out, &zero, a);
-}
-
-static inline void cz_fp2_add_i(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b)
-{
-    cz_fp_add_i(&out->c0, &a->c0, &b->c0);
-    cz_fp_add_i(&out->c1, &a->c1, &b->c1);
-}
-
-static inline void cz_fp2_sub_i(cz_fp2 *out, const cz_fp2 *a, const cz_fp2 *b)
-{
-    cz_fp_sub_i(&out->c0, &a->c0, &b->c0);
-    cz_fp_sub_i(&out->c1, &a->c1, &b->c1);
-}
-
-static inline void cz_fp2_dbl_i(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp_add_i(&out->c0, &a->c0, &a->c0);
-    cz_fp_add_i(&out->c1, &a->c1, &a->c1);
-}
-
-static inline void cz_fp2_neg_i(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp_neg_i(&out->c0, &a->c0);
-    cz_fp_neg_i(&out->c1, &a->c1);
-}
-
-static inline void cz_fp2_conj_i(cz_fp2 *out, const cz_fp2 *a)
-{
-    out->c0 = a->c0;
-    cz_fp_neg_i(&out->c1, &a->c1);
-}
-
-/* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
-static inline void cz_fp2_mul_by_nonresidue_i(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp t0, t1;
-    cz_fp_sub_i(&t0, &a->c0, &a->c1);
-    cz_fp_add_i(&t1, &a->c0, &a->c1);
-    out->c0 = t0;
-    out->c1 = t1;
-}
+#define IL_FP cz_fp
+#define IL_FP2 cz_fp2
+#define IL_FPI_(op) cz_fp_##op##_i
+#define IL_FP2I_(op) cz_fp2_##op##_i
+#define IL_XI_C0 1
+#include "field/fp2_inline_impl.h"
 
 #endif

@@ -171,7 +171,11 @@ static inline void MONT(add_nr_portable_)(uint64_t out[MONT_N], const uint64_t a
    registers of their own). */
 #if defined(MONT_ASM) && defined(__x86_64__) && defined(__BMI2__) && defined(__ADX__) && \
     defined(__OPTIMIZE__) && !defined(CZ_NO_ASM)
+#ifdef MONT_ASM_HEADER
+#include MONT_ASM_HEADER /* another curve's generated assembly (bn254_fp.c) */
+#else
 #include "field/mont_x86_64.h"
+#endif
 #define MONT_HAVE_ASM 1
 #define MONT_PICK(op) MONT_ASM(op)
 #else

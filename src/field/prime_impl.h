@@ -6,6 +6,15 @@
  * MONT_P_MINUS_2, MONT_BITS (bit length of m), MONT_DEC_DIGITS_MAX (decimal
  * digits of m) and, for the assembly, MONT_ASM(op).
  *
+ * Square roots, one of two kinds, where the including file asks:
+ *   MONT_SQRT_EXP ((m+1)/4, for m = 3 mod 4) and MONT_P_MINUS_1_HALF give
+ *     F(sqrt) by one exponentiation and F(is_lex_largest) (BLS12-381 and
+ *     BN254 Fp);
+ *   MONT_TS_T_MINUS_1_HALF, MONT_TS_C (z^t, z a non-residue) and
+ *     MONT_TWO_ADICITY (m - 1 = 2^s t) give F(sqrt) by Tonelli-Shanks
+ *     (BLS12-381 and BN254 Fr).
+ * BN254 instantiates this file again (bn254_fp.c, bn254_fr.c; N = 4).
+ *
  * Constant time: everything but the _var functions, the string parsers
  * (public input; time depends on the length) and the exponent of pow (the
  * exponents are public constants; no branch or address depends on the base).
@@ -631,3 +640,67 @@ void F(redc_portable)(MONT_T *out, const uint64_t in[2 * MONT_N])
 }
 
 int F(mul_is_asm)(void) { return MONT_HAVE_ASM; }
+
+#ifdef MONT_SQRT_EXP
+static const uint64_t MONT(sqrt_exp_)[MONT_N] = MONT_SQRT_EXP;
+static const uint64_t MONT(half_)[MONT_N] = MONT_P_MINUS_1_HALF;
+
+/* m = 3 mod 4: a root, if any, is a^((m+1)/4); check it by squaring.
+   On false out is left unchanged. Constant time. */
+bool F(sqrt)(MONT_T *out, const MONT_T *a)
+{
+    MONT_T r, s;
+    F(pow)(&r, a, MONT(sqrt_exp_), MONT_N);
+    F(sqr)(&s, &r);
+    bool ok = F(eq)(&s, a);
+    F(cmov)(out, &r, ok);
+    return ok;
+}
+
+/* plain(a) > (m-1)/2, by a constant-time subtraction (m-1)/2 - plain(a). */
+bool F(is_lex_largest)(const MONT_T *a)
+{
+    uint64_t l[MONT_N], borrow = 0;
+    F(to_limbs)(l, a);
+    for (int i = 0; i < MONT_N; i++) {
+        cz_u128 x = (cz_u128)MONT(half_)[i] - l[i] - borrow;
+        borrow = (uint64_t)(x >> 64) & 1;
+    }
+    return borrow != 0;
+}
+#endif
+
+#ifdef MONT_TS_T_MINUS_1_HALF
+static const uint64_t MONT(ts_c3_)[MONT_N] = MONT_TS_T_MINUS_1_HALF;
+static const MONT_T MONT(ts_c5_) = {MONT_TS_C};
+
+/* Constant-time Tonelli-Shanks (RFC 9380, appendix I.4), m - 1 = 2^s t:
+ *   z = x^((t-1)/2), t' = z^2 x, z = z x, b = t', c = c5 (= w^t, w a
+ *   non-residue); for k = s .. 2: b = t'^(2^(k-2)); e = (b == 1);
+ *     z = e ? z : z c; c = c^2; t' = e ? t' : t' c.
+ * For s = 32 (BLS12-381 r) about 250 + 2*31 products and 465 squarings.
+ * The result is checked by squaring; on false out is left unchanged. */
+bool F(sqrt)(MONT_T *out, const MONT_T *x)
+{
+    MONT_T z, t, b, c = MONT(ts_c5_), tmp;
+    F(pow)(&z, x, MONT(ts_c3_), MONT_N);
+    F(sqr)(&t, &z);
+    F(mul)(&t, &t, x);
+    F(mul)(&z, &z, x);
+    for (int k = MONT_TWO_ADICITY; k >= 2; k--) {
+        b = t;
+        for (int i = 1; i <= k - 2; i++)
+            F(sqr)(&b, &b);
+        bool e = F(is_one)(&b);
+        F(mul)(&tmp, &z, &c);
+        F(cmov)(&z, &tmp, !e);
+        F(sqr)(&c, &c);
+        F(mul)(&tmp, &t, &c);
+        F(cmov)(&t, &tmp, !e);
+    }
+    F(sqr)(&tmp, &z);
+    bool ok = F(eq)(&tmp, x);
+    F(cmov)(out, &z, ok);
+    return ok;
+}
+#endif
