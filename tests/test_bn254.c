@@ -24,8 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve/bn254_curve.h"
 #include "field/bn254.h"
 #include "field/bn254_constants.h"
+#include "pairing/bn254_pairing.h"
 
 static cz_rng rng;
 static json_t *g_root;
@@ -479,11 +481,419 @@ static void test_tower_props(void **state)
     end("tower identities");
 }
 
+/* ================= G1, G2: known answers ================= */
+
+static void unhex(uint8_t *out, size_t n, const char *hex)
+{
+    long got = cz_test_unhex(out, n, hex);
+    if (got != (long)n) {
+        printf("vector file: expected %zu bytes of hex, got %ld\n", n, got);
+        fail();
+    }
+}
+
+static void g1_of(cz_bn254_g1_affine *out, const json_t *v)
+{
+    if (json_object_get(v, "infinity")) {
+        cz_bn254_g1_affine_infinity(out);
+        return;
+    }
+    fp_of(&out->x, str(v, "x"));
+    fp_of(&out->y, str(v, "y"));
+}
+
+static void g2_of(cz_bn254_g2_affine *out, const json_t *v)
+{
+    if (json_object_get(v, "infinity")) {
+        cz_bn254_g2_affine_infinity(out);
+        return;
+    }
+    fp2_of(&out->x, get(v, "x"));
+    fp2_of(&out->y, get(v, "y"));
+}
+
+/* the encodings of an expected point, both ways */
+static void g1_encodings(const cz_bn254_g1_affine *e, const json_t *v, const char *what, size_t i)
+{
+    uint8_t want[64], got[64];
+    cz_bn254_g1_affine p;
+    unhex(want, 64, str(v, "zkey"));
+    cz_bn254_g1_to_snarkjs(got, e);
+    CHECK(memcmp(got, want, 64) == 0, "%s[%zu] to_snarkjs", what, i);
+    CHECK(cz_bn254_g1_from_snarkjs(&p, want) == CZ_OK && cz_bn254_g1_affine_eq(&p, e),
+          "%s[%zu] from_snarkjs", what, i);
+    const json_t *d = get(v, "dec");
+    char x[CZ_BN254_STR_MAX], y[CZ_BN254_STR_MAX], z[CZ_BN254_STR_MAX];
+    CHECK(cz_bn254_g1_from_dec(&p, item(d, 0), item(d, 1), item(d, 2)) == CZ_OK &&
+              cz_bn254_g1_affine_eq(&p, e), "%s[%zu] from_dec", what, i);
+    cz_bn254_g1_to_dec(x, y, z, e);
+    CHECK(!strcmp(x, item(d, 0)) && !strcmp(y, item(d, 1)) && !strcmp(z, item(d, 2)),
+          "%s[%zu] to_dec", what, i);
+}
+
+static void g2_encodings(const cz_bn254_g2_affine *e, const json_t *v, const char *what, size_t i)
+{
+    uint8_t want[128], got[128];
+    cz_bn254_g2_affine p;
+    unhex(want, 128, str(v, "zkey"));
+    cz_bn254_g2_to_snarkjs(got, e);
+    CHECK(memcmp(got, want, 128) == 0, "%s[%zu] to_snarkjs", what, i);
+    CHECK(cz_bn254_g2_from_snarkjs(&p, want) == CZ_OK && cz_bn254_g2_affine_eq(&p, e),
+          "%s[%zu] from_snarkjs", what, i);
+    const json_t *d = get(v, "dec");
+    const json_t *dx = json_array_get(d, 0), *dy = json_array_get(d, 1), *dz = json_array_get(d, 2);
+    char s[6][CZ_BN254_STR_MAX];
+    CHECK(cz_bn254_g2_from_dec(&p, item(dx, 0), item(dx, 1), item(dy, 0), item(dy, 1), item(dz, 0),
+                               item(dz, 1)) == CZ_OK && cz_bn254_g2_affine_eq(&p, e),
+          "%s[%zu] from_dec", what, i);
+    cz_bn254_g2_to_dec(s[0], s[1], s[2], s[3], s[4], s[5], e);
+    CHECK(!strcmp(s[0], item(dx, 0)) && !strcmp(s[1], item(dx, 1)) && !strcmp(s[2], item(dy, 0)) &&
+              !strcmp(s[3], item(dy, 1)) && !strcmp(s[4], item(dz, 0)) && !strcmp(s[5], item(dz, 1)),
+          "%s[%zu] to_dec", what, i);
+}
+
+/* One body for G1 and G2 (G = bn254_g1 / bn254_g2). */
+#define GROUP_KAT(G, OF, ENC)                                                  \
+    static void G##_kat(void)                                                  \
+    {                                                                          \
+        const json_t *sec = get(g_root, #G + 6); /* "g1" / "g2" */             \
+        const json_t *mul = get(sec, "mul");                                   \
+        cz_##G##_affine gen;                                                   \
+        cz_##G##_jac gj;                                                       \
+        cz_##G##_generator(&gen);                                              \
+        cz_##G##_jac_from_affine(&gj, &gen);                                   \
+        assert_true(json_array_size(mul) > 0);                                 \
+        for (size_t i = 0; i < json_array_size(mul); i++) {                    \
+            const json_t *v = json_array_get(mul, i);                          \
+            cz_bn254_fr k;                                                     \
+            cz_##G##_affine e, got;                                            \
+            cz_##G##_jac r;                                                    \
+            fr_of(&k, str(v, "k"));                                            \
+            OF(&e, get(v, "point"));                                           \
+            cz_##G##_jac_mul(&r, &gj, &k);                                     \
+            cz_##G##_jac_to_affine(&got, &r);                                  \
+            CHECK(cz_##G##_affine_eq(&got, &e), #G " mul[%zu] k = %s", i, fr_str(&k)); \
+            uint64_t kl[4];                                                    \
+            cz_bn254_fr_to_limbs(kl, &k);                                      \
+            cz_##G##_jac_mul_var(&r, &gj, kl, 4);                              \
+            cz_##G##_jac_to_affine(&got, &r);                                  \
+            CHECK(cz_##G##_affine_eq(&got, &e), #G " mul_var[%zu]", i);        \
+            CHECK(cz_##G##_affine_in_subgroup(&e), #G " mul[%zu] in subgroup", i); \
+            ENC(&e, get(v, "point"), #G " mul", i);                            \
+        }                                                                      \
+        const json_t *add = get(sec, "add");                                   \
+        for (size_t i = 0; i < json_array_size(add); i++) {                    \
+            const json_t *v = json_array_get(add, i);                          \
+            cz_##G##_affine p, q, e, got;                                      \
+            cz_##G##_jac pj, qj, r;                                            \
+            cz_##G##_xyzz x;                                                   \
+            OF(&p, get(v, "p"));                                               \
+            OF(&q, get(v, "q"));                                               \
+            OF(&e, get(v, "sum"));                                             \
+            cz_##G##_jac_from_affine(&pj, &p);                                 \
+            cz_##G##_jac_from_affine(&qj, &q);                                 \
+            cz_##G##_jac_add(&r, &pj, &qj);                                    \
+            cz_##G##_jac_to_affine(&got, &r);                                  \
+            CHECK(cz_##G##_affine_eq(&got, &e), #G " add[%zu] jac", i);        \
+            cz_##G##_jac_add_affine(&r, &pj, &q);                              \
+            cz_##G##_jac_to_affine(&got, &r);                                  \
+            CHECK(cz_##G##_affine_eq(&got, &e), #G " add[%zu] mixed", i);      \
+            cz_##G##_xyzz_from_affine(&x, &p);                                 \
+            cz_##G##_xyzz_add_affine(&x, &x, &q);                              \
+            cz_##G##_xyzz_to_jac(&r, &x);                                      \
+            cz_##G##_jac_to_affine(&got, &r);                                  \
+            CHECK(cz_##G##_affine_eq(&got, &e), #G " add[%zu] xyzz", i);       \
+            ENC(&e, get(v, "sum"), #G " add", i);                              \
+        }                                                                      \
+    }
+
+GROUP_KAT(bn254_g1, g1_of, g1_encodings)
+GROUP_KAT(bn254_g2, g2_of, g2_encodings)
+
+static void test_groups_kat(void **state)
+{
+    (void)state;
+    begin();
+    bn254_g1_kat();
+    bn254_g2_kat();
+    end("G1/G2 known answers");
+}
+
+static cz_status status_of(const char *name)
+{
+    if (!strcmp(name, "NOT_ON_CURVE"))
+        return CZ_ERR_NOT_ON_CURVE;
+    if (!strcmp(name, "SUBGROUP"))
+        return CZ_ERR_SUBGROUP;
+    if (!strcmp(name, "FORMAT"))
+        return CZ_ERR_FORMAT;
+    fail_msg("unknown status %s", name);
+    return CZ_OK;
+}
+
+/* Invalid points: the .zkey decoder checks range and curve (the subgroup is
+   the caller's: cz_bn254_g2_affine_in_subgroup), the decimal one all three. */
+static void test_invalid_points(void **state)
+{
+    (void)state;
+    begin();
+    const json_t *inv = get(g_root, "invalid");
+    const json_t *g1 = get(inv, "g1"), *g2 = get(inv, "g2");
+    for (size_t i = 0; i < json_array_size(g1); i++) {
+        const json_t *v = json_array_get(g1, i);
+        uint8_t b[64];
+        cz_bn254_g1_affine p, keep;
+        unhex(b, 64, str(v, "zkey"));
+        cz_status want = status_of(str(v, "status"));
+        cz_bn254_g1_generator(&p);
+        keep = p;
+        CHECK(cz_bn254_g1_from_snarkjs(&p, b) == want, "g1 invalid[%zu] zkey", i);
+        CHECK(cz_bn254_g1_affine_eq(&p, &keep), "g1 invalid[%zu]: out written on failure", i);
+        if (json_object_get(v, "x")) {
+            char x[CZ_BN254_STR_MAX], y[CZ_BN254_STR_MAX];
+            cz_bn254_fp t;
+            fp_of(&t, str(v, "x"));
+            cz_bn254_fp_to_dec(x, &t);
+            fp_of(&t, str(v, "y"));
+            cz_bn254_fp_to_dec(y, &t);
+            CHECK(cz_bn254_g1_from_dec(&p, x, y, "1") == want, "g1 invalid[%zu] dec", i);
+        }
+    }
+    for (size_t i = 0; i < json_array_size(g2); i++) {
+        const json_t *v = json_array_get(g2, i);
+        uint8_t b[128];
+        cz_bn254_g2_affine p;
+        unhex(b, 128, str(v, "zkey"));
+        cz_status want = status_of(str(v, "status"));
+        cz_status got = cz_bn254_g2_from_snarkjs(&p, b);
+        if (want == CZ_ERR_SUBGROUP) {
+            CHECK(got == CZ_OK, "g2 invalid[%zu]: the zkey decoder checks the curve only", i);
+            CHECK(cz_bn254_g2_affine_is_on_curve(&p), "g2 invalid[%zu] on the twist", i);
+            CHECK(!cz_bn254_g2_affine_in_subgroup(&p), "g2 invalid[%zu] outside G2", i);
+            char s[4][CZ_BN254_STR_MAX];
+            cz_bn254_fp_to_dec(s[0], &p.x.c0);
+            cz_bn254_fp_to_dec(s[1], &p.x.c1);
+            cz_bn254_fp_to_dec(s[2], &p.y.c0);
+            cz_bn254_fp_to_dec(s[3], &p.y.c1);
+            CHECK(cz_bn254_g2_from_dec(&p, s[0], s[1], s[2], s[3], "1", "0") == CZ_ERR_SUBGROUP,
+                  "g2 invalid[%zu] dec", i);
+        } else {
+            CHECK(got == want, "g2 invalid[%zu] zkey: %d", i, (int)got);
+        }
+    }
+    /* malformed decimal forms */
+    cz_bn254_g1_affine p;
+    CHECK(cz_bn254_g1_from_dec(&p, "1", "2", "2") == CZ_ERR_FORMAT, "z = 2");
+    CHECK(cz_bn254_g1_from_dec(&p, "1", "0", "0") == CZ_ERR_FORMAT, "bad infinity");
+    CHECK(cz_bn254_g1_from_dec(&p, "0", "1", "0") == CZ_OK && cz_bn254_g1_affine_is_infinity(&p), "infinity");
+    CHECK(cz_bn254_g1_from_dec(&p, "1x", "2", "1") == CZ_ERR_FORMAT, "junk");
+    CHECK(cz_bn254_g1_from_dec(&p,
+              "21888242871839275222246405745257275088696311157297823662689037894645226208584", "2", "1") ==
+              CZ_ERR_FORMAT, "x = p + 1");
+    CHECK(cz_bn254_g1_from_dec(&p, "1", "2", "1") == CZ_OK, "generator");
+    end("invalid points");
+}
+
+/* ================= G1, G2: properties ================= */
+
+#define GROUP_PROPS(G)                                                         \
+    static void G##_props(int iters)                                           \
+    {                                                                          \
+        cz_##G##_affine gen, a1, a2;                                           \
+        cz_##G##_jac g, x, y, z;                                               \
+        cz_##G##_generator(&gen);                                              \
+        cz_##G##_jac_from_affine(&g, &gen);                                    \
+        CHECK(cz_##G##_affine_is_on_curve(&gen) && cz_##G##_affine_in_subgroup(&gen), #G " generator"); \
+        uint64_t r[4] = CZ_BN254_FR_P;                                         \
+        cz_##G##_jac_mul_var(&x, &g, r, 4);                                    \
+        CHECK(cz_##G##_jac_is_infinity(&x), #G " [r] G = 0");                  \
+        for (int it = 0; it < iters; it++) {                                   \
+            cz_bn254_fr a, b, c;                                               \
+            cz_bn254_fr_random(&a, &rng);                                      \
+            cz_bn254_fr_random(&b, &rng);                                      \
+            cz_bn254_fr_add(&c, &a, &b);                                       \
+            cz_##G##_jac_mul(&x, &g, &a);                                      \
+            cz_##G##_jac_mul(&y, &g, &b);                                      \
+            cz_##G##_jac_add(&z, &x, &y);                                      \
+            cz_##G##_jac_mul(&y, &g, &c);                                      \
+            CHECK(cz_##G##_jac_eq(&z, &y), #G " aG + bG = (a + b)G");          \
+            cz_bn254_fr_mul(&c, &a, &b);                                       \
+            cz_##G##_jac_mul(&y, &x, &b);                                      \
+            cz_##G##_jac_mul(&z, &g, &c);                                      \
+            CHECK(cz_##G##_jac_eq(&z, &y), #G " b(aG) = (ab)G");               \
+            cz_##G##_jac_dbl(&y, &x);                                          \
+            cz_##G##_jac_add(&z, &x, &x);                                      \
+            CHECK(cz_##G##_jac_eq(&z, &y), #G " dbl = add to itself");         \
+            cz_##G##_jac_neg(&y, &x);                                          \
+            cz_##G##_jac_add(&z, &x, &y);                                      \
+            CHECK(cz_##G##_jac_is_infinity(&z), #G " P - P = 0");              \
+            cz_##G##_jac_to_affine(&a1, &x);                                   \
+            cz_##G##_jac_batch_to_affine(&a2, &x, 1);                          \
+            CHECK(cz_##G##_affine_eq(&a1, &a2) && cz_##G##_affine_is_on_curve(&a1) && \
+                      cz_##G##_affine_in_subgroup(&a1), #G " affine");         \
+            cz_##G##_xyzz xz;                                                  \
+            cz_##G##_xyzz_from_affine(&xz, &a1);                               \
+            cz_##G##_xyzz_dbl(&xz, &xz);                                       \
+            cz_##G##_xyzz_to_jac(&z, &xz);                                     \
+            cz_##G##_jac_dbl(&y, &x);                                          \
+            CHECK(cz_##G##_jac_eq(&z, &y), #G " xyzz dbl");                    \
+        }                                                                      \
+    }
+
+GROUP_PROPS(bn254_g1)
+GROUP_PROPS(bn254_g2)
+
+static void test_groups_props(void **state)
+{
+    (void)state;
+    begin();
+    bn254_g1_props(cz_test_iters(10));
+    bn254_g2_props(cz_test_iters(10));
+    /* psi acts on G2 as [p]: psi(Q) = [p mod r] Q, psi^2(Q) = [p^2 mod r] Q */
+    cz_bn254_g2_affine q, s, t;
+    cz_bn254_g2_jac qj, rj;
+    cz_bn254_fr k;
+    cz_bn254_fr_random(&k, &rng);
+    cz_bn254_g2_generator(&q);
+    cz_bn254_g2_jac_from_affine(&qj, &q);
+    cz_bn254_g2_jac_mul(&qj, &qj, &k);
+    cz_bn254_g2_jac_to_affine(&q, &qj);
+    uint64_t p[4] = CZ_BN254_FP_P;
+    cz_bn254_fr pr, pr2;
+    cz_bn254_fr_from_limbs_reduce(&pr, p);
+    cz_bn254_fr_sqr(&pr2, &pr);
+    cz_bn254_g2_psi(&s, &q);
+    cz_bn254_g2_jac_mul(&rj, &qj, &pr);
+    cz_bn254_g2_jac_to_affine(&t, &rj);
+    CHECK(cz_bn254_g2_affine_eq(&s, &t), "psi = [p] on G2");
+    cz_bn254_g2_psi2(&s, &q);
+    cz_bn254_g2_jac_mul(&rj, &qj, &pr2);
+    cz_bn254_g2_jac_to_affine(&t, &rj);
+    CHECK(cz_bn254_g2_affine_eq(&s, &t), "psi^2 = [p^2] on G2");
+    cz_bn254_g2_psi(&t, &q);
+    cz_bn254_g2_psi(&t, &t);
+    CHECK(cz_bn254_g2_affine_eq(&s, &t), "psi^2 = psi psi");
+    end("G1/G2 properties");
+}
+
+/* ================= pairing ================= */
+
+static void test_pairing_kat(void **state)
+{
+    (void)state;
+    begin();
+    const json_t *arr = get(g_root, "pairing");
+    assert_true(json_array_size(arr) > 0);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *v = json_array_get(arr, i);
+        cz_bn254_g1_affine p;
+        cz_bn254_g2_affine q;
+        cz_bn254_fp12 e, got;
+        g1_of(&p, get(v, "p"));
+        g2_of(&q, get(v, "q"));
+        fp12_of(&e, get(v, "e"));
+        cz_bn254_pairing(&got, &p, &q);
+        CHECK(cz_bn254_fp12_eq(&got, &e), "pairing[%zu] a = %s b = %s", i, str(v, "a"), str(v, "b"));
+    }
+    /* the final exponentiation alone */
+    arr = get(g_root, "fp12");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *v = json_array_get(arr, i);
+        cz_bn254_fp12 a, e, got;
+        fp12_of(&a, get(v, "a"));
+        fp12_of(&e, get(v, "final_exp"));
+        cz_bn254_final_exp(&got, &a);
+        CHECK(cz_bn254_fp12_eq(&got, &e), "final_exp[%zu]", i);
+    }
+    end("pairing known answers");
+}
+
+static void test_pairing_props(void **state)
+{
+    (void)state;
+    begin();
+    cz_bn254_g1_affine g1;
+    cz_bn254_g2_affine g2;
+    cz_bn254_g1_jac j1;
+    cz_bn254_g2_jac j2;
+    cz_bn254_fp12 base, x, y;
+    cz_bn254_g1_generator(&g1);
+    cz_bn254_g2_generator(&g2);
+    cz_bn254_pairing(&base, &g1, &g2);
+    CHECK(!cz_bn254_fp12_is_one(&base), "e(G1, G2) != 1");
+    uint64_t r[4] = CZ_BN254_FR_P;
+    cz_bn254_fp12_pow(&x, &base, r, 4);
+    CHECK(cz_bn254_fp12_is_one(&x), "e(G1, G2)^r = 1");
+    for (int it = 0; it < cz_test_iters(3); it++) {
+        /* e(aP, bQ) = e(P, Q)^(ab) */
+        cz_bn254_fr a, b, ab;
+        cz_bn254_g1_affine pa;
+        cz_bn254_g2_affine qb;
+        cz_bn254_fr_random(&a, &rng);
+        cz_bn254_fr_random(&b, &rng);
+        cz_bn254_fr_mul(&ab, &a, &b);
+        cz_bn254_g1_jac_from_affine(&j1, &g1);
+        cz_bn254_g1_jac_mul(&j1, &j1, &a);
+        cz_bn254_g1_jac_to_affine(&pa, &j1);
+        cz_bn254_g2_jac_from_affine(&j2, &g2);
+        cz_bn254_g2_jac_mul(&j2, &j2, &b);
+        cz_bn254_g2_jac_to_affine(&qb, &j2);
+        cz_bn254_pairing(&x, &pa, &qb);
+        uint64_t e[4];
+        cz_bn254_fr_to_limbs(e, &ab);
+        cz_bn254_fp12_pow(&y, &base, e, 4);
+        CHECK(cz_bn254_fp12_eq(&x, &y), "e(aP, bQ) = e(P, Q)^(ab)");
+        /* product form: e(aP, bQ) e(-abP, Q) = 1, in one Miller loop */
+        cz_bn254_g1_affine ps[2];
+        cz_bn254_g2_affine qs[2] = {qb, g2};
+        ps[0] = pa;
+        cz_bn254_g1_jac_from_affine(&j1, &g1);
+        cz_bn254_g1_jac_mul(&j1, &j1, &ab);
+        cz_bn254_g1_jac_neg(&j1, &j1);
+        cz_bn254_g1_jac_to_affine(&ps[1], &j1);
+        CHECK(cz_bn254_pairing_product_is_one(ps, qs, 2), "e(aP, bQ) e(-abP, Q) = 1");
+        ps[1] = g1;
+        CHECK(!cz_bn254_pairing_product_is_one(ps, qs, 2), "a wrong product is not 1");
+    }
+    /* more pairs than a Miller block, with points at infinity among them:
+       the shared loop equals the product of single pairings */
+    enum { NP = 19 };
+    cz_bn254_g1_affine ps[NP];
+    cz_bn254_g2_affine qs[NP];
+    cz_bn254_fp12 prod;
+    cz_bn254_fp12_one(&prod);
+    for (int i = 0; i < NP; i++) {
+        cz_bn254_fr k;
+        cz_bn254_fr_set_u64(&k, (uint64_t)i + 2);
+        cz_bn254_g1_jac_from_affine(&j1, &g1);
+        cz_bn254_g1_jac_mul(&j1, &j1, &k);
+        cz_bn254_g1_jac_to_affine(&ps[i], &j1);
+        cz_bn254_g2_jac_from_affine(&j2, &g2);
+        cz_bn254_g2_jac_mul(&j2, &j2, &k);
+        cz_bn254_g2_jac_to_affine(&qs[i], &j2);
+        if (i == 5)
+            cz_bn254_g1_affine_infinity(&ps[i]);
+        if (i == NP - 1)
+            cz_bn254_g2_affine_infinity(&qs[i]);
+        cz_bn254_pairing(&x, &ps[i], &qs[i]);
+        cz_bn254_fp12_mul(&prod, &prod, &x);
+    }
+    cz_bn254_miller_loop(&x, ps, qs, NP);
+    cz_bn254_final_exp(&x, &x);
+    CHECK(cz_bn254_fp12_eq(&x, &prod), "shared Miller loop over %d pairs", NP);
+    cz_bn254_pairing(&x, &ps[5], &qs[5]);
+    CHECK(cz_bn254_fp12_is_one(&x), "e(0, Q) = 1");
+    end("pairing properties");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prime_fields_kat), cmocka_unit_test(test_prime_fields_props),
         cmocka_unit_test(test_tower_kat),        cmocka_unit_test(test_tower_props),
+        cmocka_unit_test(test_groups_kat),       cmocka_unit_test(test_invalid_points),
+        cmocka_unit_test(test_groups_props),     cmocka_unit_test(test_pairing_kat),
+        cmocka_unit_test(test_pairing_props),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

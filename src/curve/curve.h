@@ -27,8 +27,10 @@ typedef struct { cz_fp2 x, y; } cz_g2_affine;
 typedef struct { cz_fp2 x, y, z; } cz_g2_jac;
 typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
 
-/* Same operations for G = g1 (over Fp) and g2 (over Fp2). */
-#define CZ_CURVE_DECLARE(G)                                                    \
+/* Same operations for G = g1 (over Fp) and g2 (over Fp2); SC the scalar
+   field type (BN254's curve.h declares its groups with cz_bn254_fr). */
+#define CZ_CURVE_DECLARE(G) CZ_CURVE_DECLARE_SC(G, cz_fr)
+#define CZ_CURVE_DECLARE_SC(G, SC)                                             \
     void cz_##G##_generator(cz_##G##_affine *out);                             \
     void cz_##G##_affine_infinity(cz_##G##_affine *out);                       \
     bool cz_##G##_affine_is_infinity(const cz_##G##_affine *p);                \
@@ -49,7 +51,7 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
     void cz_##G##_jac_add(cz_##G##_jac *out, const cz_##G##_jac *p, const cz_##G##_jac *q); \
     void cz_##G##_jac_add_affine(cz_##G##_jac *out, const cz_##G##_jac *p, const cz_##G##_affine *q); \
     /* out = k*p, k a scalar in Fr (Montgomery); constant time in k */         \
-    void cz_##G##_jac_mul(cz_##G##_jac *out, const cz_##G##_jac *p, const cz_fr *k); \
+    void cz_##G##_jac_mul(cz_##G##_jac *out, const cz_##G##_jac *p, const SC *k); \
     /* out = k*p, k plain little-endian limbs; variable time */                \
     void cz_##G##_jac_mul_var(cz_##G##_jac *out, const cz_##G##_jac *p, const uint64_t *k, size_t k_limbs); \
     void cz_##G##_xyzz_infinity(cz_##G##_xyzz *out);                           \

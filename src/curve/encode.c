@@ -11,7 +11,8 @@
  *    Decoders check flags, range, curve and subgroup, in that order:
  *    CZ_ERR_FORMAT (flags, padding, coordinate >= p), CZ_ERR_NOT_ON_CURVE
  *    (no root / off the curve), CZ_ERR_SUBGROUP.
- *  - snarkjs .zkey binary: x then y, little-endian Montgomery limbs (the
+ *  - snarkjs .zkey binary (snarkjs_impl.h, shared with BN254's
+ *    bn254_encode.c): x then y, little-endian Montgomery limbs (the
  *    in-memory layout), all zero = infinity. The decoder checks range and
  *    curve only: subgroup checks of millions of key points belong to the
  *    caller (cz_g*_affine_in_subgroup), if wanted at all.
@@ -26,30 +27,20 @@
 #include "curve/curve_constants.h"
 #include "field/constants.h"
 
-static const cz_fp g1_b = {CZ_FP_B_MONT};
-static const cz_fp2 g2_b = {{CZ_G2_B_C0_MONT}, {CZ_G2_B_C1_MONT}};
-static const uint64_t fp_p[6] = CZ_FP_P;
-
-/* y^2 == x^3 + b, with no special case for (0, 0). */
-static bool g1_on_curve_strict(const cz_fp *x, const cz_fp *y)
-{
-    cz_fp l, r;
-    cz_fp_sqr(&l, y);
-    cz_fp_sqr(&r, x);
-    cz_fp_mul(&r, &r, x);
-    cz_fp_add(&r, &r, &g1_b);
-    return cz_fp_eq(&l, &r);
-}
-
-static bool g2_on_curve_strict(const cz_fp2 *x, const cz_fp2 *y)
-{
-    cz_fp2 l, r;
-    cz_fp2_sqr(&l, y);
-    cz_fp2_sqr(&r, x);
-    cz_fp2_mul(&r, &r, x);
-    cz_fp2_add(&r, &r, &g2_b);
-    return cz_fp2_eq(&l, &r);
-}
+#define EN_FP cz_fp
+#define EN_FP2 cz_fp2
+#define EN_FP_(op) cz_fp_##op
+#define EN_FP2_(op) cz_fp2_##op
+#define EN_G1_(op) cz_g1_##op
+#define EN_G2_(op) cz_g2_##op
+#define EN_G1_AFF cz_g1_affine
+#define EN_G2_AFF cz_g2_affine
+#define EN_N 6
+#define EN_B 48
+#define EN_P CZ_FP_P
+#define EN_G1_B CZ_FP_B_MONT
+#define EN_G2_B {{CZ_G2_B_C0_MONT}, {CZ_G2_B_C1_MONT}}
+#include "curve/snarkjs_impl.h"
 
 static bool all_zero(const uint8_t *p, size_t n)
 {
@@ -252,167 +243,4 @@ cz_status cz_g2_from_uncompressed(cz_g2_affine *out, const uint8_t in[192])
         return CZ_ERR_SUBGROUP;
     *out = p;
     return CZ_OK;
-}
-
-/* ---- snarkjs binary (.zkey) ---------------------------------------------- */
-
-static uint64_t load_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
-static void store_le64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* Raw Montgomery limbs, accepted only when < p (i.e. fully reduced). */
-static bool fp_load_mont_le(cz_fp *out, const uint8_t *in)
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < 6; i++) {
-        out->l[i] = load_le64(in + 8 * i);
-        unsigned __int128 d = (unsigned __int128)out->l[i] - fp_p[i] - borrow;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-    return borrow != 0;
-}
-
-static void fp_store_mont_le(uint8_t *out, const cz_fp *a)
-{
-    for (int i = 0; i < 6; i++)
-        store_le64(out + 8 * i, a->l[i]);
-}
-
-cz_status cz_g1_from_snarkjs(cz_g1_affine *out, const uint8_t in[96])
-{
-    if (!out || !in)
-        return CZ_ERR_ARG;
-    cz_g1_affine p;
-    if (!fp_load_mont_le(&p.x, in) || !fp_load_mont_le(&p.y, in + 48))
-        return CZ_ERR_FORMAT;
-    if (!cz_g1_affine_is_infinity(&p) && !g1_on_curve_strict(&p.x, &p.y))
-        return CZ_ERR_NOT_ON_CURVE;
-    *out = p;
-    return CZ_OK;
-}
-
-cz_status cz_g2_from_snarkjs(cz_g2_affine *out, const uint8_t in[192])
-{
-    if (!out || !in)
-        return CZ_ERR_ARG;
-    cz_g2_affine p;
-    if (!fp_load_mont_le(&p.x.c0, in) || !fp_load_mont_le(&p.x.c1, in + 48) ||
-        !fp_load_mont_le(&p.y.c0, in + 96) || !fp_load_mont_le(&p.y.c1, in + 144))
-        return CZ_ERR_FORMAT;
-    if (!cz_g2_affine_is_infinity(&p) && !g2_on_curve_strict(&p.x, &p.y))
-        return CZ_ERR_NOT_ON_CURVE;
-    *out = p;
-    return CZ_OK;
-}
-
-void cz_g1_to_snarkjs(uint8_t out[96], const cz_g1_affine *p)
-{
-    fp_store_mont_le(out, &p->x);
-    fp_store_mont_le(out + 48, &p->y);
-}
-
-void cz_g2_to_snarkjs(uint8_t out[192], const cz_g2_affine *p)
-{
-    fp_store_mont_le(out, &p->x.c0);
-    fp_store_mont_le(out + 48, &p->x.c1);
-    fp_store_mont_le(out + 96, &p->y.c0);
-    fp_store_mont_le(out + 144, &p->y.c1);
-}
-
-/* ---- snarkjs JSON (decimal strings) --------------------------------------- */
-
-cz_status cz_g1_from_dec(cz_g1_affine *out, const char *x, const char *y, const char *z)
-{
-    if (!out || !x || !y || !z)
-        return CZ_ERR_ARG;
-    cz_g1_affine p;
-    cz_fp zz;
-    if (!cz_fp_from_dec(&p.x, x) || !cz_fp_from_dec(&p.y, y) || !cz_fp_from_dec(&zz, z))
-        return CZ_ERR_FORMAT;
-    if (cz_fp_is_zero(&zz)) {
-        /* projective infinity: exactly (0, 1, 0) */
-        if (!cz_fp_is_zero(&p.x) || !cz_fp_is_one(&p.y))
-            return CZ_ERR_FORMAT;
-        cz_g1_affine_infinity(out);
-        return CZ_OK;
-    }
-    if (!cz_fp_is_one(&zz))
-        return CZ_ERR_FORMAT;
-    if (!g1_on_curve_strict(&p.x, &p.y))
-        return CZ_ERR_NOT_ON_CURVE;
-    if (!cz_g1_affine_in_subgroup(&p))
-        return CZ_ERR_SUBGROUP;
-    *out = p;
-    return CZ_OK;
-}
-
-cz_status cz_g2_from_dec(cz_g2_affine *out, const char *x0, const char *x1,
-                         const char *y0, const char *y1, const char *z0, const char *z1)
-{
-    if (!out || !x0 || !x1 || !y0 || !y1 || !z0 || !z1)
-        return CZ_ERR_ARG;
-    cz_g2_affine p;
-    cz_fp2 zz, one;
-    if (!cz_fp_from_dec(&p.x.c0, x0) || !cz_fp_from_dec(&p.x.c1, x1) ||
-        !cz_fp_from_dec(&p.y.c0, y0) || !cz_fp_from_dec(&p.y.c1, y1) ||
-        !cz_fp_from_dec(&zz.c0, z0) || !cz_fp_from_dec(&zz.c1, z1))
-        return CZ_ERR_FORMAT;
-    cz_fp2_one(&one);
-    if (cz_fp2_is_zero(&zz)) {
-        if (!cz_fp2_is_zero(&p.x) || !cz_fp2_eq(&p.y, &one))
-            return CZ_ERR_FORMAT;
-        cz_g2_affine_infinity(out);
-        return CZ_OK;
-    }
-    if (!cz_fp2_eq(&zz, &one))
-        return CZ_ERR_FORMAT;
-    if (!g2_on_curve_strict(&p.x, &p.y))
-        return CZ_ERR_NOT_ON_CURVE;
-    if (!cz_g2_affine_in_subgroup(&p))
-        return CZ_ERR_SUBGROUP;
-    *out = p;
-    return CZ_OK;
-}
-
-void cz_g1_to_dec(char *x, char *y, char *z, const cz_g1_affine *p)
-{
-    if (cz_g1_affine_is_infinity(p)) {
-        strcpy(x, "0");
-        strcpy(y, "1");
-        strcpy(z, "0");
-        return;
-    }
-    cz_fp_to_dec(x, &p->x);
-    cz_fp_to_dec(y, &p->y);
-    strcpy(z, "1");
-}
-
-void cz_g2_to_dec(char *x0, char *x1, char *y0, char *y1, char *z0, char *z1,
-                  const cz_g2_affine *p)
-{
-    if (cz_g2_affine_is_infinity(p)) {
-        strcpy(x0, "0");
-        strcpy(x1, "0");
-        strcpy(y0, "1");
-        strcpy(y1, "0");
-        strcpy(z0, "0");
-        strcpy(z1, "0");
-        return;
-    }
-    cz_fp_to_dec(x0, &p->x.c0);
-    cz_fp_to_dec(x1, &p->x.c1);
-    cz_fp_to_dec(y0, &p->y.c0);
-    cz_fp_to_dec(y1, &p->y.c1);
-    strcpy(z0, "1");
-    strcpy(z1, "0");
 }

@@ -22,6 +22,9 @@
 #define AFF cz_g1_affine
 #define JAC cz_g1_jac
 #define XYZZ cz_g1_xyzz
+#define SC cz_fr
+#define SC_(op) cz_fr_##op
+#define G_X_ABS CZ_BLS_X_ABS
 
 static const cz_fp curve_b = {CZ_FP_B_MONT};
 

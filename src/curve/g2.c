@@ -22,6 +22,9 @@
 #define AFF cz_g2_affine
 #define JAC cz_g2_jac
 #define XYZZ cz_g2_xyzz
+#define SC cz_fr
+#define SC_(op) cz_fr_##op
+#define G_X_ABS CZ_BLS_X_ABS
 
 static const cz_fp2 curve_b = {{CZ_G2_B_C0_MONT}, {CZ_G2_B_C1_MONT}};
 

@@ -8,7 +8,10 @@
  *   FEI_(op)            its inline add/sub/dbl/neg (field/fp_inline.h)
  *   G_(op)              the public prefix (cz_g1_ or cz_g2_)
  *   AFF, JAC, XYZZ      the point types
- * and a `static const FE curve_b` before including this file.
+ *   SC, SC_(op)         the scalar field (cz_fr / cz_bn254_fr) and its functions
+ *   G_X_ABS             optional: |x| of a BLS curve, for G_(mul_x_abs_affine_)
+ * and a `static const FE curve_b` before including this file. BLS12-381
+ * (g1.c, g2.c) and BN254 (bn254_g1.c, bn254_g2.c) both include it.
  *
  * Infinity is all zero in every form (affine: x = y = 0, which is never on
  * the curve since b != 0; Jacobian: Z = 0; XYZZ: ZZ = ZZZ = 0), so arrays of
@@ -111,7 +114,7 @@ bool G_(jac_eq)(const JAC *a, const JAC *b)
 }
 
 /* a == b with b affine: X == x Z^2 and Y == y Z^3. */
-static bool G_(jac_eq_affine_)(const JAC *a, const AFF *b)
+static __attribute__((unused)) bool G_(jac_eq_affine_)(const JAC *a, const AFF *b)
 {
     bool ia = G_(jac_is_infinity)(a), ib = G_(affine_is_infinity)(b);
     if (ia || ib)
@@ -338,11 +341,11 @@ void G_(jac_add_affine)(JAC *out, const JAC *p, const AFF *q)
 /* Constant time in k: fixed 4-bit windows over the 256-bit canonical k
    (64 windows), a 16-entry table 0..15 P read by a full masked scan, and
    the branch-free complete add. 252 dbl + 64 complete adds. */
-void G_(jac_mul)(JAC *out, const JAC *p, const cz_fr *k)
+void G_(jac_mul)(JAC *out, const JAC *p, const SC *k)
 {
     uint64_t e[4];
     JAC table[16], acc, t;
-    cz_fr_to_limbs(e, k);
+    SC_(to_limbs)(e, k);
     G_(jac_infinity)(&table[0]);
     table[1] = *p;
     for (int i = 2; i < 16; i++) {
@@ -423,11 +426,12 @@ void G_(jac_mul_var)(JAC *out, const JAC *p, const uint64_t *k, size_t k_limbs)
     *out = acc;
 }
 
+#ifdef G_X_ABS
 /* out = |x| p for the BLS parameter |x| = 0xd201000000010000 (64 bits,
    6 set): double-and-add with mixed adds, 63 dbl + 5 madd. */
 static void G_(mul_x_abs_affine_)(JAC *out, const AFF *p)
 {
-    const uint64_t x = 0xd201000000010000ULL;
+    const uint64_t x = G_X_ABS;
     JAC acc;
     G_(jac_from_affine)(&acc, p);
     for (int b = 62; b >= 0; b--) {
@@ -437,6 +441,7 @@ static void G_(mul_x_abs_affine_)(JAC *out, const AFF *p)
     }
     *out = acc;
 }
+#endif
 
 /* ---- XYZZ: (X, Y, ZZ, ZZZ) is (X/ZZ, Y/ZZZ) ----------------------------- */
 

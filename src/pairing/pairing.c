@@ -21,6 +21,8 @@
  *   E = lambda D, F = Z C, G = X D, H = E + F - 2G,
  *   X3 = lambda H, Y3 = theta (G - H) - E Y, Z3 = Z E
  *   ell0 = theta x2 - lambda y2, ell1 = theta, ell4 = lambda.    11M + 2S
+ * (The two steps are miller_steps_impl.h, shared with BN254's pairing,
+ * which places the same coefficients in the D-type twist's slots.)
  * (T = kQ with 1 < k < |x| < r, so T != +-Q for Q of order r; inputs off
  * the subgroup give meaningless values but never fault.)
  * Per bit of |x| (63 of them, 5 set below the top one): one Fp12 squaring
@@ -46,90 +48,23 @@
 
 #define CZ_MILLER_BLOCK 16
 
-typedef struct {
-    cz_fp2 x, y, z;
-} g2_proj;
+#define PR_FP2 cz_fp2
+#define PR_FP2_(op) cz_fp2_##op
+#define PR_FP2I_(op) cz_fp2_##op##_i
+#define PR_G2_AFF cz_g2_affine
+/* 3b' = 12 (u + 1): a product by xi, a tripling and two doublings */
+#define PR_E_FROM_C(e, c)                                                      \
+    do {                                                                       \
+        cz_fp2_mul_by_nonresidue_i(e, c);                                      \
+        fp2_triple(e, e);                                                      \
+        cz_fp2_dbl_i(e, e);                                                    \
+        cz_fp2_dbl_i(e, e);                                                    \
+    } while (0)
+#include "pairing/miller_steps_impl.h"
 
 static bool g1_is_inf(const cz_g1_affine *p) { return cz_fp_is_zero(&p->x) && cz_fp_is_zero(&p->y); }
 
 static bool g2_is_inf(const cz_g2_affine *q) { return cz_fp2_is_zero(&q->x) && cz_fp2_is_zero(&q->y); }
-
-/* out = 3 * a (2 additions) */
-static void fp2_triple(cz_fp2 *out, const cz_fp2 *a)
-{
-    cz_fp2 t;
-    cz_fp2_dbl_i(&t, a);
-    cz_fp2_add_i(out, &t, a);
-}
-
-/* See the DESIGN comment: T <- 2T (scaled by 4), line coefficients out. */
-static void dbl_step(cz_fp2 ell[3], g2_proj *t)
-{
-    cz_fp2 b, c, e, f, h, j, s, xy;
-    cz_fp2_sqr(&b, &t->y);
-    cz_fp2_sqr(&c, &t->z);
-    cz_fp2_mul_by_nonresidue_i(&e, &c);      /* E = 3b' C = 12 (u + 1) C */
-    fp2_triple(&e, &e);
-    cz_fp2_dbl_i(&e, &e);
-    cz_fp2_dbl_i(&e, &e);
-    fp2_triple(&f, &e);
-    cz_fp2_add_i(&h, &t->y, &t->z);
-    cz_fp2_sqr(&h, &h);
-    cz_fp2_sub_i(&h, &h, &b);
-    cz_fp2_sub_i(&h, &h, &c);
-    cz_fp2_sqr(&j, &t->x);
-
-    cz_fp2_sub_i(&ell[0], &b, &e);
-    fp2_triple(&ell[1], &j);
-    ell[2] = h;
-
-    cz_fp2_mul(&xy, &t->x, &t->y);
-    cz_fp2_sub_i(&s, &b, &f);
-    cz_fp2_mul(&xy, &xy, &s);
-    cz_fp2_dbl_i(&t->x, &xy);                 /* X3 = 2XY(B - F) */
-
-    cz_fp2_sqr(&e, &e);
-    fp2_triple(&e, &e);
-    cz_fp2_dbl_i(&e, &e);
-    cz_fp2_dbl_i(&e, &e);                     /* 12 E^2 */
-    cz_fp2_add_i(&s, &b, &f);
-    cz_fp2_sqr(&s, &s);
-    cz_fp2_sub_i(&t->y, &s, &e);              /* Y3 = (B + F)^2 - 12E^2 */
-
-    cz_fp2_mul(&s, &b, &h);
-    cz_fp2_dbl_i(&s, &s);
-    cz_fp2_dbl_i(&t->z, &s);                  /* Z3 = 4BH */
-}
-
-/* T <- T + Q, Q affine; line coefficients out. */
-static void add_step(cz_fp2 ell[3], g2_proj *t, const cz_g2_affine *q)
-{
-    cz_fp2 theta, lambda, c, d, e, f, g, h, s;
-    cz_fp2_mul(&s, &q->y, &t->z);
-    cz_fp2_sub_i(&theta, &t->y, &s);
-    cz_fp2_mul(&s, &q->x, &t->z);
-    cz_fp2_sub_i(&lambda, &t->x, &s);
-    cz_fp2_sqr(&c, &theta);
-    cz_fp2_sqr(&d, &lambda);
-    cz_fp2_mul(&e, &lambda, &d);
-    cz_fp2_mul(&f, &t->z, &c);
-    cz_fp2_mul(&g, &t->x, &d);
-    cz_fp2_dbl_i(&s, &g);
-    cz_fp2_add_i(&h, &e, &f);
-    cz_fp2_sub_i(&h, &h, &s);
-    cz_fp2_mul(&t->x, &lambda, &h);
-    cz_fp2_sub_i(&s, &g, &h);
-    cz_fp2_mul(&s, &theta, &s);
-    cz_fp2_mul(&g, &e, &t->y);
-    cz_fp2_sub_i(&t->y, &s, &g);
-    cz_fp2_mul(&t->z, &t->z, &e);
-
-    cz_fp2_mul(&s, &theta, &q->x);
-    cz_fp2_mul(&g, &lambda, &q->y);
-    cz_fp2_sub_i(&ell[0], &s, &g);
-    ell[1] = theta;
-    ell[2] = lambda;
-}
 
 /* f <- f * (ell0 + ell1 nx w^2 + ell4 y w^3), nx = -xP, y = yP. */
 static void mul_line(cz_fp12 *f, const cz_fp2 ell[3], const cz_fp *nx, const cz_fp *y)
