@@ -15,7 +15,11 @@
  *    whose provenance the file records): Fp, Fr, Fp2, Fp6, Fp12 operations
  *    and the final exponentiation, k*G and P+Q on G1 and G2, the snarkjs
  *    encodings (.zkey bytes and JSON decimals) both ways, invalid points,
- *    and pairings. Every mismatch is printed before the test fails.
+ *    and pairings. Every mismatch is printed before the test fails;
+ *  - snarkjs's own bn128 key (tests/fixtures/bn254/small.zkey and its
+ *    small_vk.json): the same points through the binary and the decimal
+ *    decoders, and e(alpha, beta) against the vk's vk_alphabeta_12, computed
+ *    by snarkjs's ffjavascript (a second independent implementation).
  */
 #include "common/test_util.h"
 
@@ -886,6 +890,131 @@ static void test_pairing_props(void **state)
     end("pairing properties");
 }
 
+/* ================= snarkjs's own bn128 key: tests/fixtures/bn254 ================= */
+
+/* Section `type` of a .zkey (magic "zkey", version, section count, then
+   (type u32, size u64, bytes) records): its bytes and size, or NULL. */
+static const uint8_t *zkey_section(const uint8_t *z, size_t len, uint32_t type, uint64_t *size)
+{
+    if (len < 12 || memcmp(z, "zkey", 4) != 0)
+        return NULL;
+    uint32_t n;
+    memcpy(&n, z + 8, 4);
+    size_t off = 12;
+    for (uint32_t i = 0; i < n && off + 12 <= len; i++) {
+        uint32_t t;
+        uint64_t sz;
+        memcpy(&t, z + off, 4);
+        memcpy(&sz, z + off + 4, 8);
+        off += 12;
+        if (sz > len - off)
+            return NULL;
+        if (t == type) {
+            *size = sz;
+            return z + off;
+        }
+        off += sz;
+    }
+    return NULL;
+}
+
+static void g1_of_dec(cz_bn254_g1_affine *out, const json_t *d)
+{
+    assert_int_equal(cz_bn254_g1_from_dec(out, item(d, 0), item(d, 1), item(d, 2)), CZ_OK);
+}
+
+static void g2_of_dec(cz_bn254_g2_affine *out, const json_t *d)
+{
+    const json_t *x = json_array_get(d, 0), *y = json_array_get(d, 1), *z = json_array_get(d, 2);
+    assert_int_equal(cz_bn254_g2_from_dec(out, item(x, 0), item(x, 1), item(y, 0), item(y, 1), item(z, 0),
+                                          item(z, 1)),
+                     CZ_OK);
+}
+
+/* The verifying key snarkjs wrote for its bn128 key (small_vk.json) against
+ * the key's binary header (small.zkey, Montgomery bytes): the same points
+ * through the two decoders, all on the curves and in the subgroups, gamma
+ * the G2 generator, and e(alpha, beta) equal to the vk's vk_alphabeta_12,
+ * which snarkjs computes with ffjavascript: a second independent pairing. */
+static void test_snarkjs_key(void **state)
+{
+    (void)state;
+    begin();
+    size_t zlen = 0;
+    uint8_t *z = cz_test_read_file(cz_test_src_path("tests/fixtures/bn254/small.zkey"), &zlen);
+    assert_non_null(z);
+    json_error_t err;
+    json_t *vk = json_load_file(cz_test_src_path("tests/fixtures/bn254/small_vk.json"), 0, &err);
+    assert_non_null(vk);
+    CHECK(!strcmp(json_string_value(json_object_get(vk, "curve")), "bn128"), "vk curve");
+
+    uint64_t hsz = 0, icsz = 0;
+    const uint8_t *h = zkey_section(z, zlen, 2, &hsz);
+    assert_non_null(h);
+    uint32_t n8q, n8r, npub;
+    memcpy(&n8q, h, 4);
+    assert_int_equal(n8q, 32);
+    uint64_t p[4] = CZ_BN254_FP_P, r[4] = CZ_BN254_FR_P;
+    CHECK(memcmp(h + 4, p, 32) == 0, "zkey q is BN254's p");
+    memcpy(&n8r, h + 36, 4);
+    assert_int_equal(n8r, 32);
+    CHECK(memcmp(h + 40, r, 32) == 0, "zkey r is BN254's r");
+    memcpy(&npub, h + 76, 4);
+    assert_int_equal((json_int_t)npub, json_integer_value(json_object_get(vk, "nPublic")));
+    const uint8_t *pts = h + 84; /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
+    assert_true(hsz >= 84 + 3 * 64 + 3 * 128);
+
+    cz_bn254_g1_affine a_bin, a_dec, b1;
+    cz_bn254_g2_affine b_bin, b_dec, g_bin, g_dec, d_bin, d_dec, gen;
+    CHECK(cz_bn254_g1_from_snarkjs(&a_bin, pts) == CZ_OK, "alpha1 bytes");
+    CHECK(cz_bn254_g1_from_snarkjs(&b1, pts + 64) == CZ_OK, "beta1 bytes");
+    CHECK(cz_bn254_g2_from_snarkjs(&b_bin, pts + 128) == CZ_OK, "beta2 bytes");
+    CHECK(cz_bn254_g2_from_snarkjs(&g_bin, pts + 256) == CZ_OK, "gamma2 bytes");
+    CHECK(cz_bn254_g2_from_snarkjs(&d_bin, pts + 448) == CZ_OK, "delta2 bytes");
+    g1_of_dec(&a_dec, get(vk, "vk_alpha_1"));
+    g2_of_dec(&b_dec, get(vk, "vk_beta_2"));
+    g2_of_dec(&g_dec, get(vk, "vk_gamma_2"));
+    g2_of_dec(&d_dec, get(vk, "vk_delta_2"));
+    CHECK(cz_bn254_g1_affine_eq(&a_bin, &a_dec), "alpha: zkey bytes = vk decimals");
+    CHECK(cz_bn254_g2_affine_eq(&b_bin, &b_dec), "beta");
+    CHECK(cz_bn254_g2_affine_eq(&g_bin, &g_dec), "gamma");
+    CHECK(cz_bn254_g2_affine_eq(&d_bin, &d_dec), "delta");
+    CHECK(cz_bn254_g2_affine_in_subgroup(&b_bin) && cz_bn254_g2_affine_in_subgroup(&d_bin), "G2 subgroup");
+    cz_bn254_g2_generator(&gen);
+    CHECK(cz_bn254_g2_affine_eq(&g_dec, &gen), "gamma is the generator");
+
+    /* IC: section 3, nPublic + 1 G1 points */
+    const uint8_t *ic = zkey_section(z, zlen, 3, &icsz);
+    assert_non_null(ic);
+    const json_t *icj = get(vk, "IC");
+    assert_int_equal(icsz, 64 * (npub + 1));
+    assert_int_equal(json_array_size(icj), npub + 1);
+    for (uint32_t i = 0; i <= npub; i++) {
+        cz_bn254_g1_affine x, y;
+        CHECK(cz_bn254_g1_from_snarkjs(&x, ic + 64 * i) == CZ_OK, "IC[%u] bytes", i);
+        g1_of_dec(&y, json_array_get(icj, i));
+        CHECK(cz_bn254_g1_affine_eq(&x, &y), "IC[%u]", i);
+        uint8_t back[64];
+        cz_bn254_g1_to_snarkjs(back, &y);
+        CHECK(memcmp(back, ic + 64 * i, 64) == 0, "IC[%u] written back", i);
+    }
+
+    /* e(alpha, beta) = vk_alphabeta_12: [c0, c1] of [Fp2 c0, c1, c2] of [re, im] */
+    cz_bn254_fp12 e, want;
+    cz_bn254_fp *c = (cz_bn254_fp *)(void *)&want;
+    const json_t *ab = get(vk, "vk_alphabeta_12");
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < 3; j++)
+            for (size_t k = 0; k < 2; k++)
+                assert_true(cz_bn254_fp_from_dec(&c[i * 6 + j * 2 + k],
+                                                 item(json_array_get(json_array_get(ab, i), j), k)));
+    cz_bn254_pairing(&e, &a_dec, &b_dec);
+    CHECK(cz_bn254_fp12_eq(&e, &want), "e(alpha, beta) = snarkjs's vk_alphabeta_12");
+    json_decref(vk);
+    free(z);
+    end("snarkjs bn128 key");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -893,7 +1022,7 @@ int main(void)
         cmocka_unit_test(test_tower_kat),        cmocka_unit_test(test_tower_props),
         cmocka_unit_test(test_groups_kat),       cmocka_unit_test(test_invalid_points),
         cmocka_unit_test(test_groups_props),     cmocka_unit_test(test_pairing_kat),
-        cmocka_unit_test(test_pairing_props),
+        cmocka_unit_test(test_pairing_props),     cmocka_unit_test(test_snarkjs_key),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
