@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "curve/bn254_curve.h"
+#include "curve/curves.h"
 #include "field/bn254.h"
 #include "field/bn254_constants.h"
 #include "pairing/bn254_pairing.h"
@@ -1015,6 +1016,60 @@ static void test_snarkjs_key(void **state)
     end("snarkjs bn128 key");
 }
 
+/* ================= the curve descriptor ================= */
+
+/* cz_curve picks the curve from names and from the moduli of real snarkjs
+   headers: the bn128 and BLS12-381 keys and witnesses of tests/fixtures. */
+static void test_curve_descriptor(void **state)
+{
+    (void)state;
+    begin();
+    const cz_curve *bn = cz_curve_get(CZ_CURVE_BN254), *bls = cz_curve_get(CZ_CURVE_BLS12_381);
+    assert_non_null(bn);
+    assert_non_null(bls);
+    CHECK(cz_curve_get((cz_curve_id)7) == NULL, "id out of range");
+    CHECK(cz_curve_by_name("bn128") == bn && cz_curve_by_name("BN254") == bn &&
+              cz_curve_by_name("alt_bn128") == bn, "bn254 names");
+    CHECK(cz_curve_by_name("bls12381") == bls && cz_curve_by_name("bls12-381") == bls, "bls names");
+    CHECK(cz_curve_by_name("secp256k1") == NULL && cz_curve_by_name(NULL) == NULL, "unknown names");
+    CHECK(!strcmp(bn->snarkjs_name, "bn128") && !strcmp(bls->snarkjs_name, "bls12381"), "snarkjs names");
+    CHECK(bn->fp_bytes == 32 && bn->fr_bytes == 32 && bn->g1_bytes == 64 && bn->g2_bytes == 128 &&
+              bn->fr_two_adicity == 28, "bn254 sizes");
+    CHECK(bls->fp_bytes == 48 && bls->fr_bytes == 32 && bls->g1_bytes == 96 && bls->g2_bytes == 192 &&
+              bls->fr_two_adicity == 32, "bls sizes");
+    CHECK(sizeof(cz_bn254_g1_affine) == bn->g1_bytes && sizeof(cz_bn254_g2_affine) == bn->g2_bytes,
+          "bn254 point sizes are the struct sizes");
+
+    const char *zkeys[2] = {"tests/fixtures/bn254/small.zkey", "tests/fixtures/small.zkey"};
+    const char *wtns[2] = {"tests/fixtures/bn254/small.wtns", "tests/fixtures/small.wtns"};
+    const cz_curve *want[2] = {bn, bls};
+    for (int i = 0; i < 2; i++) {
+        size_t len = 0;
+        uint64_t hsz = 0;
+        uint8_t *z = cz_test_read_file(cz_test_src_path(zkeys[i]), &len);
+        assert_non_null(z);
+        const uint8_t *h = zkey_section(z, len, 2, &hsz);
+        assert_non_null(h);
+        uint32_t n8q, n8r;
+        memcpy(&n8q, h, 4);
+        memcpy(&n8r, h + 4 + n8q, 4);
+        CHECK(cz_curve_by_moduli(h + 4, n8q, h + 8 + n8q, n8r) == want[i], "%s: curve from q, r", zkeys[i]);
+        CHECK(cz_curve_by_moduli(h + 4, n8q, NULL, 0) == want[i], "%s: curve from q", zkeys[i]);
+        CHECK(cz_curve_by_moduli(h + 8 + n8q, n8r, NULL, 0) == NULL, "%s: r is no base field", zkeys[i]);
+        free(z);
+        /* .wtns: "wtns", version, sections; section 1: n8 (u32), the prime, count */
+        uint8_t *w = cz_test_read_file(cz_test_src_path(wtns[i]), &len);
+        assert_non_null(w);
+        assert_true(len > 32 && !memcmp(w, "wtns", 4));
+        uint32_t n8;
+        memcpy(&n8, w + 24, 4);
+        assert_true(28 + n8 <= len);
+        CHECK(cz_curve_by_scalar_prime(w + 28, n8) == want[i], "%s: curve from the prime", wtns[i]);
+        free(w);
+    }
+    end("curve descriptor");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1023,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_groups_kat),       cmocka_unit_test(test_invalid_points),
         cmocka_unit_test(test_groups_props),     cmocka_unit_test(test_pairing_kat),
         cmocka_unit_test(test_pairing_props),     cmocka_unit_test(test_snarkjs_key),
+        cmocka_unit_test(test_curve_descriptor),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
