@@ -139,13 +139,13 @@ __device__ __forceinline__ uint32_t czd_scalar_half(czd_fr &s)
 /* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i;
    the pair names point map[i] (i without a map). */
 __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, const uint32_t *map,
-                         size_t n, unsigned c, unsigned w0, unsigned wc, uint32_t sentinel)
+                         size_t n, unsigned c, unsigned w0, unsigned wc, uint32_t sentinel, int halve)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     czd_fr s = scalars[i];
-    const uint32_t flip = czd_scalar_half(s);
+    const uint32_t flip = halve ? czd_scalar_half(s) : 0;
     const uint32_t pi = map ? map[i] : (uint32_t)i; /* the point of scalar i */
     uint32_t carry = 0;
     const uint32_t half = 1u << (c - 1);
@@ -424,12 +424,18 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
         if (c > 16)
             c = 16;
+        /* 2^27 G1 points (Groth16's H at PoRep scale), 254-bit digits, on
+           the H200: c = 16 1,850 ms, 17 1,727, 18 1,753, 19 1,667, 20
+           1,594 (13 windows instead of 16; docs/PERF.md) */
+        if (sizeof(F) == sizeof(czd_fp) && lg >= 27)
+            c = 20;
     }
     if (c < 2 || c > 20)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
     /* scalars of CZD_MSM_SCALAR_BITS bits; a top window of full width can
        carry out of the last digit, so it gets one more window */
-    const unsigned sb = CZD_MSM_SCALAR_BITS;
+    const int halve = czd_msm_knob("CUZK_MSM_HALF", 1) != 0; /* 0: 255-bit digits (A/B runs) */
+    const unsigned sb = halve ? CZD_MSM_SCALAR_BITS : 255;
     const unsigned nwin = sb % c ? (sb + c - 1) / c : sb / c + 1;
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
@@ -478,7 +484,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
     if (aff_rounds)
-        per_win += n * (3 * sizeof(czd_affine<F>) / 4 + 3 + 2 * sizeof(F) / CZD_AFF_SPAN) +
+        per_win += n * (3 * sizeof(czd_affine<F>) / 4 + 3 + 3 * sizeof(F) / (2 * CZD_AFF_PAIRS)) +
                    (size_t)nbw * (2 * sizeof(czd_affine<F>) + 24) + 4096;
     size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
@@ -519,7 +525,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        has fewer); bounds in ns/ne[r % 2] (round 0 reads bstart/bend) */
     const size_t nbb_cap = (size_t)wc * nbw;
     const size_t ub1 = (cap + nbb_cap + 1) / 2, ub2 = (ub1 + nbb_cap + 1) / 2;
-    const size_t aff_threads = (cap + CZD_AFF_SPAN - 1) / CZD_AFF_SPAN;
+    const size_t aff_threads = (ub1 + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
     size_t scan_bytes = 0;
     if (aff_rounds)
         CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (uint32_t *)nullptr,
@@ -536,6 +542,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, unsigned long long, aff_count, 2);
     CZD_TAKE(ctx, sc, F, aff_tot, aff_rounds ? aff_threads : 1);
     CZD_TAKE(ctx, sc, F, aff_lev, aff_rounds ? czd_batch_inv_size(aff_threads) + 1 : 1);
+    CZD_TAKE(ctx, sc, F, aff_pre, aff_rounds ? aff_threads + czd_batch_inv_size(aff_threads) + 1 : 1);
     CZD_TAKE(ctx, sc, char, aff_scan_tmp, scan_bytes ? scan_bytes : 1);
     czd_affine<F> *aff_p[2] = {aff_p0, aff_p1};
     uint32_t *aff_k[2] = {aff_k0, aff_k1}, *aff_ns[2] = {aff_ns0, aff_ns1},
@@ -547,7 +554,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         uint32_t sentinel = (uint32_t)wcb << (c - 1);
         unsigned end_bit = czd_log2_ceil((size_t)sentinel + 1);
         k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, map, n, c, w0, wcb,
-                                                              sentinel);
+                                                              sentinel, halve);
         CZD_LAUNCHED(ctx, "k_digits");
         prof.mark("digits");
         cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
@@ -579,15 +586,18 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             k_aff_ends<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_ne[o], aff_count + o,
                                                                       aff_ns[o], aff_cnt, nbb);
             CZD_LAUNCHED(ctx, "k_aff_ends");
-            const size_t nt = (ub + CZD_AFF_SPAN - 1) / CZD_AFF_SPAN;
+            k_aff_keys<<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(aff_k[o], rk, rs, aff_ns[o], rc);
+            CZD_LAUNCHED(ctx, "k_aff_keys");
+            const size_t ub_next = (ub + nbb + 1) / 2;
+            const size_t nt = (ub_next + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
             k_aff_fwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                aff_p[o], aff_k[o], aff_tot, rp, rv, rk, rs, re, aff_ns[o], rc, nt);
+                aff_p[o], aff_tot, aff_k[o], rp, rv, rs, re, aff_ns[o], aff_count + o, nt);
             CZD_LAUNCHED(ctx, "k_aff_fwd");
-            cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev);
+            cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
             if (bst != CZ_OK)
                 return bst;
             k_aff_bwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                aff_p[o], aff_tot, rp, rv, rk, rs, re, aff_ns[o], rc, nt);
+                aff_p[o], aff_tot, aff_k[o], rp, rv, rs, re, aff_ns[o], aff_count + o, nt);
             CZD_LAUNCHED(ctx, "k_aff_bwd");
             rp = aff_p[o];
             rk = aff_k[o];
@@ -595,7 +605,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             rs = aff_ns[o];
             re = aff_ne[o];
             rc = aff_count + o;
-            ub = (ub + nbb + 1) / 2;
+            ub = ub_next;
         }
         if (aff_rounds)
             prof.mark("affine");

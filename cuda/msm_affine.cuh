@@ -16,17 +16,17 @@
  * the runs left are summed by msm.cu's XYZZ segments as before, which
  * handle any run length.
  *
- * A round is three steps. k_aff_fwd: each thread takes CZD_AFF_SPAN
- * consecutive input points, and for each pair that starts among them
- * (a run's even offsets) computes the denominator, multiplies it into a
- * running product, and parks the product so far in the x of the pair's
- * output slot (the output slots of a thread's pairs are consecutive); its
- * total goes to tot[t]. czd_batch_inv inverts every tot[t] by the same
- * trick in levels of 32 (one Fermat inversion in all). k_aff_bwd walks the
- * thread's pairs backwards: the inverse of pair j's denominator is the
- * running inverse times the parked product of the pairs before it, then
- * the running inverse is multiplied by the denominator; the sum replaces
- * the parked product.
+ * A round: k_aff_counts, a scan and k_aff_ends give the next runs'
+ * bounds; k_aff_keys names the bucket of every output slot. k_aff_fwd:
+ * each thread takes CZD_AFF_PAIRS consecutive output slots (so no lane
+ * skips a step that another takes), computes each pair's denominator,
+ * multiplies it into a running product and parks the product so far in the
+ * x of the slot; its total goes to tot[t]. czd_batch_inv inverts every
+ * tot[t] by the same trick in levels of 32 (one Fermat inversion in all).
+ * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
+ * denominator is the running inverse times the parked product of the
+ * slots before it, then the running inverse is multiplied by the
+ * denominator; the sum replaces the parked product.
  * Special cases are exact: a point at infinity (x = y = 0) passes the other
  * through, P + P doubles (denominator 2y, lambda = 3x^2 / 2y), P + (-P) is
  * infinity; these use the denominator 1 when they need none. In round 0
@@ -39,7 +39,7 @@
 #include "common.cuh"
 #include "ec.cuh"
 
-#define CZD_AFF_SPAN 32 /* input points a thread takes in a round (~16 pairs) */
+#define CZD_AFF_PAIRS 16 /* output points (pairs) a thread takes in a round */
 #define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
 
 /* point i of a round: through the pair's value (round 0) or directly */
@@ -81,71 +81,73 @@ __device__ __forceinline__ unsigned czd_aff_case(const czd_affine<F> &p, const c
     return 4;
 }
 
-/* the first index in [i0, i1) where a pair starts (offset even in its run) */
-__device__ __forceinline__ size_t czd_aff_first(const uint32_t *keys, const uint32_t *bs, size_t i0)
+/* The output slot of every pair (and carried odd point): the pair that
+   starts at input i (an even offset in its run) goes to ns[k] + offset / 2;
+   okeys of that slot gets its bucket. The slots of a run are consecutive,
+   so the next steps walk outputs, not inputs: every thread then has only
+   pairs to add (walking inputs, lanes would skip the odd offsets at
+   different steps and a warp would run each addition twice). */
+__global__ void k_aff_keys(uint32_t *okeys, const uint32_t *keys, const uint32_t *bs,
+                           const uint32_t *ns, const unsigned long long *count)
 {
-    return ((i0 - bs[keys[i0]]) & 1) ? i0 + 1 : i0;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)*count)
+        return;
+    uint32_t k = keys[i];
+    size_t off = i - bs[k];
+    if (!(off & 1))
+        okeys[ns[k] + off / 2] = k;
 }
 
 template <class F>
-__global__ void k_aff_fwd(czd_affine<F> *out, uint32_t *okeys, F *tot, const czd_affine<F> *pts,
-                          const uint32_t *vals, const uint32_t *keys, const uint32_t *bs,
-                          const uint32_t *be, const uint32_t *ns, const unsigned long long *count,
+__global__ void k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *okeys,
+                          const czd_affine<F> *pts, const uint32_t *vals, const uint32_t *bs,
+                          const uint32_t *be, const uint32_t *ns, const unsigned long long *ocount,
                           size_t nthreads)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads)
         return;
-    const size_t m = (size_t)*count;
-    size_t i0 = t * CZD_AFF_SPAN, i1 = i0 + CZD_AFF_SPAN < m ? i0 + CZD_AFF_SPAN : m;
+    const size_t m = (size_t)*ocount;
+    size_t o0 = t * CZD_AFF_PAIRS, o1 = o0 + CZD_AFF_PAIRS < m ? o0 + CZD_AFF_PAIRS : m;
     F acc = F::one();
-    for (size_t i = i0; i < i1; i++) {
-        uint32_t k = keys[i];
-        size_t s = bs[k];
-        if ((i - s) & 1)
-            continue;
-        size_t j = ns[k] + (i - s) / 2;
-        okeys[j] = k;
+    for (size_t o = o0; o < o1; o++) {
+        uint32_t k = okeys[o];
+        size_t i = bs[k] + 2 * (o - ns[k]);
         if (i + 1 < be[k]) {
             czd_affine<F> p = czd_aff_load<F>(pts, vals, i), q = czd_aff_load<F>(pts, vals, i + 1);
             F d;
             if (czd_aff_case<F>(p, q, d) < 2)
                 acc = acc * d;
         }
-        out[j].x = acc; /* the product through this pair, until k_aff_bwd */
+        out[o].x = acc; /* the product through this pair, until k_aff_bwd */
     }
     tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
 }
 
 template <class F>
-__global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const czd_affine<F> *pts,
-                          const uint32_t *vals, const uint32_t *keys, const uint32_t *bs,
-                          const uint32_t *be, const uint32_t *ns, const unsigned long long *count,
+__global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *okeys,
+                          const czd_affine<F> *pts, const uint32_t *vals, const uint32_t *bs,
+                          const uint32_t *be, const uint32_t *ns, const unsigned long long *ocount,
                           size_t nthreads)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads)
         return;
-    const size_t m = (size_t)*count;
-    size_t i0 = t * CZD_AFF_SPAN, i1 = i0 + CZD_AFF_SPAN < m ? i0 + CZD_AFF_SPAN : m;
-    if (i0 >= m)
-        return;
-    const size_t ifirst = czd_aff_first(keys, bs, i0);
+    const size_t m = (size_t)*ocount;
+    size_t o0 = t * CZD_AFF_PAIRS, o1 = o0 + CZD_AFF_PAIRS < m ? o0 + CZD_AFF_PAIRS : m;
     F inv = tinv[t];
-    for (size_t i = i1; i-- > ifirst;) {
-        uint32_t k = keys[i];
-        size_t s = bs[k];
-        if ((i - s) & 1)
-            continue;
-        size_t j = ns[k] + (i - s) / 2;
+    for (size_t o = o1; o-- > o0;) {
+        uint32_t k = okeys[o];
+        size_t i = bs[k] + 2 * (o - ns[k]);
         czd_affine<F> p = czd_aff_load<F>(pts, vals, i), r;
         if (i + 1 < be[k]) {
             czd_affine<F> q = czd_aff_load<F>(pts, vals, i + 1);
             F d;
             unsigned cs = czd_aff_case<F>(p, q, d);
             if (cs < 2) {
-                /* 1/d = inv * (product of the pairs before this one) */
-                F dinv = i == ifirst ? inv : inv * out[j - 1].x;
+                /* 1/d = inv * (product of the thread's pairs before this one) */
+                F dinv = o == o0 ? inv : inv * out[o - 1].x;
                 inv = inv * d;
                 F num = cs == 0 ? q.y - p.y : F::sqr(p.x);
                 if (cs == 1)
@@ -164,7 +166,7 @@ __global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const czd_affine<F>
         } else {
             r = p; /* the run's odd last point, carried */
         }
-        out[j] = r;
+        out[o] = r;
     }
 }
 
@@ -188,9 +190,10 @@ __global__ void k_aff_ends(uint32_t *ne, unsigned long long *count, const uint32
         *count = (unsigned long long)ns[k] + cnt[k];
 }
 
-/* One level of czd_batch_inv, up: prod[c] = the product of v[32c .. 32c+32) */
+/* One level of czd_batch_inv, up: pre[i] = the product of v over its
+   chunk of 32 through i, prod[c] = the chunk's product */
 template <class F>
-__global__ void k_binv_up(F *prod, const F *v, size_t n)
+__global__ void k_binv_up(F *prod, F *pre, const F *v, size_t n)
 {
     size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t i0 = c * CZD_AFF_CHUNK;
@@ -198,28 +201,27 @@ __global__ void k_binv_up(F *prod, const F *v, size_t n)
         return;
     size_t i1 = i0 + CZD_AFF_CHUNK < n ? i0 + CZD_AFF_CHUNK : n;
     F acc = v[i0];
-    for (size_t i = i0 + 1; i < i1; i++)
+    pre[i0] = acc;
+    for (size_t i = i0 + 1; i < i1; i++) {
         acc = acc * v[i];
+        pre[i] = acc;
+    }
     prod[c] = acc;
 }
 
 /* One level, down: given inv[c] = 1 / prod[c], v[i] = 1 / v[i] in place */
 template <class F>
-__global__ void k_binv_down(F *v, const F *inv, size_t n)
+__global__ void k_binv_down(F *v, const F *pre, const F *inv, size_t n)
 {
     size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t i0 = c * CZD_AFF_CHUNK;
     if (i0 >= n)
         return;
     size_t i1 = i0 + CZD_AFF_CHUNK < n ? i0 + CZD_AFF_CHUNK : n;
-    F pre[CZD_AFF_CHUNK];
-    pre[0] = v[i0];
-    for (size_t i = i0 + 1; i < i1; i++)
-        pre[i - i0] = pre[i - i0 - 1] * v[i];
     F r = inv[c];
     for (size_t i = i1 - 1; i > i0; i--) {
         F vi = v[i];
-        v[i] = r * pre[i - i0 - 1];
+        v[i] = r * pre[i - 1];
         r = r * vi;
     }
     v[i0] = r;
@@ -232,8 +234,8 @@ __global__ void k_binv_root(F *v)
         v[0] = F::inv(v[0]);
 }
 
-/* v[0 .. n) = their inverses (every v[i] != 0), in levels of 32 with one
-   Fermat inversion; lev holds the levels (czd_batch_inv_size(n) values). */
+/* the level products of czd_batch_inv(n): its lev holds this many values,
+   its pre n more */
 static inline size_t czd_batch_inv_size(size_t n)
 {
     size_t s = 0;
@@ -244,34 +246,37 @@ static inline size_t czd_batch_inv_size(size_t n)
     return s;
 }
 
+/* v[0 .. n) = their inverses (every v[i] != 0), in levels of 32 with one
+   Fermat inversion; lev and pre as czd_batch_inv_size says. */
 template <class F>
-static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev)
+static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre)
 {
     if (n == 0)
         return CZ_OK;
-    /* up: level arrays one after the other in lev */
-    F *lv[16];
+    F *lv[16], *lp[16];
     size_t ln[16];
     int depth = 0;
     lv[0] = v;
     ln[0] = n;
-    F *p = lev;
+    lp[0] = pre;
+    F *p = lev, *q = pre + n;
     while (ln[depth] > 1) {
         size_t m = (ln[depth] + CZD_AFF_CHUNK - 1) / CZD_AFF_CHUNK;
-        k_binv_up<F><<<czd_blocks(m, 128), 128, 0, ctx->stream>>>(p, lv[depth], ln[depth]);
+        k_binv_up<F><<<czd_blocks(m, 128), 128, 0, ctx->stream>>>(p, lp[depth], lv[depth], ln[depth]);
         CZD_LAUNCHED(ctx, "k_binv_up");
-        depth++;
-        if (depth >= 16)
+        if (++depth >= 16)
             return czd_fail(ctx, CZ_ERR_ARG, "batch inversion of %zu values: too many levels", n);
         lv[depth] = p;
+        lp[depth] = q;
         ln[depth] = m;
         p += m;
+        q += m;
     }
     k_binv_root<F><<<1, 32, 0, ctx->stream>>>(lv[depth]);
     CZD_LAUNCHED(ctx, "k_binv_root");
     for (int d = depth; d > 0; d--) {
-        size_t m = ln[d];
-        k_binv_down<F><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(lv[d - 1], lv[d], ln[d - 1]);
+        k_binv_down<F><<<czd_blocks(ln[d], 64), 64, 0, ctx->stream>>>(lv[d - 1], lp[d - 1], lv[d],
+                                                                    ln[d - 1]);
         CZD_LAUNCHED(ctx, "k_binv_down");
     }
     return CZ_OK;

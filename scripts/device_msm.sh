@@ -10,7 +10,7 @@
 #   scripts/device_msm.sh [PHASE...]     (default: build test bench native)
 #
 # Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
-# (window sweep sizes; 27), PARTS (bench-native partitions; 2), AB (the
+# (window sweep sizes; 26), PARTS (bench-native partitions; 2), AB (the
 # CUZK_MSM_AFFINE settings compared; "2 0").
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +19,7 @@ BUILD=${BUILD:-/tmp/cuzk-build}
 PFX=${PFX:-/tmp/cuzk-deps}
 MSM_MAX=${MSM_MAX:-27}
 G2_MAX=${G2_MAX:-22}
-WSWEEP=${WSWEEP:-27}
+WSWEEP=${WSWEEP:-26}
 PARTS=${PARTS:-2}
 AB=${AB:-"2 0"}
 PHASES=("$@")
@@ -47,7 +47,7 @@ if has build; then
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/logs/configure.log" 2>&1 ||
         { tail -30 "$OUT/logs/configure.log"; exit 1; }
     cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native bench-gpu \
-        bench-native cuzk-synth >"$OUT/logs/build.log" 2>&1 ||
+        bench-native cuzk-synth cuzk-cli >"$OUT/logs/build.log" 2>&1 ||
         { grep -E "error" "$OUT/logs/build.log" | head -30; exit 1; }
     cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
         grep -A1 -E "Function .*(k_aff_|k_accumulate)" | cut -c1-160 >"$OUT/logs/regs.txt"
@@ -75,6 +75,11 @@ if has bench; then
             --msm-min 20 --g2-max "$G2_MAX" --reps 3 \
             >>"$OUT/logs/bench-$a.jsonl" 2>>"$OUT/logs/bench-$a.txt" || rc=1
         grep -vE "^#" "$OUT/logs/bench-$a.txt" | head -30
+    done
+    stamp "A/B of the 254-bit digits (CUZK_MSM_HALF), 2^20..2^24"
+    for h in 1 0; do
+        CUZK_MSM_HALF=$h CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 60 "$BIN/bench-gpu" --only msm \
+            --msm-min 20 --msm-max 24 --reps 3 2>&1 >/dev/null | grep -vE "^#" | sed "s/^/half=$h /"
     done
     stamp "PoRep-like scalars"
     CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only bits --bits 27 --bits-g2 33100000 \
