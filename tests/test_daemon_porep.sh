@@ -12,7 +12,10 @@
 # answered 400 naming what is wrong while another job completes (its
 # proofs verified); request_id; the prove stage named "prove" on the CPU;
 # a key in use cannot be evicted; SIGTERM while a key is being made; a
-# key past the host memory budget (507).
+# key past the host memory budget (507); [keys] presets made in the
+# background (listed loading while the API answers, jobs for it 503 with
+# Retry-After until it is made, a span in the timeline; a failure logged
+# and listed, the daemon running on).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cz_init
@@ -192,11 +195,64 @@ cz_daemon_stop
 cz_check "cuzkd exits 0 after SIGTERM (got ${DRC:-?})" test "${DRC:-1}" = 0
 cz_check "no sanitizer report in the daemon's log" sh -c "! grep -qE 'Sanitizer|runtime error' '$d/p.log'"
 
-# ---- [keys] presets: a key made at start --------------------------------------------------
-cz_daemon_start q --device cpu --set keys.presets=$P:3 || cz_finish
-cz_check "[keys] presets made the key at start" \
-    jqe --arg p $P '.[] | select(.id == $p) | .seed == 3' <<<"$(api GET /v1/keys)"
+# ---- [keys] presets: made in the background while the API answers --------------------------
+cz_daemon_start q --device cpu --set keys.presets=$P:3 --set paths.witnesses="$d" || cz_finish
+keys=$(api GET /v1/keys)
+cz_check "the API answers at once: GET /v1/keys lists the preset key loading, with its stage" \
+    jqe --arg p $P '.[] | select(.id == $p) | .state == "loading" and .preset == $p and .seed == 3 and (.stage | length) > 0' <<<"$keys"
+cz_check "... before the log says it is made" sh -c "! grep -q 'key $P made from preset' '$d/q.log'"
+curl -s --unix-socket "$SOCK" -D "$d/q.hdr" -o "$d/q.body" -X POST -H 'Content-Type: application/json' \
+    -d "{\"type\":\"porep\",\"c1_path\":\"$d/c1.json\"}" http://localhost/v1/proofs >/dev/null
+cz_check "a job for it meanwhile is 503 with Retry-After" \
+    sh -c "head -1 '$d/q.hdr' | grep -q ' 503' && grep -qi '^Retry-After: [1-9]' '$d/q.hdr'"
+cz_check "... code key_loading, a retry hint, naming the key and its preset" \
+    jqe --arg p $P '.code == "key_loading" and .retry_after_ms > 0 and (.error | test("key .\($p). is being made from preset \($p)"))' "$d/q.body"
+cz_expect 0 "batch -t porep meanwhile: retries the 503 until the key is made, then completes" \
+    "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$d/c1.json" -c 1 --out "$d/bq"
+cz_check "... after retrying" grep -q "retried after 429/503" <<<"$RUN_OUT"
+bad=0
+for p in 1 2; do
+    "$CUZK" verify --quiet "$d/vk.json" "$d/bq/public-1-$p.json" "$d/bq/proof-1-$p.json" \
+        >/dev/null 2>&1 || bad=$((bad + 1))
+done
+cz_check "its proofs verify against cuzk setup's vk of the same seed ($bad bad)" test $bad = 0
+cz_check "the key is then ready, seed 3" \
+    jqe --arg p $P '.[] | select(.id == $p) | .state == "ready" and .seed == 3' <<<"$(api GET /v1/keys)"
+cz_check "the log says the key was made" grep -q "key $P made from preset $P" "$d/q.log"
+tl=$(api GET /v1/timeline)
+cz_check "the timeline has the key's make as one span" \
+    jqe --arg p $P '[.spans[] | select(.key == $p and .stage == "key_make" and .ok and .end_ms > .start_ms)] | length == 1' <<<"$tl"
+cz_expect 0 "timeline SVG" "$BENCH" --addr "unix:$SOCK" timeline --svg "$d/tq.svg"
+cz_check "... draws it in a keys lane" sh -c "grep -q '>keys<' '$d/tq.svg' && grep -q 'key $P key_make' '$d/tq.svg'"
+cz_check "... and counts the one job only" grep -q "1 jobs" <<<"$RUN_OUT"
 cz_daemon_stop
+cz_check "cuzkd exits 0 (got ${DRC:-?})" test "${DRC:-1}" = 0
+
+# ---- [keys] presets: a key that cannot be made is logged and listed, the daemon runs on -----
+cz_daemon_start f --device cpu --set engine.host_memory_budget=32M --set keys.presets=$P \
+    --set paths.witnesses="$d" || cz_finish
+for _ in $(seq 1 200); do grep -q "making it from preset" "$d/f.log" && break; sleep 0.05; done
+cz_check "the failure is logged" grep -q "key $P: making it from preset $P failed: .*needs [0-9]* MiB" "$d/f.log"
+keys=$(api GET /v1/keys)
+cz_check "GET /v1/keys lists it failed, with the error" \
+    jqe --arg p $P '.[] | select(.id == $p) | .state == "failed" and (.error | test("needs [0-9]+ MiB"))' <<<"$keys"
+ans=$(api POST /v1/proofs -H 'Content-Type: application/json' -d "{\"type\":\"porep\",\"c1_path\":\"$d/c1.json\"}")
+cz_check "a job for it is 404 ($(code))" test "$(code)" = 404
+cz_check "... saying its make failed" grep -q "making it from preset $P failed" <<<"$ans"
+api GET /v1/health >/dev/null
+cz_check "the daemon runs on (health $(code))" test "$(code)" = 200
+api DELETE "/v1/keys/$P" >/dev/null
+cz_check "DELETE clears the failure ($(code))" test "$(code)" = 200
+cz_check "... gone from the list" jqe --arg p $P 'map(.id) | index($p) == null' <<<"$(api GET /v1/keys)"
+cz_daemon_stop
+cz_check "cuzkd exits 0 (got ${DRC:-?})" test "${DRC:-1}" = 0
+
+# ---- SIGTERM while a [keys] presets key is made: the step ends, then cuzkd exits 0 -------
+cz_daemon_start t --device cpu --set keys.presets=$P || cz_finish
+for _ in $(seq 1 200); do grep -q "recording preset" "$d/t.log" && break; sleep 0.05; done
+cz_daemon_stop
+cz_check "cuzkd exits 0 (got ${DRC:-?})" test "${DRC:-1}" = 0
+cz_check "no sanitizer report in its log" sh -c "! grep -qE 'Sanitizer|runtime error' '$d/t.log'"
 # ---- SIGTERM while a key is being made: the daemon waits for it, then exits 0 -----------
 cz_daemon_start s --device cpu || cz_finish
 api POST /v1/keys -H 'Content-Type: application/json' -d "{\"preset\":\"$P\"}" >/dev/null &

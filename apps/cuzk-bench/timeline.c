@@ -6,7 +6,10 @@
  * job (hue from the job's sequence number, golden-angle spaced). The busy
  * fraction is the union of the prove spans ("gpu", or "prove" from a
  * daemon that proves on the CPU) over the window from the first prove
- * start to the last prove end: "GPU busy", or "busy" on the CPU.
+ * start to the last prove end: "GPU busy", or "busy" on the CPU. Key
+ * loads and makes (spans with a "key" member: a key made from a preset at
+ * the daemon's start, say) get a lane of their own, grey (red when they
+ * failed), and count neither as jobs nor as busy time.
  */
 #include "timeline.h"
 
@@ -61,6 +64,7 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
     size_t ng = 0;
     double glo = 1e300, ghi = -1e300;
     long long max_seq = 0, min_seq = 0;
+    int n_key = 0;
     if (!gpu) {
         snprintf(err, err_len, "out of memory");
         return -1;
@@ -72,6 +76,10 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
         long long seq = json_integer_value(json_object_get(s, "seq"));
         if (a < lo) lo = a;
         if (b > hi) hi = b;
+        if (json_object_get(s, "key")) { /* a key load or make: no job */
+            n_key++;
+            continue;
+        }
         if (!max_seq || seq > max_seq) max_seq = seq;
         if (!min_seq || seq < min_seq) min_seq = seq;
         const char *st = json_string_value(json_object_get(s, "stage"));
@@ -85,7 +93,7 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
             if (b > ghi) ghi = b;
         }
     }
-    sum->jobs = n ? (int)(max_seq - min_seq + 1) : 0;
+    sum->jobs = max_seq ? (int)(max_seq - min_seq + 1) : 0;
     sum->span_ms = n ? hi - lo : 0;
     sum->gpu_busy = ng && ghi > glo ? union_length(gpu, ng) / (ghi - glo) : 0;
     free(gpu);
@@ -95,7 +103,7 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
         snprintf(err, err_len, "%s: cannot write", path);
         return -1;
     }
-    int lanes = 1 + (n_witness > 0 ? n_witness : 1) + (n_workers > 0 ? n_workers : 1);
+    int lanes = 1 + (n_witness > 0 ? n_witness : 1) + (n_workers > 0 ? n_workers : 1) + (n_key > 0);
     const int lane_h = 28, left = 150, width = 1200, top = 50;
     int height = top + lanes * lane_h + 60;
     double span = hi > lo ? hi - lo : 1;
@@ -109,7 +117,9 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
     for (int l = 0; l < lanes; l++) {
         int y = top + l * lane_h;
         char name[64];
-        if (l == 0)
+        if (n_key > 0 && l == lanes - 1)
+            snprintf(name, sizeof name, "keys");
+        else if (l == 0)
             snprintf(name, sizeof name, "queue wait");
         else if (l <= (n_witness > 0 ? n_witness : 1))
             snprintf(name, sizeof name, "witness %d", l - 1);
@@ -143,6 +153,20 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
         double opacity = 1.0;
         if (!stage)
             continue;
+        json_t *kid = json_object_get(s, "key");
+        if (kid) { /* the keys lane: grey, red when it failed, open-ended while it runs */
+            double x = left + a / span * width, w = (b - a) / span * width;
+            int y = top + (lanes - 1) * lane_h + 4;
+            int failed = json_is_false(json_object_get(s, "ok"));
+            int running = json_is_true(json_object_get(s, "running"));
+            fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" "
+                       "fill-opacity=\"0.6\" stroke=\"#333\" stroke-width=\"0.3\"><title>key %s %s "
+                       "%.1f-%.1f ms (%.1f ms)%s</title></rect>\n",
+                    x, y, w < 0.5 ? 0.5 : w, lane_h - 8, failed ? "#d33" : "#888",
+                    json_string_value(kid) ? json_string_value(kid) : "?", stage, a, b, b - a,
+                    failed ? ", failed" : running ? ", still running" : "");
+            continue;
+        }
         if (!strcmp(stage, "queue_wait") || !strcmp(stage, "gpu_queue") ||
             !strcmp(stage, "prove_queue")) {
             lane = 0;
@@ -167,8 +191,8 @@ int cz_timeline_svg(json_t *tl, const char *path, cz_timeline_summary *sum, char
                 x, y, w, lane_h - 8, hue, opacity, job ? job : "?", stage, a, b, b - a);
     }
     fprintf(f, "<text x=\"10\" y=\"%d\" fill=\"#555\">one colour per job; prove lanes: solid = "
-               "proving on the device, light = self-check; queue lane: waits</text>\n",
-            height - 12);
+               "proving on the device, light = self-check; queue lane: waits%s</text>\n",
+            height - 12, n_key ? "; keys lane: key loads and makes (grey; red: failed)" : "");
     fprintf(f, "</svg>\n");
     if (fclose(f) != 0) {
         snprintf(err, err_len, "%s: write failed", path);

@@ -31,9 +31,9 @@
  *   GET    /v1/health                     liveness
  *   GET    /v1/status                     jobs, partitions, workers, devices, keys, memory,
  *                                         host witness buffer pool
- *   GET    /v1/timeline                   per-stage spans of recent jobs
+ *   GET    /v1/timeline                   per-stage spans of recent jobs, key loads and makes
  *   GET    /metrics                       Prometheus text
- *   GET    /v1/keys                       resident keys
+ *   GET    /v1/keys                       resident keys, those being loaded or made, failed makes
  *   POST   /v1/keys        {id, path}     load (preload) a key
  *                           {preset, id, seed}  make a development key of a preset in memory
  *   GET    /v1/keys/ID/vk                 its verification key (snarkjs JSON)
@@ -478,6 +478,10 @@ static enum MHD_Result post_proof(cz_api *A, struct MHD_Connection *c, const req
             ret = send_error(c, 409, "request_id_conflict", err);
         } else if (st == CZ_ERR_BUSY && outcome == CZ_SUBMIT_DRAINING) {
             ret = send_error(c, 503, "shutting_down", err);
+        } else if (st == CZ_ERR_BUSY && outcome == CZ_SUBMIT_UNAVAILABLE) {
+            /* the key is being made or loaded (GET /v1/keys shows its stage) */
+            ret = send_json_ex(c, 503, json_pack("{s:s, s:s, s:i}", "error", err, "code", "key_loading",
+                                                 "retry_after_ms", 5000), "Retry-After", "5");
         } else if (st == CZ_ERR_BUSY) {
             ret = send_json_ex(c, 429, json_pack("{s:s, s:s, s:i}", "error", err, "code", "queue_full",
                                                  "retry_after_ms", 1000), "Retry-After", "1");
@@ -581,7 +585,7 @@ static enum MHD_Result route(cz_api *A, struct MHD_Connection *c, const char *ur
     }
     if (!strcmp(url, "/v1/keys")) {
         if (get)
-            return send_json(c, 200, cz_engine_keys_json(A->engine));
+            return send_json(c, 200, cz_engine_keys_list_json(A->engine));
         if (post)
             return post_key(A, c, r);
         return send_405(c, "GET, HEAD, POST", "/v1/keys");

@@ -531,22 +531,27 @@ int main(int argc, char **argv)
         cz_log(CZ_LOG_INFO, "cuzkd", "key %s loaded from %s (tier: host)", cfg.preload[i].id,
                cfg.preload[i].path);
     }
-    /* development keys made from presets ([keys] presets) */
+    /* development keys made from presets ([keys] presets), in the
+       background: the API answers meanwhile, GET /v1/keys shows them
+       loading, jobs naming them are 503 until they are made, and a key
+       that cannot be made is logged and listed as failed. Only a preset
+       that cannot be asked for (an id another key holds) stops the start. */
     const char *pcur = cfg.key_presets ? cfg.key_presets : "";
     char pname[64];
     long long pseed;
     int pr;
     while ((pr = next_preset(&pcur, pname, sizeof pname, &pseed, err, sizeof err)) != 0) {
         if (pr > 0)
-            st = cz_engine_key_make(engine, NULL, pname, pseed < 0 ? 0 : (uint64_t)pseed,
-                                    pseed >= 0, err, sizeof err);
+            st = cz_engine_key_make_background(engine, NULL, pname, pseed < 0 ? 0 : (uint64_t)pseed,
+                                               pseed >= 0, err, sizeof err);
         if (pr < 0 || st) {
             cz_log(CZ_LOG_ERROR, "cuzkd", "%s%s%s", pr > 0 ? pname : "", pr > 0 ? ": " : "", err);
             cz_engine_destroy(engine, 0);
             cz_daemon_config_free(&cfg);
             return 2;
         }
-        cz_log(CZ_LOG_INFO, "cuzkd", "key %s made from its preset", pname);
+        cz_log(CZ_LOG_INFO, "cuzkd", "key %s: made from its preset in the background (GET /v1/keys "
+               "shows its stage)", pname);
     }
 
     cz_farm *farm = NULL;

@@ -303,6 +303,9 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
         e->devs[d].be = NULL;
         pthread_mutex_unlock(&e->devs[d].lock);
     }
+    /* the key thread ends the step it is in (a recording cannot be
+       interrupted; the fixed-base step now finds no backend) */
+    ce_keys_stop(e);
 
     /* Failing a job may forget older finished ones (retain_locked), so
        the walk starts again from the head after each. */
@@ -334,6 +337,7 @@ void cz_engine_destroy(cz_engine *e, int grace_ms)
     cz_threadpool_destroy(e->synth);
     cz_path_policy_free(&e->key_pol);
     cz_path_policy_free(&e->wit_pol);
+    ce_keys_free_failures(e);
     for (key *k = e->keys, *nx; k; k = nx) {
         nx = k->next;
         cz_vk_free(k->vk);

@@ -132,12 +132,27 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
    preset and seed: CZ_OK; anything else under that id: CZ_ERR_BUSY. */
 cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, uint64_t seed,
                              int seeded, char *err, size_t err_len);
+/* The same in the background (the daemon's [keys] presets): checks the
+   preset and id, registers the id as being made and returns at once; an
+   engine thread makes the keys so asked one at a time, in order. Until
+   the key is made, cz_engine_keys_list_json shows it "loading" with its
+   stage, and submissions naming it are CZ_ERR_BUSY with
+   CZ_SUBMIT_UNAVAILABLE; a failure is logged and listed ("failed", with
+   the error) until the id is made, loaded or deleted. The same id being
+   made from the same preset and seed: CZ_OK; otherwise as
+   cz_engine_key_make. */
+cz_status cz_engine_key_make_background(cz_engine *e, const char *id, const char *preset,
+                                        uint64_t seed, int seeded, char *err, size_t err_len);
 /* The verification key of a loaded key in snarkjs's JSON (vk_alphabeta_12
    included); NULL for an unknown key. Caller frees. */
 char *cz_engine_key_vk_json(cz_engine *e, const char *id);
 /* CZ_ERR_BUSY: in use; CZ_ERR_NOT_FOUND: unknown. */
 cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t err_len);
 json_t *cz_engine_keys_json(cz_engine *e);
+/* The keys loaded ("state": "ready"), then those being loaded or made
+   ("loading", with "stage" and "elapsed_s") and those whose background
+   make failed ("failed", with "error"): GET /v1/keys. */
+json_t *cz_engine_keys_list_json(cz_engine *e);
 
 /* ---- memory held by requests ---- */
 /* Hold `bytes` of the host memory budget for a request's body as it
@@ -172,6 +187,7 @@ typedef enum {
     CZ_SUBMIT_CONFLICT,  /* CZ_ERR_BUSY: request_id names a job made for a different request */
     CZ_SUBMIT_FULL,      /* CZ_ERR_BUSY: max_pending partitions pending now; retry later */
     CZ_SUBMIT_DRAINING,  /* CZ_ERR_BUSY: the engine is shutting down */
+    CZ_SUBMIT_UNAVAILABLE, /* CZ_ERR_BUSY: the key is being loaded or made; retry later */
     CZ_SUBMIT_REFUSED,   /* any other error: retrying the same request cannot succeed (a job of
                             more partitions than max_pending is CZ_ERR_RANGE) */
 } cz_submit_outcome;

@@ -149,7 +149,21 @@ struct cz_engine {
 
     uint64_t mem_budget, mem_jobs, mem_keys; /* mem_keys: loaded keys and loads in flight */
     cz_path_policy key_pol, wit_pol, no_pol; /* folders clients may name files in */
-    struct loading *loading;     /* key loads in flight */
+    struct loading *loading;     /* key loads and makes in flight */
+    /* keys made in the background ([keys] presets at start): one thread
+       makes them in the order asked; what failed stays listed until the id
+       is made, loaded or deleted; the last KEY_SPANS loads and makes are
+       the timeline's key spans */
+    struct key_failure *key_failures;
+    pthread_t maker_th;
+    int maker_started, maker_running;
+    struct key_span {
+        char id[128];
+        const char *what;        /* "key_make", "key_load" */
+        double t0, t1;           /* engine ms */
+        int ok;
+    } key_spans[32];
+    size_t key_span_n;           /* spans added in all (the ring holds the last 32) */
     cz_hostpool *pool;           /* witness buffers, pinned on the devices */
     cz_threadpool *synth;        /* porep witness synthesis (prove_threads threads) */
     int host_prove;              /* no GPU: proofs run on the host ("prove" stages) */
@@ -199,6 +213,17 @@ void *ce_prove_main(void *arg);
 /* engine_keys.c (engine mutex held) */
 key *ce_find_key_locked(cz_engine *e, const char *id);
 json_t *ce_key_json_locked(cz_engine *e, const key *k);
+/* A key id that is not loaded: 1 while it is being loaded or made, 2 when
+   making it in the background failed, 0 otherwise; err says which. */
+int ce_key_unavailable_locked(cz_engine *e, const char *id, char *err, size_t err_len);
+/* Append the key spans (loads and makes, those in flight ending now) to
+   the timeline's spans. */
+void ce_key_spans_json_locked(cz_engine *e, json_t *spans, double now);
+/* engine_keys.c: end the background key thread (after the backends are
+   gone; it ends the step it is in, then drops the queued makes). */
+void ce_keys_stop(cz_engine *e);
+/* engine_keys.c: free the failure records (destroy). */
+void ce_keys_free_failures(cz_engine *e);
 
 /* engine_observe.c: spans and histograms (engine mutex held) */
 void ce_span_add(cz_engine *e, job *j, int stage, int worker);

@@ -642,6 +642,11 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         ce_set_err(err, err_len, "the daemon is shutting down");
         *outcome = CZ_SUBMIT_DRAINING;
         st = CZ_ERR_BUSY;
+    } else if (!k && ce_key_unavailable_locked(e, key_id, err, err_len) == 1) {
+        *outcome = CZ_SUBMIT_UNAVAILABLE; /* being loaded or made: retry */
+        st = CZ_ERR_BUSY;
+    } else if (!k && ce_key_unavailable_locked(e, key_id, err, err_len) == 2) {
+        st = CZ_ERR_NOT_FOUND; /* its make failed: err says why */
     } else if (!k) {
         ce_set_err(err, err_len, "unknown key '%s' (%s)", key_id,
                    porep && !req->key_id ? "the c1's registered_proof: make it with POST /v1/keys "

@@ -9,6 +9,13 @@
  * loads in flight and the memory counters; a key file is read with it
  * free, and evicted keys and trimmed pool buffers are freed after it is
  * dropped. See engine.c for the rule.
+ *
+ * Keys made from a preset ([keys] presets) are made in the background by
+ * one engine thread, in the order asked, so that the daemon answers at
+ * once: the id is listed as loading (with its stage) from the moment it
+ * is asked for, jobs naming it are refused as unavailable (503, retry),
+ * and a failure is kept and listed until the id is made, loaded or
+ * deleted. Each load and make also leaves a span for the timeline.
  */
 #include "engine/engine_internal.h"
 
@@ -71,13 +78,76 @@ static void unlink_key_locked(cz_engine *e, key *k)
         }
 }
 
-/* A key load in flight: its id (a second load of it is refused) and the
-   bytes it holds in mem_keys until it ends. */
+/* What making a key of a preset takes, known before anything is held. */
+typedef struct {
+    const cz_porep_params *p;
+    cz_porep_counts c;
+    uint64_t domain, points;
+} make_plan;
+
+/* A key load or make in flight: its id (a second load of it is refused),
+   the bytes it holds in mem_keys until it ends, and what GET /v1/keys
+   shows of it. Stage and times are guarded by the engine mutex. */
 struct loading {
     struct loading *next;
     char id[128];
     uint64_t bytes;
+    char path[PATH_MAX];   /* a load: its file; "" for a make */
+    make_plan plan;        /* a make: its preset (plan.p) and sizes */
+    uint64_t seed;
+    int seeded;
+    int background;        /* on the key thread's queue (heap; freed there) */
+    const char *stage;     /* "queued", "reading", "recording", "making" */
+    double t0, stage_t0;   /* engine ms: asked, stage begun */
 };
+
+/* A background make that failed (listed until the id is made, loaded or
+   deleted). */
+struct key_failure {
+    struct key_failure *next;
+    char id[128];
+    char preset[32];
+    uint64_t seed;
+    int seeded;
+    char error[512];
+    double at; /* engine ms */
+};
+
+static double engine_ms(const cz_engine *e)
+{
+    return ce_now_ms() - e->t0;
+}
+
+static void set_stage(cz_engine *e, struct loading *l, const char *stage)
+{
+    pthread_mutex_lock(&e->mu);
+    l->stage = stage;
+    l->stage_t0 = engine_ms(e);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* Forget the failure of id, if any (engine mutex held): 1 if there was one. */
+static int forget_failure_locked(cz_engine *e, const char *id)
+{
+    for (struct key_failure **pp = &e->key_failures; *pp; pp = &(*pp)->next)
+        if (!strcmp((*pp)->id, id)) {
+            struct key_failure *f = *pp;
+            *pp = f->next;
+            free(f);
+            return 1;
+        }
+    return 0;
+}
+
+static void key_span_add_locked(cz_engine *e, const char *id, const char *what, double t0, int ok)
+{
+    struct key_span *s = &e->key_spans[e->key_span_n++ % (sizeof e->key_spans / sizeof e->key_spans[0])];
+    snprintf(s->id, sizeof s->id, "%s", id);
+    s->what = what;
+    s->t0 = t0;
+    s->t1 = engine_ms(e);
+    s->ok = ok;
+}
 
 static struct loading *find_loading_locked(cz_engine *e, const char *id)
 {
@@ -176,8 +246,11 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
                 (unsigned long long)(e->mem_budget >> 20), (unsigned long long)(fixed >> 20));
         return CZ_ERR_NOMEM;
     }
-    struct loading me = {.next = e->loading, .bytes = need};
+    struct loading me = {.next = e->loading, .bytes = need, .stage = "reading"};
     snprintf(me.id, sizeof me.id, "%s", id);
+    snprintf(me.path, sizeof me.path, "%s", real);
+    me.t0 = me.stage_t0 = engine_ms(e);
+    forget_failure_locked(e, id);
     e->loading = &me;
     e->mem_keys += need;
     pthread_mutex_unlock(&e->mu);
@@ -210,6 +283,7 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
             break;
         }
     e->mem_keys -= need;
+    key_span_add_locked(e, id, "key_load", me.t0, st == CZ_OK);
     if (st) {
         pthread_mutex_unlock(&e->mu);
         if (k)
@@ -371,40 +445,49 @@ static int loading_resize(cz_engine *e, struct loading *l, uint64_t bytes, uint6
     return ok ? 0 : -1;
 }
 
-cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, uint64_t seed,
-                             int seeded, char *err, size_t err_len)
+static cz_status plan_make(make_plan *m, const char *preset, char *err, size_t err_len)
 {
-    const cz_porep_params *p = preset ? cz_porep_preset(preset) : NULL;
-    if (!p) {
+    memset(m, 0, sizeof *m);
+    m->p = preset ? cz_porep_preset(preset) : NULL;
+    if (!m->p) {
         ce_set_err(err, err_len, "unknown preset '%s' (cuzk circuit list names them)",
                    preset ? preset : "");
         return CZ_ERR_ARG;
     }
-    if (!id)
-        id = p->name;
-    if (!valid_id(id, sizeof ((key *)0)->id)) {
-        ce_set_err(err, err_len, "key id must be 1-127 characters of [A-Za-z0-9._-]");
-        return CZ_ERR_ARG;
-    }
-    cz_porep_counts c;
-    cz_status st = cz_porep_counts_get(p, &c, err, err_len);
+    cz_status st = cz_porep_counts_get(m->p, &m->c, err, err_len);
     if (st)
         return st;
-    uint64_t domain = preset_domain(&c), points = preset_points_bytes(&c, domain);
-    if (domain > ((uint64_t)1 << 28)) {
-        ce_set_err(err, err_len, "%s: a domain of %llu rows is past what a key holds", p->name,
-                   (unsigned long long)domain);
+    m->domain = preset_domain(&m->c);
+    m->points = preset_points_bytes(&m->c, m->domain);
+    if (m->domain > ((uint64_t)1 << 28)) {
+        ce_set_err(err, err_len, "%s: a domain of %llu rows is past what a key holds", m->p->name,
+                   (unsigned long long)m->domain);
         return CZ_ERR_RANGE;
     }
+    return CZ_OK;
+}
 
-    pthread_mutex_lock(&e->mu);
+/* Register me as the make of id (engine mutex held). *same: nothing to do,
+   that key is loaded already (or, for a background make, is being made
+   the same way). */
+static cz_status make_register_locked(cz_engine *e, struct loading *me, const char *id,
+                                      const make_plan *m, uint64_t seed, int seeded, int *same,
+                                      char *err, size_t err_len)
+{
+    *same = 0;
     key *old = ce_find_key_locked(e, id);
-    if (old || find_loading_locked(e, id)) {
-        int same = old && !strcmp(old->preset, p->name) && old->seeded == seeded &&
-                   (!seeded || old->seed == seed);
-        pthread_mutex_unlock(&e->mu);
-        if (same)
-            return CZ_OK; /* preload is idempotent */
+    struct loading *ld = find_loading_locked(e, id);
+    if (old || ld) {
+        if (old && !strcmp(old->preset, m->p->name) && old->seeded == (seeded != 0) &&
+            (!seeded || old->seed == seed)) {
+            *same = 1; /* preload is idempotent */
+            return CZ_OK;
+        }
+        if (me->background && ld && ld->background && ld->plan.p == m->p &&
+            ld->seeded == (seeded != 0) && (!seeded || ld->seed == seed)) {
+            *same = 1;
+            return CZ_OK;
+        }
         if (old)
             ce_set_err(err, err_len, "key '%s' is already loaded (%s%s); evict it first", id,
                        old->preset[0] ? "made from preset " : "from ",
@@ -413,11 +496,26 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
             ce_set_err(err, err_len, "key '%s' is being made or loaded; wait for that to end", id);
         return CZ_ERR_BUSY;
     }
-    struct loading me = {.next = e->loading, .bytes = 0};
-    snprintf(me.id, sizeof me.id, "%s", id);
-    e->loading = &me;
-    pthread_mutex_unlock(&e->mu);
+    snprintf(me->id, sizeof me->id, "%s", id);
+    me->plan = *m;
+    me->seed = seed;
+    me->seeded = seeded != 0;
+    me->t0 = me->stage_t0 = engine_ms(e);
+    forget_failure_locked(e, id);
+    me->next = e->loading;
+    e->loading = me;
+    return CZ_OK;
+}
 
+/* Make the key me was registered for, then unregister me: the key is
+   admitted, or (a background make) the failure recorded. */
+static cz_status make_run(cz_engine *e, struct loading *me, char *err, size_t err_len)
+{
+    const make_plan *m = &me->plan;
+    const cz_porep_params *p = m->p;
+    const char *id = me->id;
+    uint64_t domain = m->domain, points = m->points;
+    cz_status st = CZ_OK;
     /* First the points (known from the counts), then, once the circuit is
        recorded, its matrices and the recording itself while the key is
        made; the recording is given back when the key is made. */
@@ -426,7 +524,7 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
     cz_zkey *zk = NULL;
     cz_vk *vk = NULL;
     double t0 = ce_now_ms();
-    if (loading_resize(e, &me, points, &fixed)) {
+    if (loading_resize(e, me, points, &fixed)) {
         st = CZ_ERR_NOMEM;
         ce_set_err(err, err_len, "preset %s: the key needs %llu MiB of host memory for its "
                    "A, C and H points alone, more than the budget of %llu MiB leaves next to the %llu MiB "
@@ -436,13 +534,14 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
     }
     if (!st) {
         cz_log(CZ_LOG_INFO, "engine", "key %s: recording preset %s (%llu constraints)", id,
-               p->name, (unsigned long long)c.n_constraints);
+               p->name, (unsigned long long)m->c.n_constraints);
+        set_stage(e, me, "recording");
         st = cz_porep_shape(p, &shape, err, err_len);
     }
     if (!st) {
         mats = shape_key_bytes(shape, domain);
         rec = shape_bytes(shape);
-        if (loading_resize(e, &me, points + mats + rec, &fixed)) {
+        if (loading_resize(e, me, points + mats + rec, &fixed)) {
             st = CZ_ERR_NOMEM;
             ce_set_err(err, err_len, "preset %s: the key needs %llu MiB of host memory (points "
                        "and matrices) and %llu MiB for the recorded circuit while it is made, "
@@ -454,9 +553,19 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
         }
     }
     if (!st) {
+        pthread_mutex_lock(&e->mu);
+        int stopping = e->stopping;
+        pthread_mutex_unlock(&e->mu);
+        if (stopping) {
+            st = CZ_ERR_BUSY;
+            ce_set_err(err, err_len, "the daemon is shutting down");
+        }
+    }
+    if (!st) {
         cz_log(CZ_LOG_INFO, "engine", "key %s: recorded in %.0f ms; making the key (%llu MiB)",
                id, ce_now_ms() - t0, (unsigned long long)((points + mats) >> 20));
-        cz_setup_opts so = {.seeded = seeded != 0, .seed = seed,
+        set_stage(e, me, "making");
+        cz_setup_opts so = {.seeded = me->seeded != 0, .seed = me->seed,
                             .threads = (unsigned)e->cfg.prove_threads};
         st = key_from_shape(e, &zk, shape, &so, err, err_len);
     }
@@ -471,12 +580,24 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
 
     pthread_mutex_lock(&e->mu);
     for (struct loading **pp = &e->loading; *pp; pp = &(*pp)->next)
-        if (*pp == &me) {
-            *pp = me.next;
+        if (*pp == me) {
+            *pp = me->next;
             break;
         }
-    e->mem_keys -= me.bytes;
+    e->mem_keys -= me->bytes;
+    key_span_add_locked(e, id, "key_make", me->t0, st == CZ_OK);
     if (st) {
+        struct key_failure *f = me->background ? calloc(1, sizeof *f) : NULL;
+        if (f) {
+            snprintf(f->id, sizeof f->id, "%s", id);
+            snprintf(f->preset, sizeof f->preset, "%s", p->name);
+            f->seed = me->seed;
+            f->seeded = me->seeded;
+            snprintf(f->error, sizeof f->error, "%s", err && err[0] ? err : cz_strerror(st));
+            f->at = engine_ms(e);
+            f->next = e->key_failures;
+            e->key_failures = f;
+        }
         pthread_mutex_unlock(&e->mu);
         cz_vk_free(vk);
         cz_zkey_free(zk);
@@ -485,8 +606,8 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
     snprintf(k->id, sizeof k->id, "%s", id);
     snprintf(k->tier, sizeof k->tier, "host");
     snprintf(k->preset, sizeof k->preset, "%s", p->name);
-    k->seed = seed;
-    k->seeded = seeded != 0;
+    k->seed = me->seed;
+    k->seeded = me->seeded;
     k->zkey = zk;
     k->vk = vk;
     k->load_ms = ce_now_ms() - t0;
@@ -498,9 +619,186 @@ cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, u
                (unsigned long long)((points + mats) >> 20));
     k->loaded_at = k->last_use = ce_now_ms();
     double ms = k->load_ms;
+    char idc[sizeof me->id];
+    memcpy(idc, me->id, sizeof idc);
     admit_key_unlock(e, k);
-    cz_log(CZ_LOG_INFO, "engine", "key %s made from preset %s in %.0f ms", id, p->name, ms);
+    cz_log(CZ_LOG_INFO, "engine", "key %s made from preset %s in %.0f ms", idc, p->name, ms);
     return CZ_OK;
+}
+
+cz_status cz_engine_key_make(cz_engine *e, const char *id, const char *preset, uint64_t seed,
+                             int seeded, char *err, size_t err_len)
+{
+    make_plan m;
+    cz_status st = plan_make(&m, preset, err, err_len);
+    if (st)
+        return st;
+    if (!id)
+        id = m.p->name;
+    if (!valid_id(id, sizeof ((key *)0)->id)) {
+        ce_set_err(err, err_len, "key id must be 1-127 characters of [A-Za-z0-9._-]");
+        return CZ_ERR_ARG;
+    }
+    struct loading me;
+    memset(&me, 0, sizeof me);
+    me.stage = "recording";
+    int same;
+    pthread_mutex_lock(&e->mu);
+    st = make_register_locked(e, &me, id, &m, seed, seeded, &same, err, err_len);
+    pthread_mutex_unlock(&e->mu);
+    if (st || same)
+        return st;
+    return make_run(e, &me, err, err_len);
+}
+
+/* The key thread: makes the queued keys one at a time, oldest first; once
+   the engine stops, drops the rest. */
+static void *maker_main(void *arg)
+{
+    cz_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        struct loading *me = NULL;
+        for (struct loading *l = e->loading; l; l = l->next)
+            if (l->background && !strcmp(l->stage, "queued"))
+                me = l; /* the list is newest first: the last is the oldest */
+        if (!me)
+            break;
+        if (e->stopping) {
+            for (struct loading **pp = &e->loading; *pp; pp = &(*pp)->next)
+                if (*pp == me) {
+                    *pp = me->next;
+                    break;
+                }
+            cz_log(CZ_LOG_INFO, "engine", "key %s: not made (the daemon is stopping)", me->id);
+            free(me);
+            continue;
+        }
+        me->stage = "starting";
+        pthread_mutex_unlock(&e->mu);
+        char err[512] = "";
+        cz_status st = make_run(e, me, err, sizeof err);
+        if (st)
+            cz_log(CZ_LOG_ERROR, "engine", "key %s: making it from preset %s failed: %s", me->id,
+                   me->plan.p->name, err[0] ? err : cz_strerror(st));
+        free(me);
+        pthread_mutex_lock(&e->mu);
+    }
+    e->maker_running = 0;
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+cz_status cz_engine_key_make_background(cz_engine *e, const char *id, const char *preset,
+                                        uint64_t seed, int seeded, char *err, size_t err_len)
+{
+    make_plan m;
+    cz_status st = plan_make(&m, preset, err, err_len);
+    if (st)
+        return st;
+    if (!id)
+        id = m.p->name;
+    if (!valid_id(id, sizeof ((key *)0)->id)) {
+        ce_set_err(err, err_len, "key id must be 1-127 characters of [A-Za-z0-9._-]");
+        return CZ_ERR_ARG;
+    }
+    struct loading *me = calloc(1, sizeof *me);
+    if (!me) {
+        ce_set_err(err, err_len, "out of memory");
+        return CZ_ERR_NOMEM;
+    }
+    me->background = 1;
+    me->stage = "queued";
+    int same = 0;
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping || e->draining) {
+        ce_set_err(err, err_len, "the daemon is shutting down");
+        st = CZ_ERR_BUSY;
+    } else {
+        st = make_register_locked(e, me, id, &m, seed, seeded, &same, err, err_len);
+    }
+    if (!st && !same && !e->maker_running) {
+        /* a thread that ran dry has left the mutex for good: join it */
+        if (e->maker_started)
+            pthread_join(e->maker_th, NULL);
+        e->maker_started = 0;
+        if (pthread_create(&e->maker_th, NULL, maker_main, e) != 0) {
+            for (struct loading **pp = &e->loading; *pp; pp = &(*pp)->next)
+                if (*pp == me) {
+                    *pp = me->next;
+                    break;
+                }
+            ce_set_err(err, err_len, "cannot start the key thread");
+            st = CZ_ERR_NOMEM;
+        } else {
+            e->maker_started = e->maker_running = 1;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (st || same)
+        free(me);
+    return st;
+}
+
+void ce_keys_stop(cz_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    int started = e->maker_started;
+    e->maker_started = 0;
+    pthread_mutex_unlock(&e->mu);
+    if (started)
+        pthread_join(e->maker_th, NULL);
+}
+
+void ce_keys_free_failures(cz_engine *e)
+{
+    for (struct key_failure *f = e->key_failures, *nx; f; f = nx) {
+        nx = f->next;
+        free(f);
+    }
+    e->key_failures = NULL;
+}
+
+int ce_key_unavailable_locked(cz_engine *e, const char *id, char *err, size_t err_len)
+{
+    struct loading *l = find_loading_locked(e, id);
+    if (l) {
+        double now = engine_ms(e);
+        if (l->plan.p)
+            ce_set_err(err, err_len, "key '%s' is being made from preset %s (%s, %.0f s so far); "
+                       "retry later", id, l->plan.p->name, l->stage, (now - l->t0) / 1e3);
+        else
+            ce_set_err(err, err_len, "key '%s' is being loaded (%.0f s so far); retry later", id,
+                       (now - l->t0) / 1e3);
+        return 1;
+    }
+    for (struct key_failure *f = e->key_failures; f; f = f->next)
+        if (!strcmp(f->id, id)) {
+            ce_set_err(err, err_len, "key '%s': making it from preset %s failed: %s", id,
+                       f->preset, f->error);
+            return 2;
+        }
+    return 0;
+}
+
+void ce_key_spans_json_locked(cz_engine *e, json_t *spans, double now)
+{
+    size_t cap = sizeof e->key_spans / sizeof e->key_spans[0];
+    size_t n = e->key_span_n < cap ? e->key_span_n : cap;
+    for (size_t i = e->key_span_n - n; i < e->key_span_n; i++) {
+        const struct key_span *s = &e->key_spans[i % cap];
+        json_array_append_new(spans, json_pack("{s:s, s:s, s:s, s:I, s:i, s:i, s:f, s:f, s:b}",
+                                               "job", "", "key", s->id, "stage", s->what, "seq",
+                                               (json_int_t)0, "partition", -1, "worker", -1,
+                                               "start_ms", s->t0, "end_ms", s->t1, "ok", s->ok));
+    }
+    for (struct loading *l = e->loading; l; l = l->next)
+        if (strcmp(l->stage, "queued"))
+            json_array_append_new(spans, json_pack("{s:s, s:s, s:s, s:I, s:i, s:i, s:f, s:f, s:b}",
+                                                   "job", "", "key", l->id, "stage",
+                                                   l->plan.p ? "key_make" : "key_load", "seq",
+                                                   (json_int_t)0, "partition", -1, "worker", -1,
+                                                   "start_ms", l->t0, "end_ms", now, "running", 1));
 }
 
 char *cz_engine_key_vk_json(cz_engine *e, const char *id)
@@ -560,8 +858,16 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
 {
     pthread_mutex_lock(&e->mu);
     key *k = ce_find_key_locked(e, id ? id : "");
-    if (!k) {
+    if (!k && find_loading_locked(e, id ? id : "")) {
         pthread_mutex_unlock(&e->mu);
+        ce_set_err(err, err_len, "key '%s' is being loaded or made; delete it once it is in", id);
+        return CZ_ERR_BUSY;
+    }
+    if (!k) {
+        int had = forget_failure_locked(e, id ? id : ""); /* a failed make: its record */
+        pthread_mutex_unlock(&e->mu);
+        if (had)
+            return CZ_OK;
         ce_set_err(err, err_len, "unknown key '%s'", id ? id : "");
         return CZ_ERR_NOT_FOUND;
     }
@@ -596,6 +902,7 @@ json_t *ce_key_json_locked(cz_engine *e, const key *k)
         json_object_set_new(o, "preset", json_null());
     }
     json_object_set_new(o, "compact", json_boolean(k->zkey->compact));
+    json_object_set_new(o, "state", json_string("ready"));
     return o;
 }
 
@@ -605,6 +912,32 @@ json_t *cz_engine_keys_json(cz_engine *e)
     pthread_mutex_lock(&e->mu);
     for (key *k = e->keys; k; k = k->next)
         json_array_append_new(a, ce_key_json_locked(e, k));
+    pthread_mutex_unlock(&e->mu);
+    return a;
+}
+
+json_t *cz_engine_keys_list_json(cz_engine *e)
+{
+    json_t *a = json_array();
+    pthread_mutex_lock(&e->mu);
+    double now = engine_ms(e);
+    for (key *k = e->keys; k; k = k->next)
+        json_array_append_new(a, ce_key_json_locked(e, k));
+    for (struct loading *l = e->loading; l; l = l->next) {
+        json_t *o = json_pack("{s:s, s:s, s:s, s:f, s:f, s:I}", "id", l->id, "state", "loading",
+                              "stage", l->stage, "elapsed_s", (now - l->t0) / 1e3, "stage_s",
+                              (now - l->stage_t0) / 1e3, "bytes", (json_int_t)l->bytes);
+        json_object_set_new(o, "path", l->path[0] ? json_string(l->path) : json_null());
+        json_object_set_new(o, "preset", l->plan.p ? json_string(l->plan.p->name) : json_null());
+        if (l->plan.p)
+            json_object_set_new(o, "seed", l->seeded ? json_integer((json_int_t)l->seed) : json_null());
+        json_array_append_new(a, o);
+    }
+    for (struct key_failure *f = e->key_failures; f; f = f->next)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:n, s:s, s:o, s:s, s:f}", "id", f->id,
+                                           "state", "failed", "path", "preset", f->preset, "seed",
+                                           f->seeded ? json_integer((json_int_t)f->seed) : json_null(),
+                                           "error", f->error, "failed_s_ago", (now - f->at) / 1e3));
     pthread_mutex_unlock(&e->mu);
     return a;
 }

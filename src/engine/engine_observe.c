@@ -171,6 +171,7 @@ json_t *cz_engine_timeline_json(cz_engine *e)
                                            "stage", ce_stage_name(e, s->stage), "worker", s->worker,
                                            "start_ms", s->t0, "end_ms", s->t1));
     }
+    ce_key_spans_json_locked(e, a, ce_now_ms() - e->t0);
     json_t *o = json_pack("{s:f, s:i, s:i, s:o}", "now_ms", ce_now_ms() - e->t0, "workers",
                           e->n_workers, "witness_workers", e->n_witness, "spans", a);
     pthread_mutex_unlock(&e->mu);
