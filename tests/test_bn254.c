@@ -298,6 +298,20 @@ static void test_prime_fields_props(void **state)
     r[0]--;
     CHECK(cz_bn254_fp_from_limbs(&x, p), "p - 1 rejected");
     CHECK(cz_bn254_fr_from_limbs(&y, r), "r - 1 rejected");
+    /* the 2^28-th root of unity snarkjs's NTT starts from: 5^((r-1)/2^28),
+       of order exactly 2^28 (the value arkworks also uses) */
+    const cz_bn254_fr w = {CZ_BN254_FR_ROOT_OF_UNITY_5_MONT};
+    char dec[CZ_BN254_STR_MAX];
+    cz_bn254_fr_to_dec(dec, &w);
+    CHECK(!strcmp(dec, "19103219067921713944291392827692070036145651957329286315305642004821462161904"),
+          "root of unity %s", dec);
+    cz_bn254_fr t = w;
+    for (int i = 0; i < 27; i++)
+        cz_bn254_fr_sqr(&t, &t);
+    cz_bn254_fr m1;
+    cz_bn254_fr_one(&m1);
+    cz_bn254_fr_neg(&m1, &m1);
+    CHECK(cz_bn254_fr_eq(&t, &m1), "w^(2^27) = -1");
     end("Fp/Fr properties");
 }
 
@@ -1070,6 +1084,111 @@ static void test_curve_descriptor(void **state)
     end("curve descriptor");
 }
 
+/* ================= decoders under mutation ================= */
+
+/* Valid .zkey points mutated many times (bit flips, random bytes, a
+ * coordinate set to p - 1, p, p + 1, 2^256 - 1): the decoder either
+ * refuses with FORMAT or NOT_ON_CURVE and leaves *out alone, or accepts a
+ * point that is on the curve and encodes back to the same bytes. Decimal
+ * strings likewise, with junk, signs, overlong and empty strings. */
+static void test_decoders_mutation(void **state)
+{
+    (void)state;
+    begin();
+    static const uint64_t pl[4] = CZ_BN254_FP_P;
+    cz_bn254_g1_affine g1;
+    cz_bn254_g2_affine g2;
+    cz_bn254_g1_jac j1;
+    cz_bn254_g2_jac j2;
+    cz_bn254_fr k;
+    int accepted = 0;
+    for (int it = 0; it < cz_test_iters(3000); it++) {
+        cz_bn254_fr_random(&k, &rng);
+        if (it % 50 == 0) {
+            cz_bn254_g1_generator(&g1);
+            cz_bn254_g1_jac_from_affine(&j1, &g1);
+            cz_bn254_g1_jac_mul(&j1, &j1, &k);
+            cz_bn254_g1_jac_to_affine(&g1, &j1);
+            cz_bn254_g2_generator(&g2);
+            cz_bn254_g2_jac_from_affine(&j2, &g2);
+            cz_bn254_g2_jac_mul(&j2, &j2, &k);
+            cz_bn254_g2_jac_to_affine(&g2, &j2);
+        }
+        uint8_t b1[64], b2[128], back[128];
+        cz_bn254_g1_to_snarkjs(b1, &g1);
+        cz_bn254_g2_to_snarkjs(b2, &g2);
+        uint64_t rv = cz_rng_u64(&rng);
+        int kind = (int)(rv % 4), coord = (int)((rv >> 8) % 4);
+        uint8_t *buf = (rv >> 16) & 1 ? b2 : b1;
+        size_t len = buf == b2 ? 128 : 64;
+        if (kind == 0) { /* one to three bit flips */
+            for (int f = 0; f <= (int)((rv >> 20) % 3); f++) {
+                size_t bit = (size_t)(cz_rng_u64(&rng) % (len * 8));
+                buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+        } else if (kind == 1) { /* a random byte */
+            buf[cz_rng_u64(&rng) % len] = (uint8_t)cz_rng_u64(&rng);
+        } else if (kind == 2) { /* a coordinate set to p + d, d in {-1, 0, 1} */
+            size_t c = (size_t)coord % (len / 32);
+            uint64_t v[4];
+            memcpy(v, pl, sizeof v);
+            int d = (int)((rv >> 24) % 3) - 1;
+            v[0] += (uint64_t)(int64_t)d; /* p's low limb is far from 0 and 2^64 */
+            for (int i = 0; i < 32; i++)
+                buf[32 * c + (size_t)i] = (uint8_t)(v[i / 8] >> (8 * (i % 8)));
+        } else { /* a coordinate of all ones, or all zero */
+            size_t c = (size_t)coord % (len / 32);
+            memset(buf + 32 * c, (rv >> 24) & 1 ? 0xff : 0, 32);
+        }
+        if (buf == b1) {
+            cz_bn254_g1_affine out, keep;
+            cz_bn254_g1_generator(&out);
+            keep = out;
+            cz_status st = cz_bn254_g1_from_snarkjs(&out, b1);
+            if (st == CZ_OK) {
+                accepted++;
+                cz_bn254_g1_to_snarkjs(back, &out);
+                CHECK(cz_bn254_g1_affine_is_on_curve(&out) && !memcmp(back, b1, 64), "g1 accepted junk");
+            } else {
+                CHECK(st == CZ_ERR_FORMAT || st == CZ_ERR_NOT_ON_CURVE, "g1 status %d", (int)st);
+                CHECK(cz_bn254_g1_affine_eq(&out, &keep), "g1 out written on failure");
+            }
+        } else {
+            cz_bn254_g2_affine out, keep;
+            cz_bn254_g2_generator(&out);
+            keep = out;
+            cz_status st = cz_bn254_g2_from_snarkjs(&out, b2);
+            if (st == CZ_OK) {
+                accepted++;
+                cz_bn254_g2_to_snarkjs(back, &out);
+                CHECK(cz_bn254_g2_affine_is_on_curve(&out) && !memcmp(back, b2, 128), "g2 accepted junk");
+            } else {
+                CHECK(st == CZ_ERR_FORMAT || st == CZ_ERR_NOT_ON_CURVE, "g2 status %d", (int)st);
+                CHECK(cz_bn254_g2_affine_eq(&out, &keep), "g2 out written on failure");
+            }
+        }
+    }
+    /* all-zero input: infinity, accepted */
+    uint8_t z[128] = {0};
+    CHECK(cz_bn254_g1_from_snarkjs(&g1, z) == CZ_OK && cz_bn254_g1_affine_is_infinity(&g1), "g1 zero");
+    CHECK(cz_bn254_g2_from_snarkjs(&g2, z) == CZ_OK && cz_bn254_g2_affine_is_infinity(&g2), "g2 zero");
+    CHECK(cz_bn254_g1_from_snarkjs(NULL, z) == CZ_ERR_ARG && cz_bn254_g2_from_dec(NULL, "0", "0", "1", "0", "0",
+                                                                                 "0") == CZ_ERR_ARG,
+          "NULL arguments");
+    /* decimal strings */
+    static const char *bad[] = {"", "-1", "+1", " 1", "1 ", "0x", "1e3", "١",
+                                "21888242871839275222246405745257275088696311157297823662689037894645226208583",
+                                "000000000000000000000000000000000000000000000000000000000000000000000000000000000001"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cz_bn254_g1_affine out;
+        CHECK(cz_bn254_g1_from_dec(&out, bad[i], "2", "1") != CZ_OK, "dec x = '%s' accepted", bad[i]);
+        CHECK(cz_bn254_g1_from_dec(&out, "1", bad[i], "1") != CZ_OK, "dec y = '%s' accepted", bad[i]);
+    }
+    printf("# mutation: %d of %d mutated points still valid (and re-encoded exactly)\n", accepted,
+           cz_test_iters(3000));
+    end("decoders under mutation");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1078,7 +1197,7 @@ int main(void)
         cmocka_unit_test(test_groups_kat),       cmocka_unit_test(test_invalid_points),
         cmocka_unit_test(test_groups_props),     cmocka_unit_test(test_pairing_kat),
         cmocka_unit_test(test_pairing_props),     cmocka_unit_test(test_snarkjs_key),
-        cmocka_unit_test(test_curve_descriptor),
+        cmocka_unit_test(test_curve_descriptor), cmocka_unit_test(test_decoders_mutation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
