@@ -395,6 +395,15 @@ static void test_tower_kat(void **state)
         FP12_CHECK("frobenius3", cz_bn254_fp12_frobenius(&got, &a, 3));
         FP12_CHECK("frobenius6", cz_bn254_fp12_frobenius(&got, &a, 6));
 #undef FP12_CHECK
+        /* bytes: the 12 coefficients, 32-byte big-endian, in struct order */
+        uint8_t bytes[384], want[32];
+        cz_bn254_fp12_to_bytes_be(bytes, &a);
+        for (size_t c = 0; c < 12; c++) {
+            cz_bn254_fp t;
+            fp_of(&t, item(get(v, "a"), c));
+            cz_bn254_fp_to_bytes_be(want, &t);
+            CHECK(memcmp(bytes + 32 * c, want, 32) == 0, "fp12[%zu] to_bytes_be coefficient %zu", i, c);
+        }
     }
     end("tower known answers");
 }

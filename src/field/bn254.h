@@ -76,31 +76,28 @@ int cz_bn254_fp_mul_is_asm(void);
 int cz_bn254_fr_mul_is_asm(void);
 
 /* ---- Fp2, Fp6, Fp12: the operations of field.h, with the cz_bn254_ prefix ---- */
-#define CZ_FP2_DECLARE(P, FP, FP2)                                              \
-    void P##fp2_zero(FP2 *out);                                                 \
-    void P##fp2_one(FP2 *out);                                                  \
-    bool P##fp2_is_zero(const FP2 *a);                                          \
-    bool P##fp2_eq(const FP2 *a, const FP2 *b);                                 \
-    bool P##fp2_is_one(const FP2 *a);                                           \
-    void P##fp2_cmov(FP2 *out, const FP2 *a, bool flag);                        \
-    void P##fp2_add(FP2 *out, const FP2 *a, const FP2 *b);                      \
-    void P##fp2_sub(FP2 *out, const FP2 *a, const FP2 *b);                      \
-    void P##fp2_neg(FP2 *out, const FP2 *a);                                    \
-    void P##fp2_dbl(FP2 *out, const FP2 *a);                                    \
-    void P##fp2_conj(FP2 *out, const FP2 *a);                                   \
-    void P##fp2_mul(FP2 *out, const FP2 *a, const FP2 *b);                      \
-    void P##fp2_sqr(FP2 *out, const FP2 *a);                                    \
-    void P##fp2_mul_fp(FP2 *out, const FP2 *a, const FP *b);                    \
-    void P##fp2_mul_by_nonresidue(FP2 *out, const FP2 *a); /* * xi */          \
-    void P##fp2_inv(FP2 *out, const FP2 *a);                                    \
-    void P##fp2_inv_var(FP2 *out, const FP2 *a);                                \
-    void P##fp2_pow(FP2 *out, const FP2 *a, const uint64_t *e, size_t e_limbs); \
-    bool P##fp2_sqrt(FP2 *out, const FP2 *a);                                   \
-    bool P##fp2_is_lex_largest(const FP2 *a);                                   \
-    void P##fp2_frobenius(FP2 *out, const FP2 *a);                              \
-    void P##fp2_random(FP2 *out, cz_rng *rng);
-
-CZ_FP2_DECLARE(cz_bn254_, cz_bn254_fp, cz_bn254_fp2)
+void cz_bn254_fp2_zero(cz_bn254_fp2 *out);
+void cz_bn254_fp2_one(cz_bn254_fp2 *out);
+bool cz_bn254_fp2_is_zero(const cz_bn254_fp2 *a);
+bool cz_bn254_fp2_eq(const cz_bn254_fp2 *a, const cz_bn254_fp2 *b);
+bool cz_bn254_fp2_is_one(const cz_bn254_fp2 *a);
+void cz_bn254_fp2_cmov(cz_bn254_fp2 *out, const cz_bn254_fp2 *a, bool flag);
+void cz_bn254_fp2_add(cz_bn254_fp2 *out, const cz_bn254_fp2 *a, const cz_bn254_fp2 *b);
+void cz_bn254_fp2_sub(cz_bn254_fp2 *out, const cz_bn254_fp2 *a, const cz_bn254_fp2 *b);
+void cz_bn254_fp2_neg(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+void cz_bn254_fp2_dbl(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+void cz_bn254_fp2_conj(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+void cz_bn254_fp2_mul(cz_bn254_fp2 *out, const cz_bn254_fp2 *a, const cz_bn254_fp2 *b);
+void cz_bn254_fp2_sqr(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+void cz_bn254_fp2_mul_fp(cz_bn254_fp2 *out, const cz_bn254_fp2 *a, const cz_bn254_fp *b);
+void cz_bn254_fp2_mul_by_nonresidue(cz_bn254_fp2 *out, const cz_bn254_fp2 *a); /* * (9 + u) */
+void cz_bn254_fp2_inv(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+void cz_bn254_fp2_inv_var(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+void cz_bn254_fp2_pow(cz_bn254_fp2 *out, const cz_bn254_fp2 *a, const uint64_t *e, size_t e_limbs);
+bool cz_bn254_fp2_sqrt(cz_bn254_fp2 *out, const cz_bn254_fp2 *a);
+bool cz_bn254_fp2_is_lex_largest(const cz_bn254_fp2 *a);
+void cz_bn254_fp2_frobenius(cz_bn254_fp2 *out, const cz_bn254_fp2 *a); /* = conj */
+void cz_bn254_fp2_random(cz_bn254_fp2 *out, cz_rng *rng);
 
 void cz_bn254_fp6_zero(cz_bn254_fp6 *out);
 void cz_bn254_fp6_one(cz_bn254_fp6 *out);
