@@ -313,17 +313,10 @@ static void test_model_device_lost(void **state)
 
 int main(void)
 {
-    if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
-        printf("SKIPPED: no CUDA device (%s)\n",
-               cz_cuda_built() ? "none found" : "cuzk built without CUDA");
-        return 77;
-    }
+    int skip = cz_test_gpu_setup(&g_cpu); /* no GPU: 77 */
+    if (skip)
+        return skip;
     cz_test_rng(&g_rng);
-    char err[256];
-    if (cz_backend_create(&g_cpu, "cpu", 0, err, sizeof err) != CZ_OK) {
-        printf("cpu backend: %s\n", err);
-        return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture),
         cmocka_unit_test(test_synthetic),

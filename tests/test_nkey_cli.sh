@@ -12,15 +12,9 @@
 #   --circuit are usage errors.
 source "$(dirname "$0")/lib.sh"
 cz_init
-cz_need_oracle
-
-BENCH=$BIN/cuzk-bench
-if [ ! -x "$BENCH" ]; then
-    echo "FAIL: $BENCH is not built (build the cuzk-bench target first)" >&2
-    exit 1
-fi
-P=porep-mini
-d=$TMP
+# shellcheck source=tests/common/porep_lib.sh
+source "$(dirname "$0")/common/porep_lib.sh"
+cz_porep_init # the oracles, $BENCH, P=porep-mini, d=$TMP
 
 cz_expect 0 "gen-c1 $P" "$BENCH" gen-c1 --preset $P --seed 9 --out "$d/c1.json"
 cz_expect 0 "cuzk setup --circuit $P --out key.czk" "$CUZK" setup --seed 3 --circuit $P \

@@ -12,15 +12,9 @@
 #   (--unchecked-c1) gives a witness that snarkjs wtns check refuses.
 source "$(dirname "$0")/lib.sh"
 cz_init
-cz_need_oracle
-
-BENCH=$BIN/cuzk-bench
-if [ ! -x "$BENCH" ]; then
-    echo "FAIL: $BENCH is not built (build the cuzk-bench target first)" >&2
-    exit 1
-fi
-P=porep-mini
-d=$TMP
+# shellcheck source=tests/common/porep_lib.sh
+source "$(dirname "$0")/common/porep_lib.sh"
+cz_porep_init # the oracles, $BENCH, P=porep-mini, d=$TMP
 
 # the presets and their sizes
 cz_expect 0 "cuzk circuit list" "$CUZK" circuit list

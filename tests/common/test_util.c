@@ -1,6 +1,9 @@
 /* test_util.c: see test_util.h. */
 #include "test_util.h"
 
+#include "backend/backend.h"
+#include "backend/cuda.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +94,20 @@ int cz_test_iters(int base)
     double k = s ? atof(s) : 1.0;
     int n = (int)(base * k);
     return n > 0 ? n : 1;
+}
+
+int cz_test_gpu_setup(cz_backend **cpu)
+{
+    *cpu = NULL;
+    if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
+        printf("SKIPPED: no CUDA device (%s)\n",
+               cz_cuda_built() ? "none found" : "cuzk built without CUDA");
+        return 77;
+    }
+    char err[256] = "";
+    if (cz_backend_create(cpu, "cpu", 0, err, sizeof err) != CZ_OK) {
+        printf("cpu backend: %s\n", err);
+        return 1;
+    }
+    return 0;
 }

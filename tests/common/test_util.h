@@ -31,4 +31,11 @@ int cz_test_iters(int base);
    then leave out their largest sizes. */
 int cz_test_full(void);
 
+/* The head of the GPU test programs: 77 (ctest's "skipped", after a line
+   saying why) where no CUDA device can be used, else 0 with *cpu the CPU
+   backend (all cores) that the GPU's results are checked against, or 1
+   (after a line saying why) when that cannot be made. */
+struct cz_backend;
+int cz_test_gpu_setup(struct cz_backend **cpu);
+
 #endif
