@@ -3,6 +3,12 @@
  * kernels (field and curve operations over arrays, compared with the host
  * code by the GPU tests), plus point generation for tests and benchmarks.
  *
+ * Copies: czd_copy_h2d / _d2h on the context's stream, waited for;
+ * czd_copy_h2d_side on a stream of its own, from another host thread,
+ * while the context's owner runs kernels (the streamed MSMs' next chunk):
+ * from pageable memory the driver's staged copy blocks the calling
+ * thread, which is why it is a thread and not an event on the stream.
+ *
  * Point generation: base points B_j = k_j G by double-and-add (XYZZ) and a
  * Fermat inversion each (m of them, m <= 2^20), then P_i = B_{i mod m} +
  * B_{(i/m) mod m} in affine coordinates with one inversion per 16 points
@@ -166,6 +172,36 @@ extern "C" cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, siz
     CZD_TRY(ctx, cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, ctx->stream));
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
     return CZ_OK;
+}
+
+extern "C" cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes,
+                                      char *err, size_t err_len)
+{
+    if (bytes == 0)
+        return CZ_OK;
+    cudaStream_t s = nullptr;
+    const char *what = "cudaSetDevice";
+    cudaError_t e = cudaSetDevice(ctx->device);
+    if (e == cudaSuccess) {
+        what = "cudaStreamCreateWithFlags";
+        e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    }
+    if (e == cudaSuccess) {
+        what = "cudaMemcpyAsync";
+        e = cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s);
+    }
+    if (e == cudaSuccess) {
+        what = "cudaStreamSynchronize";
+        e = cudaStreamSynchronize(s);
+    }
+    if (s)
+        cudaStreamDestroy(s);
+    if (e == cudaSuccess)
+        return CZ_OK;
+    cudaGetLastError();
+    snprintf(err, err_len, "%s (%zu bytes to the device on a second stream): %s", what, bytes,
+             cudaGetErrorString(e));
+    return e == cudaErrorMemoryAllocation ? CZ_ERR_NOMEM : CZ_ERR_DEVICE;
 }
 
 extern "C" cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes)

@@ -53,6 +53,12 @@ cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes);
 cz_status czd_host_register(czd_ctx *ctx, void *host, size_t bytes);
 cz_status czd_host_unregister(czd_ctx *ctx, void *host);
 cz_status czd_sync(czd_ctx *ctx);
+/* A copy to the device on a stream of its own, waited for, made while
+   another thread may be driving the context (it reads only the context's
+   device): the streamed MSMs bring chunk k + 1 in while chunk k's MSM runs.
+   The message of a failure goes to err (the context's is its driver's). */
+cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes, char *err,
+                            size_t err_len);
 /* Page-lock host memory for every device (portable), without a context:
    thread-safe, so callers need not wait for the context's lock. A range
    already registered is CZ_OK. */

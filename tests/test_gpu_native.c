@@ -216,13 +216,13 @@ static void test_fixed_base_chunks(void **state)
 }
 
 /* the "cuda" backend (bounded arena: several backends live at once) */
-static cz_backend *gpu_be(const char *resident)
+static cz_backend *gpu_be_arena(const char *resident, const char *arena_mb)
 {
     if (resident)
         setenv("CUZK_GPU_RESIDENT", resident, 1);
     else
         unsetenv("CUZK_GPU_RESIDENT");
-    setenv("CUZK_GPU_ARENA_MB", "4096", 1);
+    setenv("CUZK_GPU_ARENA_MB", arena_mb, 1);
     cz_backend *be = NULL;
     char err[512];
     cz_status st = cz_backend_create(&be, "cuda", 2, err, sizeof err);
@@ -232,6 +232,8 @@ static cz_backend *gpu_be(const char *resident)
         fail_msg("cuda backend: %s", err);
     return be;
 }
+
+static cz_backend *gpu_be(const char *resident) { return gpu_be_arena(resident, "4096"); }
 
 static void test_backend_hooks(void **state)
 {
@@ -489,6 +491,70 @@ static void test_fixture_compact(void **state)
     cz_zkey_free(key);
 }
 
+/* The streamed tier of a compact key (CUZK_GPU_RESIDENT=0) over an arena
+   that holds none of the points beside an MSM's scratch at once: the
+   matrices go in parts of rows (CUZK_GPU_STREAM_ROWS), the points in
+   chunks (the arena alone, then CUZK_GPU_STREAM_POINTS with the copies
+   beside the MSMs and before them); every proof equals the CPU's, the
+   sums equal the resident tier's (ref) and the witness crosses twice,
+   packed, however many MSMs and chunks there are. */
+static void streamed_mini(const cz_zkey *k, const cz_fr *w, const cz_fr rs[2], const cz_msm_sums *ref,
+                          uint64_t packed)
+{
+    /* the model's MSM of 2^17 G1 points takes ~140 MiB of scratch, the
+       GPU's a little more */
+    const char *arena = cz_cuda_is_model() ? "192" : "512";
+    const char *points[] = {NULL, "20000", "20000"};
+    size_t nv = k->n_vars, np = k->n_public, nb = k->n_b, n = k->domain_size;
+    uint64_t pts = (uint64_t)(nv + nb + (nv - np - 1) + n) * sizeof(cz_g1_affine) +
+                   (uint64_t)nb * sizeof(cz_g2_affine);
+    uint64_t mats = (uint64_t)(k->ca.nnz + k->cb.nnz) * 6 + (uint64_t)k->n_coefs * sizeof(cz_fr) +
+                    (uint64_t)nb * 4;
+    for (int run = 0; run < 3; run++) {
+        setenv("CUZK_GPU_STREAM_ROWS", "50000", 1);
+        if (points[run])
+            setenv("CUZK_GPU_STREAM_POINTS", points[run], 1);
+        if (run == 2)
+            setenv("CUZK_GPU_STREAM_SERIAL", "1", 1);
+        cz_backend *be = gpu_be_arena("0", arena);
+        unsigned long c0 = cz_cuda_stream_chunks();
+        prove_both(k, w, be, "streamed", rs, NULL);
+        unsigned long chunks = cz_cuda_stream_chunks() - c0;
+        cz_msm_sums s;
+        cz_core_timings ct;
+        memset(&ct, 0, sizeof ct);
+        assert_int_equal(be->prove_core(be, k, w, &s, &ct), CZ_OK);
+        assert_string_equal(ct.tier, "streamed");
+        assert_true(cz_g1_jac_eq(&s.a, &ref->a) && cz_g1_jac_eq(&s.b1, &ref->b1) &&
+                    cz_g2_jac_eq(&s.b2, &ref->b2) && cz_g1_jac_eq(&s.c, &ref->c) &&
+                    cz_g1_jac_eq(&s.h, &ref->h));
+        /* the row pointers of each part besides the points, the matrices'
+           entries, the table, b_idx and the packed witness twice */
+        uint64_t rest = ct.h2d_bytes - pts - mats;
+        printf("# porep-mini streamed through a %s MiB arena (points a chunk: %s%s): %lu MSM "
+               "chunks, %llu bytes sent (points %llu, matrices %llu, witness and row pointers "
+               "%llu)\n",
+               arena, points[run] ? points[run] : "as the arena allows",
+               run == 2 ? ", copies before the MSMs" : "", chunks,
+               (unsigned long long)ct.h2d_bytes, (unsigned long long)pts,
+               (unsigned long long)mats, (unsigned long long)rest);
+        assert_true(ct.h2d_bytes > pts + mats);
+        assert_true(rest >= 2 * packed);
+        if (cz_cuda_is_model()) /* no chunk copied twice (an MSM short of scratch, retried) */
+            assert_true(rest <= 2 * packed + ((uint64_t)k->ca.n_rows + k->cb.n_rows + 64) * 8);
+        else
+            assert_true(rest < nv * sizeof(cz_fr));
+        /* five MSMs, some of them in several chunks */
+        assert_true(chunks > 5);
+        if (points[run]) /* A alone: ceil(nv / 20000) */
+            assert_true(chunks >= (nv + 19999) / 20000 + 4);
+        cz_backend_destroy(be);
+        unsetenv("CUZK_GPU_STREAM_ROWS");
+        unsetenv("CUZK_GPU_STREAM_POINTS");
+        unsetenv("CUZK_GPU_STREAM_SERIAL");
+    }
+}
+
 static void test_porep_mini(void **state)
 {
     (void)state;
@@ -553,6 +619,7 @@ static void test_porep_mini(void **state)
     printf("# porep-mini witness to the GPU: %llu bytes packed, %llu whole\n",
            (unsigned long long)ct.h2d_bytes, (unsigned long long)whole);
     assert_true(ct.h2d_bytes > 0 && ct.h2d_bytes < whole / 4);
+    uint64_t packed = ct.h2d_bytes;
     setenv("CUZK_GPU_WITNESS", "full", 1);
     memset(&ct, 0, sizeof ct);
     assert_int_equal(be->prove_core(be, kg, w, &s2, &ct), CZ_OK);
@@ -565,6 +632,7 @@ static void test_porep_mini(void **state)
     be = gpu_be("0");
     prove_both(kg, w, be, "streamed", rs, NULL);
     cz_backend_destroy(be);
+    streamed_mini(kg, w, rs, &s1, packed);
     cz_zkey_free(kg);
     cz_zkey_free(kc);
     cz_porep_witness_free(w, nw);

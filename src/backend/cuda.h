@@ -51,6 +51,9 @@ void cz_cuda_set_margin(size_t bytes);
 void cz_cuda_set_arena_cap(size_t bytes);
 struct cz_zkey;
 size_t cz_cuda_arena_for_key(const struct cz_zkey *key);
+/* Chunks the streamed MSMs of this process have run (tests: that points
+   which do not fit the arena really went in parts); 0 without CUDA. */
+unsigned long cz_cuda_stream_chunks(void);
 /* usable CUDA devices (0 without CUDA build, driver or device) */
 int cz_cuda_device_count(void);
 

@@ -27,6 +27,7 @@
 #include "groth16/groth16.h"
 #include "poly/ntt.h"
 #include "util/log.h"
+#include "util/rng.h"
 #include "util/threadpool.h"
 
 struct cz_cuda_ctx {
@@ -272,6 +273,22 @@ static cz_status msm_dev(cz_cuda_ctx *ctx, int group, void *parts, unsigned *nwi
 /* The host's share: W_w = sum_k parts[w][k], out = sum_w 2^(c w) W_w by
    Horner (c doublings per window, ~250 in all: 0.1 ms here, tens of ms
    as a serial GPU chain). */
+#define MSM_SUM(G)                                                                             \
+    static void msm_sum_##G(cz_##G##_xyzz *acc, const cz_##G##_xyzz *parts, unsigned nwin,     \
+                            unsigned cnt, unsigned c)                                          \
+    {                                                                                          \
+        cz_##G##_xyzz_infinity(acc);                                                           \
+        for (unsigned w = nwin; w-- > 0;) {                                                    \
+            if (w + 1 < nwin)                                                                  \
+                for (unsigned d = 0; d < c; d++)                                               \
+                    cz_##G##_xyzz_dbl(acc, acc);                                               \
+            for (unsigned k = 0; k < cnt; k++)                                                 \
+                cz_##G##_xyzz_add(acc, acc, &parts[(size_t)w * cnt + k]);                      \
+        }                                                                                      \
+    }
+MSM_SUM(g1)
+MSM_SUM(g2)
+
 #define MSM_FINISH(G, GROUP)                                                                   \
     cz_status cz_cuda_##G##_msm_dev(cz_cuda_ctx *ctx, cz_##G##_jac *out, const cz_cuda_buf *bases, \
                                     const cz_fr *scalars_host, const cz_cuda_buf *scalars_dev,     \
@@ -287,14 +304,7 @@ static cz_status msm_dev(cz_cuda_ctx *ctx, int group, void *parts, unsigned *nwi
                                sizeof(cz_##G##_affine), scalars_host, scalars_dev, n, flags,   \
                                window_bits);                                                   \
         if (st == CZ_OK) {                                                                     \
-            cz_##G##_xyzz_infinity(&acc);                                                      \
-            for (unsigned w = nwin; w-- > 0;) {                                                \
-                if (w + 1 < nwin)                                                              \
-                    for (unsigned d = 0; d < c; d++)                                           \
-                        cz_##G##_xyzz_dbl(&acc, &acc);                                         \
-                for (unsigned k = 0; k < cnt; k++)                                             \
-                    cz_##G##_xyzz_add(&acc, &acc, &parts[(size_t)w * cnt + k]);                \
-            }                                                                                  \
+            msm_sum_##G(&acc, parts, nwin, cnt, c);                                            \
             cz_##G##_xyzz_to_jac(out, &acc);                                                   \
         }                                                                                      \
         free(parts);                                                                           \
@@ -672,24 +682,35 @@ cz_status cz_cuda_gather_dev(cz_cuda_ctx *ctx, cz_cuda_buf *out, const cz_cuda_b
  * H and the five MSMs on the device and brings back five points. Keys are
  * stacked in the arena in load order (its buffers are LIFO); a key that
  * does not fit beside the scratch a proof needs evicts keys from the top
- * of the stack, and if it still does not fit, prove_core says so and the
- * prover runs step by step ("streamed"): a/b/c on the CPU, H on the GPU,
- * each MSM copying its points per call, in halves (recursively) when the
- * whole array does not fit. A proof that runs out of device memory midway
- * (other processes on the card) is streamed as well, and streamed steps
- * that still do not fit run on the CPU backend. One mutex serialises the
- * device work of concurrent callers (a context is single-threaded).
- * CUZK_GPU_RESIDENT=0 turns the resident tier off (tests use it to force
- * the streamed one). Keys in compact form (native circuits) are resident
- * the same way: their compact matrices (row pointers, columns, uint16
- * coefficient indices), the coefficient table and B density's variable
- * list go up with the points (b1, b2 only for the n_b variables in B);
- * a/b/c come from the compact kernel and B1/B2's scalars are w gathered
- * by b_idx into b's buffer once H is done with it. The fixed-base hooks
+ * of the stack, and if it still does not fit, the proof is "streamed".
+ * Keys in compact form (native circuits) are resident the same way: their
+ * compact matrices (row pointers, columns, uint16 coefficient indices),
+ * the coefficient table and B density's variable list go up with the
+ * points (b1, b2 only for the n_b variables in B); a/b/c come from the
+ * compact kernel and B1/B2's scalars are w gathered by b_idx into b's
+ * buffer once H is done with it (or a buffer of their own when n_b > n).
+ * "streamed", a compact key: prove_core still runs the whole proof on the
+ * device (stream_locked below), keeping nothing of the key: a/b/c from the
+ * matrices sent in parts of rows that fit beside a, b and w, H in place,
+ * then w sent once (packed) and kept for A, B1/B2 and C, h for H, each MSM
+ * streaming its points through two chunk slots, the next chunk copied by
+ * a thread on a second stream while the current one's MSM runs
+ * (stream_msm). "streamed", a CSR key (or a compact key that finds the
+ * card too full even for a, b and w): prove_core says so and the prover
+ * runs step by step: a/b/c on the CPU, H on the GPU, each MSM through
+ * stream_msm with its scalars sent per chunk; steps that still do not fit
+ * run on the CPU backend. A proof that runs out of device memory midway
+ * (other processes on the card) is streamed step by step as well. One
+ * mutex serialises the device work of concurrent callers (a context is
+ * single-threaded; stream_msm's copy thread touches only its own stream
+ * and the slot no kernel reads). CUZK_GPU_RESIDENT=0 turns the resident
+ * tier off (tests use it to force the streamed one). The fixed-base hooks
  * (a development key's points) run on the GPU under the same lock, in
  * chunks that fit the arena's free part, falling back to the CPU
- * backend's hooks when the GPU is gone or its arena too full. Not done yet: double-buffered copies in the streamed
- * tier (its chunks are copied, then computed, one after the other). */
+ * backend's hooks when the GPU is gone or its arena too full. The key's
+ * points are read from wherever the caller keeps them: pinned by their
+ * owner (host_pin), the copies run at full bus speed; the backend does not
+ * pin them itself, as it cannot know when the key is freed. */
 
 #define GPU_KEYS 8
 
@@ -876,27 +897,254 @@ static cz_status gpu_compute_h(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_
     return st;
 }
 
-/* An MSM with the points copied for this call; when they and the MSM's
-   scratch do not fit, the two halves are done one after the other and
-   added (down to 2^12 points; below that the CPU takes over). */
-#define MSM_STREAMED(G)                                                                       \
+/* ---- streamed MSMs ----
+ * Points on the host (a key that is not resident), scalars on the host or
+ * already on the device. The points go up in chunks sized to the arena's
+ * free part: two chunk slots (points, and scalars when they are the
+ * host's) and the MSM's scratch; while chunk k's MSM runs on the
+ * context's stream, a thread of the backend copies chunk k + 1 into the
+ * other slot on a second stream (czd_copy_h2d_side: from pageable memory
+ * the driver's copy blocks its caller, so it needs a thread of its own;
+ * from memory its owner pinned with host_pin it is a plain DMA). czd_msm
+ * waits for its stream before it returns, and the copy thread is joined
+ * before its slot is read, so slot k mod 2 is never written while an MSM
+ * reads it. Each chunk's parts are summed on the host into one XYZZ
+ * point. An MSM that finds too little scratch (CZ_ERR_NOMEM) runs again
+ * from its chunk with chunks half as long, down to 4096 points; below
+ * that the caller takes the CPU. CUZK_GPU_STREAM_POINTS caps a chunk's
+ * points, CUZK_GPU_STREAM_SERIAL=1 makes each copy before the MSM instead
+ * of beside it (to measure the overlap). */
+
+#define STREAM_MIN ((size_t)4096)
+#define STREAM_MAX ((size_t)1 << 25)
+#define STREAM_RESERVE ((size_t)512 << 20) /* an MSM's fixed scratch: buckets, partial sums */
+/* an MSM's scratch per point: canonical scalars, the bit path's maps and
+   the sort pairs of 8 windows at once (it batches windows below that) */
+#define STREAM_MSM_PER_POINT ((size_t)(32 + 8 + 8 * 16))
+
+static _Atomic unsigned long g_stream_chunks;
+unsigned long cz_cuda_stream_chunks(void) { return g_stream_chunks; }
+
+typedef struct {
+    cz_g1_xyzz g1;
+    cz_g2_xyzz g2;
+} stream_acc;
+
+/* one chunk's copy into a slot: points, then scalars (when the host's) */
+typedef struct {
+    czd_ctx *d;
+    void *pts_dev, *sc_dev;
+    const void *pts_host, *sc_host;
+    size_t pts_bytes, sc_bytes;
+    cz_status st;
+    char err[256];
+} side_copy;
+
+static void *side_copy_run(void *arg)
+{
+    side_copy *c = arg;
+    c->st = czd_copy_h2d_side(c->d, c->pts_dev, c->pts_host, c->pts_bytes, c->err, sizeof c->err);
+    if (c->st == CZ_OK && c->sc_bytes)
+        c->st = czd_copy_h2d_side(c->d, c->sc_dev, c->sc_host, c->sc_bytes, c->err, sizeof c->err);
+    return NULL;
+}
+
+/* buffers of the given sizes, none for a size of 0 (dev NULL) */
+static cz_status bufs_alloc(cz_cuda_ctx *ctx, cz_cuda_buf *b, const size_t *bytes, int count)
+{
+    memset(b, 0, (size_t)count * sizeof *b);
+    for (int i = 0; i < count; i++) {
+        if (!bytes[i])
+            continue;
+        cz_status st = cz_cuda_buf_alloc(ctx, &b[i], bytes[i]);
+        if (st != CZ_OK) {
+            while (i-- > 0)
+                cz_cuda_buf_free(ctx, &b[i]);
+            return st;
+        }
+    }
+    return CZ_OK;
+}
+
+static size_t env_size(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e ? (size_t)strtoull(e, NULL, 10) : 0;
+}
+
+/* points a chunk of an n-point streamed MSM may have: n when one slot of
+   n points and the MSM's scratch fit, else what two slots and the
+   scratch allow */
+static size_t stream_chunk(cz_cuda_ctx *cu, size_t n, size_t pb, bool host_scalars)
+{
+    size_t free_b = cz_cuda_arena_free(cu), slack = 8 * 256;
+    /* a small arena: most of it for the scratch, whose fixed part (~100
+       MiB: buckets, partial sums) does not shrink with the chunk */
+    size_t reserve = STREAM_RESERVE < free_b / 4 * 3 ? STREAM_RESERVE : free_b / 4 * 3;
+    size_t slot = pb + (host_scalars ? sizeof(cz_fr) : 0);
+    size_t avail = free_b > reserve + slack ? free_b - reserve - slack : 0;
+    size_t chunk = n * (slot + STREAM_MSM_PER_POINT) <= avail
+                       ? n
+                       : avail / (2 * slot + STREAM_MSM_PER_POINT);
+    size_t cap = env_size("CUZK_GPU_STREAM_POINTS");
+    if (cap && chunk > cap)
+        chunk = cap;
+    return chunk > STREAM_MAX ? STREAM_MAX : chunk;
+}
+
+/* acc = sum_i s_i P_i over n points at `bases` (host; group 1: G1, 2:
+   G2) with the scalars sc_host (host) or those at the start of sc_dev;
+   h2d counts the bytes sent. */
+static cz_status stream_msm(cz_cuda_ctx *cu, int group, stream_acc *acc, const void *bases,
+                            const cz_fr *sc_host, const cz_cuda_buf *sc_dev, size_t n,
+                            uint64_t *h2d)
+{
+    cz_g1_xyzz_infinity(&acc->g1);
+    cz_g2_xyzz_infinity(&acc->g2);
+    if (n == 0)
+        return CZ_OK;
+    if (!bases || !sc_host == !sc_dev)
+        return fail(cu, CZ_ERR_ARG, "streamed MSM: bad argument (points, and one of host/device scalars)");
+    if (sc_dev && sc_dev->bytes < n * sizeof(cz_fr))
+        return fail(cu, CZ_ERR_ARG, "streamed MSM: scalar buffer smaller than n scalars");
+    const size_t pb = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
+    const bool host = sc_host != NULL;
+    const char *ser = getenv("CUZK_GPU_STREAM_SERIAL");
+    const bool serial = ser && !strcmp(ser, "1");
+    void *parts = malloc(CZD_MSM_PARTS_CAP * sizeof(cz_g2_xyzz));
+    if (!parts)
+        return fail(cu, CZ_ERR_NOMEM, "out of host memory");
+    size_t chunk = stream_chunk(cu, n, pb, host), i0 = 0;
+    size_t cap = env_size("CUZK_GPU_STREAM_POINTS");
+    const size_t floor_pts = cap && cap < STREAM_MIN ? cap : STREAM_MIN; /* tests go below */
+    cz_status st = CZ_OK;
+    while (i0 < n && st == CZ_OK) {
+        size_t left = n - i0, c = chunk < left ? chunk : left;
+        if (c < floor_pts && c < left) {
+            st = fail(cu, CZ_ERR_NOMEM, "streamed MSM: the device arena has no room for 4096 "
+                                        "points beside the MSM's scratch");
+            break;
+        }
+        const int slots = c < left ? 2 : 1;
+        size_t bytes[4] = {c * pb, slots == 2 ? c * pb : 0, host ? c * sizeof(cz_fr) : 0,
+                           host && slots == 2 ? c * sizeof(cz_fr) : 0};
+        cz_cuda_buf b[4]; /* points of slots 0 and 1, then their scalars */
+        st = bufs_alloc(cu, b, bytes, 4);
+        if (st == CZ_ERR_NOMEM && c / 2 >= floor_pts) {
+            st = CZ_OK;
+            chunk = c / 2;
+            continue;
+        }
+        if (st != CZ_OK)
+            break;
+        /* chunk 0 of this run into slot 0, here */
+        st = cz_cuda_upload(cu, &b[0], 0, (const char *)bases + i0 * pb, c * pb);
+        if (st == CZ_OK && host)
+            st = cz_cuda_upload(cu, &b[2], 0, sc_host + i0, c * sizeof(cz_fr));
+        if (st == CZ_OK)
+            *h2d += c * (pb + (host ? sizeof(cz_fr) : 0));
+        size_t j = i0, retry = 0, piece = c;
+        for (int s = 0; st == CZ_OK && j < n; s ^= 1) {
+            size_t cnt = n - j < c ? n - j : c, nxt = j + cnt;
+            side_copy cp = {.d = cu->d, .st = CZ_OK};
+            pthread_t th;
+            bool running = false;
+            if (nxt < n) { /* chunk k + 1 into the other slot */
+                size_t cn = n - nxt < c ? n - nxt : c;
+                cp.pts_dev = b[s ^ 1].dev;
+                cp.pts_host = (const char *)bases + nxt * pb;
+                cp.pts_bytes = cn * pb;
+                if (host) {
+                    cp.sc_dev = b[2 + (s ^ 1)].dev;
+                    cp.sc_host = sc_host + nxt;
+                    cp.sc_bytes = cn * sizeof(cz_fr);
+                }
+                if (serial || pthread_create(&th, NULL, side_copy_run, &cp) != 0)
+                    side_copy_run(&cp); /* no thread: the copy before the MSM */
+                else
+                    running = true;
+            }
+            const char *pd = b[s].dev;
+            const char *sd = host ? (const char *)b[2 + s].dev
+                                  : (const char *)sc_dev->dev + j * sizeof(cz_fr);
+            /* the slot's MSM, in pieces of at most `piece` points: an MSM
+               short of scratch runs again over the first half of what it
+               had, from the points already in the slot */
+            size_t o = 0;
+            while (o < cnt && st == CZ_OK) {
+                size_t m = cnt - o < piece ? cnt - o : piece;
+                cz_cuda_buf pts = {(void *)(pd + o * pb), m * pb};
+                cz_cuda_buf sc = {(void *)(sd + o * sizeof(cz_fr)), m * sizeof(cz_fr)};
+                unsigned nwin = 0, pc = 0, cw = 0;
+                st = msm_dev(cu, group, parts, &nwin, &pc, &cw, &pts, pb, NULL, &sc, m, 0, 0);
+                if (st == CZ_ERR_NOMEM && m / 2 >= floor_pts) {
+                    cz_log(CZ_LOG_DEBUG, "cuda", "streamed MSM (G%d, %zu points): %zu points "
+                           "with %.1f MiB free are short of scratch; again with %zu", group, n, m,
+                           cz_cuda_arena_free(cu) / 1048576.0, m / 2);
+                    piece = m / 2;
+                    st = CZ_OK;
+                    continue;
+                }
+                if (st != CZ_OK)
+                    break;
+                if (group == 1) {
+                    cz_g1_xyzz sum;
+                    msm_sum_g1(&sum, parts, nwin, pc, cw);
+                    cz_g1_xyzz_add(&acc->g1, &acc->g1, &sum);
+                } else {
+                    cz_g2_xyzz sum;
+                    msm_sum_g2(&sum, parts, nwin, pc, cw);
+                    cz_g2_xyzz_add(&acc->g2, &acc->g2, &sum);
+                }
+                g_stream_chunks++;
+                o += m;
+            }
+            if (running)
+                pthread_join(th, NULL);
+            if (st == CZ_ERR_NOMEM && c / 2 >= floor_pts) {
+                /* not even short pieces beside these slots: smaller slots,
+                   again from this chunk (its copy made again) */
+                retry = c / 2;
+                j += o; /* the pieces before it are summed */
+                break;
+            }
+            if (st == CZ_OK && cp.st != CZ_OK)
+                st = fail(cu, cp.st, cp.err);
+            if (st == CZ_OK && nxt < n)
+                *h2d += cp.pts_bytes + cp.sc_bytes;
+            j = nxt;
+        }
+        for (int i = 3; i >= 0; i--)
+            cz_cuda_buf_free(cu, &b[i]);
+        if (retry) {
+            st = CZ_OK;
+            chunk = retry;
+        }
+        i0 = j;
+    }
+    free(parts);
+    return st;
+}
+
+/* An MSM with the points copied for this call (chunked as above); when
+   not even a short chunk fits, the CPU backend's. */
+#define MSM_STREAMED(G, GROUP)                                                                \
     static cz_status msm_##G##_streamed(gpu_be *g, cz_##G##_jac *out, const cz_##G##_affine *bases, \
                                         const cz_fr *scalars, size_t n)                      \
     {                                                                                         \
-        cz_status st = cz_cuda_##G##_msm(g->cu, out, bases, scalars, n, 0);                   \
-        if (st != CZ_ERR_NOMEM)                                                               \
-            return st;                                                                        \
-        if (n <= 4096)                                                                        \
+        if (!out || (n && (!bases || !scalars)))                                              \
+            return fail(g->cu, CZ_ERR_ARG, "MSM: bad argument");                              \
+        stream_acc acc;                                                                       \
+        uint64_t h2d = 0;                                                                     \
+        cz_status st = stream_msm(g->cu, GROUP, &acc, bases, scalars, NULL, n, &h2d);         \
+        if (st == CZ_OK)                                                                      \
+            cz_##G##_xyzz_to_jac(out, &acc.G);                                                \
+        if (st == CZ_ERR_NOMEM)                                                               \
             return g->cpu->msm_##G(g->cpu, out, bases, scalars, n);                           \
-        cz_##G##_jac hi;                                                                      \
-        size_t h = n / 2;                                                                     \
-        if ((st = msm_##G##_streamed(g, out, bases, scalars, h)) == CZ_OK &&                  \
-            (st = msm_##G##_streamed(g, &hi, bases + h, scalars + h, n - h)) == CZ_OK)        \
-            cz_##G##_jac_add(out, out, &hi);                                                  \
         return st;                                                                            \
     }
-MSM_STREAMED(g1)
-MSM_STREAMED(g2)
+MSM_STREAMED(g1, 1)
+MSM_STREAMED(g2, 2)
 
 static cz_status gpu_msm_g1(cz_backend *be, cz_g1_jac *out, const cz_g1_affine *bases,
                             const cz_fr *scalars, size_t n)
@@ -996,6 +1244,22 @@ static cz_status upload_array(gpu_be *g, cz_cuda_buf *b, const void *src, size_t
     return st;
 }
 
+/* A key whose matrices the device's kernels can take as they are (else
+   the prover's steps run one by one). */
+static bool key_usable(const cz_zkey *key)
+{
+    if (key->compact ? key->ca.n_rows > key->domain_size || key->cb.n_rows > key->domain_size ||
+                           key->n_coefs > 65536 || (key->n_coefs && !key->coefs) ||
+                           (key->ca.n_rows && !key->ca.row_ptr) || (key->cb.n_rows && !key->cb.row_ptr)
+                     : key->qa.n_rows != key->domain_size || key->qb.n_rows != key->domain_size)
+        return false;
+    if (key->compact && key->b_idx)
+        for (uint32_t i = 0; i < key->n_b; i++) /* the gather's indices stay inside w */
+            if (key->b_idx[i] >= key->n_vars)
+                return false;
+    return true;
+}
+
 /* The key's entry, loading it (and evicting keys loaded after the oldest
    that must go) when absent. NULL with CZ_ERR_UNSUPPORTED when it cannot
    be resident. */
@@ -1015,16 +1279,8 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
                 key_free(g, &g->keys[--g->nkeys]);
             break;
         }
-    if (!g->resident)
+    if (!g->resident || !key_usable(key))
         return CZ_ERR_UNSUPPORTED;
-    if (key->compact ? key->ca.n_rows > key->domain_size || key->cb.n_rows > key->domain_size ||
-                           key->n_coefs > 65536 || (key->n_coefs && !key->coefs)
-                     : key->qa.n_rows != key->domain_size || key->qb.n_rows != key->domain_size)
-        return CZ_ERR_UNSUPPORTED;
-    if (key->compact && key->b_idx)
-        for (uint32_t i = 0; i < key->n_b; i++) /* the gather's indices stay inside w */
-            if (key->b_idx[i] >= key->n_vars)
-                return CZ_ERR_UNSUPPORTED;
     size_t need = key_bytes(key) + proof_scratch(key);
     if (need > cz_cuda_arena_bytes(g->cu))
         return CZ_ERR_UNSUPPORTED;
@@ -1258,6 +1514,9 @@ static cz_status wit_upload(gpu_be *g, cz_cuda_buf *buf, const cz_fr *w, size_t 
     return st;
 }
 
+static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+                               cz_msm_sums *out, cz_core_timings *tm);
+
 static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
                              cz_msm_sums *out, cz_core_timings *tm)
 {
@@ -1265,6 +1524,10 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cons
     cz_status st = ensure_domain(g, key->log_n);
     if (st == CZ_OK)
         st = key_get(g, key, &k, &tm->upload_ms, &tm->h2d_bytes);
+    if (st == CZ_ERR_UNSUPPORTED && key->compact) {
+        snprintf(tm->tier, sizeof tm->tier, "streamed");
+        return stream_locked(g, key, w, pw, out, tm);
+    }
     if (st != CZ_OK)
         return st;
     snprintf(tm->tier, sizeof tm->tier, "resident");
@@ -1276,7 +1539,7 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cons
     size_t bytes[5] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr),
                        own ? nb * sizeof(cz_fr) : 0};
     cz_cuda_buf buf[5]; /* w, a, b, c, B's scalars when they have their own */
-    if ((st = tmp_bufs(g->cu, buf, bytes, 5)) != CZ_OK)
+    if ((st = bufs_alloc(g->cu, buf, bytes, 5)) != CZ_OK) /* none for B when it needs none */
         return st;
     double t = gpu_now_ms();
     st = wit_upload(g, &buf[0], w, nv, pw, &tm->h2d_bytes);
@@ -1328,6 +1591,242 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cons
     return st;
 }
 
+/* ---- the streamed tier of a compact key ----
+ * A compact key that is not resident (too big for the arena, or
+ * CUZK_GPU_RESIDENT=0) is proved in two phases, nothing of the key kept:
+ *  1. h: [a, b, w, coefficient table] then, part by part of the rows,
+ *     that part of both matrices (row pointers rebased to the part on the
+ *     host, columns, coefficient indices) and c's scratch for it; the
+ *     compact kernel writes a and b for the part's rows. Then w and the
+ *     table go, c = a .* b comes in their place and H runs in place (h in
+ *     a's buffer); b and c go. The parts take what the arena has free, so
+ *     a porep-32g partition (2^27: a, b, w 12 GB) fits a 16 GiB card,
+ *     where the matrices (4.7 GB) beside a, b, c and w (17 GB) do not.
+ *  2. the MSMs: w comes up again (packed: ~80 MB for porep-32g) above h
+ *     and stays for A, B1 / B2 (w gathered by b_idx into a buffer of its
+ *     own, or on the host when that does not fit), C; then it goes and H
+ *     runs over h. Every MSM streams its points (stream_msm) with its
+ *     scalars on the device, so the bit-heavy path applies.
+ * The witness crosses twice packed (once whole when it is not packed);
+ * the key's points once each, the matrices once. CZ_ERR_NOMEM anywhere
+ * (an arena too small even for a, b and w) is the caller's: the prover
+ * then runs the steps one by one. */
+
+#define PART_ROWS_MAX ((uint64_t)1 << 24) /* bounds the host's rebased row pointers */
+
+/* row pointer r of m, for any r (rows past n_rows are empty) */
+static uint64_t cmat_rp(const cz_cmat *m, uint64_t r)
+{
+    if (!m->n_rows)
+        return 0;
+    return m->row_ptr[r < m->n_rows ? r : m->n_rows];
+}
+
+/* device bytes of the rows [r0, r1) of both matrices with c's scratch */
+static size_t part_bytes(const cz_zkey *key, uint64_t r0, uint64_t r1)
+{
+    size_t b = (size_t)(r1 - r0) * sizeof(cz_fr) + 8 * 256;
+    const cz_cmat *m[2] = {&key->ca, &key->cb};
+    for (int i = 0; i < 2; i++) {
+        uint64_t e = r1 < m[i]->n_rows ? r1 : m[i]->n_rows, s0 = r0 < e ? r0 : e;
+        b += (size_t)(e - s0 + 1) * 8 + (size_t)(cmat_rp(m[i], e) - cmat_rp(m[i], s0)) * 6;
+    }
+    return b;
+}
+
+/* a and b for the rows [r0, r1) (their buffers' elements r0..r1-1) */
+static cz_status stream_abc_part(gpu_be *g, const cz_zkey *key, cz_cuda_buf *ab, const cz_cuda_buf *w,
+                                 const cz_cuda_buf *tab, uint64_t r0, uint64_t r1, uint64_t *rp_host,
+                                 uint64_t *h2d)
+{
+    const cz_cmat *m[2] = {&key->ca, &key->cb};
+    uint32_t nr[2];
+    size_t bytes[7] = {(size_t)(r1 - r0) * sizeof(cz_fr)};
+    for (int i = 0; i < 2; i++) {
+        uint64_t e = r1 < m[i]->n_rows ? r1 : m[i]->n_rows, s0 = r0 < e ? r0 : e;
+        uint64_t nnz = cmat_rp(m[i], e) - cmat_rp(m[i], s0);
+        nr[i] = (uint32_t)(e - s0);
+        bytes[1 + 3 * i] = ((size_t)nr[i] + 1) * 8;
+        bytes[2 + 3 * i] = (size_t)nnz * 4;
+        bytes[3 + 3 * i] = (size_t)nnz * 2;
+    }
+    cz_cuda_buf d[7]; /* c's scratch, then rows, columns, indices of A and B */
+    cz_status st = bufs_alloc(g->cu, d, bytes, 7);
+    if (st != CZ_OK)
+        return st;
+    for (int i = 0; i < 2 && st == CZ_OK; i++) {
+        uint64_t base = cmat_rp(m[i], r0);
+        for (uint32_t k = 0; k <= nr[i]; k++)
+            rp_host[k] = cmat_rp(m[i], r0 + k) - base;
+        st = cz_cuda_upload(g->cu, &d[1 + 3 * i], 0, rp_host, bytes[1 + 3 * i]);
+        if (st == CZ_OK && bytes[2 + 3 * i])
+            st = cz_cuda_upload(g->cu, &d[2 + 3 * i], 0, m[i]->col + base, bytes[2 + 3 * i]);
+        if (st == CZ_OK && bytes[3 + 3 * i])
+            st = cz_cuda_upload(g->cu, &d[3 + 3 * i], 0, m[i]->coef + base, bytes[3 + 3 * i]);
+        *h2d += bytes[1 + 3 * i] + bytes[2 + 3 * i] + bytes[3 + 3 * i];
+    }
+    size_t off = (size_t)r0 * sizeof(cz_fr);
+    if (st == CZ_OK)
+        st = pass(g->cu, czd_eval_abc_compact(g->cu->d, (char *)ab[0].dev + off, (char *)ab[1].dev + off,
+                                              d[0].dev, d[1].dev, d[2].dev, d[3].dev, nr[0], d[4].dev,
+                                              d[5].dev, d[6].dev, nr[1],
+                                              key->n_coefs ? tab->dev : NULL, key->n_coefs, w->dev,
+                                              (size_t)(r1 - r0)));
+    if (st == CZ_OK) /* before the part's buffers go back to the arena */
+        st = pass(g->cu, czd_sync(g->cu->d));
+    for (int i = 6; i >= 0; i--)
+        cz_cuda_buf_free(g->cu, &d[i]);
+    return st;
+}
+
+/* phase 1: h into *hb (allocated here; the caller frees it) */
+static cz_status stream_h(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+                          cz_cuda_buf *hb, cz_core_timings *tm)
+{
+    size_t n = key->domain_size, nv = key->n_vars;
+    size_t bytes[4] = {n * sizeof(cz_fr), n * sizeof(cz_fr), nv * sizeof(cz_fr),
+                       (size_t)key->n_coefs * sizeof(cz_fr)};
+    cz_cuda_buf d[4]; /* a, b, w, the coefficient table */
+    double t = gpu_now_ms();
+    cz_status st = bufs_alloc(g->cu, d, bytes, 4);
+    if (st != CZ_OK)
+        return st;
+    uint64_t *rp = NULL;
+    st = wit_upload(g, &d[2], w, nv, pw, &tm->h2d_bytes);
+    if (st == CZ_OK && bytes[3]) {
+        st = cz_cuda_upload(g->cu, &d[3], 0, key->coefs, bytes[3]);
+        tm->h2d_bytes += bytes[3];
+    }
+    if (st == CZ_OK && !(rp = malloc((size_t)((n < PART_ROWS_MAX ? n : PART_ROWS_MAX) + 1) * 8)))
+        st = fail(g->cu, CZ_ERR_NOMEM, "out of host memory");
+    for (uint64_t r0 = 0; st == CZ_OK && r0 < n;) {
+        /* the most rows whose part fits the arena's free part */
+        size_t room = cz_cuda_arena_free(g->cu);
+        uint64_t most = env_size("CUZK_GPU_STREAM_ROWS"); /* tests: more parts */
+        if (!most || most > PART_ROWS_MAX)
+            most = PART_ROWS_MAX;
+        uint64_t lo = r0, hi = n - r0 < most ? n : r0 + most;
+        if (part_bytes(key, r0, r0 + 1) > room) {
+            st = fail(g->cu, CZ_ERR_NOMEM, "streamed a/b/c: no room for one row of the matrices");
+            break;
+        }
+        lo = r0 + 1;
+        while (lo < hi) { /* part_bytes(r0, lo) fits; find the largest */
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (part_bytes(key, r0, mid) <= room)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        st = stream_abc_part(g, key, d, &d[2], &d[3], r0, lo, rp, &tm->h2d_bytes);
+        r0 = lo;
+    }
+    free(rp);
+    cz_cuda_buf_free(g->cu, &d[3]);
+    cz_cuda_buf_free(g->cu, &d[2]);
+    tm->eval_abc_ms = gpu_now_ms() - t;
+    t = gpu_now_ms();
+    cz_cuda_buf c = {0};
+    if (st == CZ_OK)
+        st = cz_cuda_buf_alloc(g->cu, &c, n * sizeof(cz_fr));
+    if (st == CZ_OK) /* c = a .* b, as the compact kernel forms it */
+        st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, c.dev, d[0].dev, d[1].dev, n));
+    if (st == CZ_OK) {
+        cz_cuda_buf abc[3] = {d[0], d[1], c};
+        st = h_on_device(g, abc, key->log_n);
+    }
+    cz_cuda_buf_free(g->cu, &c);
+    cz_cuda_buf_free(g->cu, &d[1]);
+    tm->ntt_ms = gpu_now_ms() - t;
+    if (st != CZ_OK)
+        cz_cuda_buf_free(g->cu, &d[0]);
+    else
+        *hb = d[0];
+    return st;
+}
+
+static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+                               cz_msm_sums *out, cz_core_timings *tm)
+{
+    if (!key->compact || !key_usable(key))
+        return CZ_ERR_UNSUPPORTED;
+    size_t n = key->domain_size, nv = key->n_vars, np = key->n_public;
+    size_t nb = key->b_idx ? key->n_b : nv;
+    cz_cuda_buf h = {0}, wd = {0}, bs = {0}, bi = {0};
+    cz_fr *wb_host = NULL;
+    stream_acc acc;
+    cz_status st = stream_h(g, key, w, pw, &h, tm);
+    if (st != CZ_OK)
+        return st;
+    double t_msm = gpu_now_ms(), t = t_msm;
+    if ((st = cz_cuda_buf_alloc(g->cu, &wd, nv * sizeof(cz_fr))) == CZ_OK)
+        st = wit_upload(g, &wd, w, nv, pw, &tm->h2d_bytes);
+    if (st == CZ_OK)
+        st = stream_msm(g->cu, 1, &acc, key->a, NULL, &wd, nv, &tm->h2d_bytes);
+    if (st == CZ_OK)
+        cz_g1_xyzz_to_jac(&out->a, &acc.g1);
+    tm->msm_a_ms = gpu_now_ms() - t;
+    /* B's scalars: w gathered on the device, or on the host when the
+       gathered copy does not fit */
+    t = gpu_now_ms();
+    const cz_cuda_buf *bsd = &wd;
+    if (st == CZ_OK && key->b_idx) {
+        st = cz_cuda_buf_alloc(g->cu, &bs, (nb ? nb : 1) * sizeof(cz_fr));
+        if (st == CZ_OK && (st = cz_cuda_buf_alloc(g->cu, &bi, (nb ? nb : 1) * 4)) == CZ_OK) {
+            st = cz_cuda_upload(g->cu, &bi, 0, key->b_idx, nb * 4);
+            tm->h2d_bytes += nb * 4;
+            if (st == CZ_OK && nb)
+                st = cz_cuda_gather_dev(g->cu, &bs, &wd, &bi, nb);
+            cz_cuda_buf_free(g->cu, &bi);
+        }
+        if (st == CZ_ERR_NOMEM) {
+            cz_cuda_buf_free(g->cu, &bs);
+            if (!(wb_host = malloc((nb ? nb : 1) * sizeof *wb_host)))
+                st = fail(g->cu, CZ_ERR_NOMEM, "out of host memory");
+            else {
+                for (size_t k = 0; k < nb; k++)
+                    wb_host[k] = w[key->b_idx[k]];
+                st = CZ_OK;
+            }
+        }
+        bsd = bs.dev ? &bs : NULL;
+    }
+    if (st == CZ_OK)
+        st = stream_msm(g->cu, 1, &acc, key->b1, wb_host, bsd, nb, &tm->h2d_bytes);
+    if (st == CZ_OK)
+        cz_g1_xyzz_to_jac(&out->b1, &acc.g1);
+    tm->msm_b1_ms = gpu_now_ms() - t;
+    t = gpu_now_ms();
+    if (st == CZ_OK)
+        st = stream_msm(g->cu, 2, &acc, key->b2, wb_host, bsd, nb, &tm->h2d_bytes);
+    if (st == CZ_OK)
+        cz_g2_xyzz_to_jac(&out->b2, &acc.g2);
+    tm->msm_b2_ms = gpu_now_ms() - t;
+    cz_cuda_buf_free(g->cu, &bs);
+    if (wb_host) {
+        cz_wipe(wb_host, nb * sizeof *wb_host);
+        free(wb_host);
+    }
+    t = gpu_now_ms();
+    if (st == CZ_OK) {
+        cz_cuda_buf wc = {(char *)wd.dev + (np + 1) * sizeof(cz_fr), (nv - np - 1) * sizeof(cz_fr)};
+        st = stream_msm(g->cu, 1, &acc, key->c, NULL, &wc, nv - np - 1, &tm->h2d_bytes);
+    }
+    if (st == CZ_OK)
+        cz_g1_xyzz_to_jac(&out->c, &acc.g1);
+    tm->msm_c_ms = gpu_now_ms() - t;
+    cz_cuda_buf_free(g->cu, &wd); /* H's MSM has the room w took */
+    t = gpu_now_ms();
+    if (st == CZ_OK)
+        st = stream_msm(g->cu, 1, &acc, key->h, NULL, &h, n, &tm->h2d_bytes);
+    if (st == CZ_OK)
+        cz_g1_xyzz_to_jac(&out->h, &acc.g1);
+    tm->msm_h_ms = gpu_now_ms() - t;
+    tm->msm_ms = gpu_now_ms() - t_msm;
+    cz_cuda_buf_free(g->cu, &h);
+    return st;
+}
+
 static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const cz_fr *w,
                                 cz_msm_sums *out, cz_core_timings *tm)
 {
@@ -1336,7 +1835,7 @@ static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const
        work runs meanwhile */
     const char *wm = getenv("CUZK_GPU_WITNESS");
     wit_packed pw;
-    bool packed = key->compact && g->resident && !(wm && !strcmp(wm, "full")) &&
+    bool packed = key->compact && !(wm && !strcmp(wm, "full")) &&
                   wit_pack(&pw, w, key->n_vars);
     cz_status st = gpu_enter(g);
     if (st != CZ_OK) { /* degraded: the prover's steps run on the CPU */
@@ -1465,6 +1964,7 @@ void cz_cuda_set_margin(size_t bytes) { (void)bytes; }
 void cz_cuda_set_arena_cap(size_t bytes) { (void)bytes; }
 size_t cz_cuda_arena_for_key(const struct cz_zkey *key) { (void)key; return 0; }
 int cz_cuda_device_count(void) { return 0; }
+unsigned long cz_cuda_stream_chunks(void) { return 0; }
 
 cz_status cz_cuda_ctx_create(cz_cuda_ctx **out, int device, size_t max_bytes, size_t margin,
                              char *err, size_t err_len)

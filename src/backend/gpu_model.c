@@ -18,7 +18,10 @@
  *     CZ_ERR_NOMEM when the arena lacks it; its result comes back as two
  *     128-bit windows of two parts each, which the glue combines;
  *   - faults: czd_inject_fault leaves the context sticky-failed until
- *     czd_device_reset, which invalidates every context of the device.
+ *     czd_device_reset, which invalidates every context of the device;
+ *   - a side copy (czd_copy_h2d_side) runs on its caller's thread, beside
+ *     the owner's calls, counted and failed like any other call (its
+ *     message in the caller's buffer, a trap marking the context).
  * Knobs (environment): CUZK_GPU_MODEL_DEVICES (default 1),
  * CUZK_GPU_MODEL_MB, CUZK_GPU_MODEL_FAIL=k:nomem|error|sticky (the k-th
  * device call of the process fails: out of memory, as when another
@@ -50,7 +53,8 @@
 struct czd_ctx {
     int device;
     unsigned gen;         /* the device's reset generation at creation */
-    int sticky;           /* a trap happened: every call fails until a reset */
+    _Atomic int sticky;   /* a trap happened: every call fails until a reset
+                             (set from a side copy's thread too) */
     char *arena;
     size_t arena_bytes;
     size_t used;          /* persistent buffers: [0, used) */
@@ -90,8 +94,9 @@ static cz_status fail(czd_ctx *ctx, cz_status st, const char *fmt, ...)
 }
 
 /* Every device call starts here: a context that trapped or outlived a
-   reset fails, and so does the call an armed failure names. */
-static cz_status launch(czd_ctx *ctx, const char *what)
+   reset fails, and so does the call an armed failure names. The message
+   goes to err (the context's, or a side copy's own). */
+static cz_status launch_to(czd_ctx *ctx, const char *what, char *err, size_t err_len)
 {
     pthread_mutex_lock(&g_model.lock);
     if (!g_model.armed_env) {
@@ -112,20 +117,30 @@ static cz_status launch(czd_ctx *ctx, const char *what)
     if (inject)
         g_model.fail_at = 0;
     pthread_mutex_unlock(&g_model.lock);
-    if (gen != ctx->gen)
-        return fail(ctx, CZ_ERR_DEVICE, "cuda model %s: context destroyed by a device reset", what);
-    if (ctx->sticky)
-        return fail(ctx, CZ_ERR_DEVICE, "cuda model %s: unspecified launch failure (an earlier trap)",
-                    what);
+    if (gen != ctx->gen) {
+        snprintf(err, err_len, "cuda model %s: context destroyed by a device reset", what);
+        return CZ_ERR_DEVICE;
+    }
+    if (ctx->sticky) {
+        snprintf(err, err_len, "cuda model %s: unspecified launch failure (an earlier trap)", what);
+        return CZ_ERR_DEVICE;
+    }
     if (inject) {
-        ctx->sticky = sticky;
-        return fail(ctx, fst, "cuda model %s: %s (injected at device call %lu)", what,
-                    fst == CZ_ERR_NOMEM ? "out of memory"
-                    : sticky            ? "unspecified launch failure (a trap)"
-                                        : "invalid argument",
-                    call);
+        if (sticky)
+            ctx->sticky = 1;
+        snprintf(err, err_len, "cuda model %s: %s (injected at device call %lu)", what,
+                 fst == CZ_ERR_NOMEM ? "out of memory"
+                 : sticky            ? "unspecified launch failure (a trap)"
+                                     : "invalid argument",
+                 call);
+        return fst;
     }
     return CZ_OK;
+}
+
+static cz_status launch(czd_ctx *ctx, const char *what)
+{
+    return launch_to(ctx, what, ctx->err, sizeof ctx->err);
 }
 
 cz_status czd_model_fail_after(unsigned long k, cz_status st, int sticky)
@@ -329,6 +344,28 @@ static cz_status copy(czd_ctx *ctx, void *to, const void *from, size_t bytes, co
 cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes)
 {
     return copy(ctx, dev, host, bytes, dev, "copy to the device");
+}
+
+/* from another thread while the owner runs kernels: the buffers are not
+   allocated or freed meanwhile (the glue waits for the copy first), so
+   reading their table is safe */
+cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes, char *err,
+                            size_t err_len)
+{
+    if (bytes == 0)
+        return CZ_OK;
+    cz_status st = launch_to(ctx, "cudaMemcpyAsync (second stream)", err, err_len);
+    if (st != CZ_OK)
+        return st;
+    if (!in_buffer(ctx, dev, bytes, NULL)) {
+        snprintf(err, err_len,
+                 "cuda model: copy to the device (second stream): %zu bytes at %p outside the "
+                 "allocated buffers (an illegal address)",
+                 bytes, dev);
+        return CZ_ERR_DEVICE;
+    }
+    memcpy(dev, host, bytes);
+    return CZ_OK;
 }
 
 cz_status czd_copy_d2h(czd_ctx *ctx, void *host, const void *dev, size_t bytes)
