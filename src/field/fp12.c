@@ -13,6 +13,10 @@
  * Karabina's compressed squarings. Constant time except the _var functions
  * and cyclotomic_exp_x (for public data: a variable-time inversion and a
  * branch on a degenerate case).
+ *
+ * The curve-independent part is fp12_impl.h (BN254's bn254_fp12.c compiles
+ * it too); this file instantiates it for BLS12-381 and adds the Karabina
+ * exponentiation by x.
  */
 #include "field/field.h"
 #include "field/constants.h"

@@ -14,14 +14,14 @@
  * compressed squarings for BLS12-381's sparse x; bn254_fp12.c). Constant
  * time except the _var functions.
  *
- * The including file defines (BLS12-381: fp2.c, fp6.c, fp12.c; BN254:
- * bn254_fp2.c, bn254_fp6.c, bn254_fp12.c):
+ * The including file (BLS12-381: fp12.c; BN254: bn254_fp12.c, its macros in
+ * bn254_inline.h) defines:
  *   TW_FP, TW_FP2, TW_FP6, TW_FP12   the element types
  *   FP_(op), FP2_(op), FP6_(op), FP12_(op)   their function names
  *   FPI_(op), FP2I_(op)   the inline Fp / Fp2 linear operations
  *                         (fp_inline.h, bn254_inline.h)
  *   TW_N                  limbs of an Fp element (6 / 4)
- * and the constants the file names below; everything else is shared.
+ * and the constants named here; everything else is shared:
  *   TW_FROB_V, TW_FROB_V2, TW_FROB_W, TW_FROB_W3, TW_FROB_W5   Frobenius tables
  * and includes tower_wide.h first.
  */
@@ -137,7 +137,7 @@ void FP12_(inv_var)(TW_FP12 *out, const TW_FP12 *a) { fp12_inv_with(out, a, FP6_
 /* out = a * g for a public constant g of tower_constants.h, using the
    cheaper product when g lies in Fp (2 Fp products) or in Fp*u (2 Fp
    products: (a0 + a1 u) g1 u = -a1 g1 + a0 g1 u). Branches on the constant
-   only. (fp6.c has the same helper.) */
+   only. (fp6_impl.h has the same helper.) */
 static void mul_tower_const(TW_FP2 *out, const TW_FP2 *a, const TW_FP2 *g)
 {
     if (FP_(is_zero)(&g->c1)) {

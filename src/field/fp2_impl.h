@@ -9,14 +9,14 @@
  * squares the complex-squaring identity (2 Fp products). Everything is
  * constant time except the _var functions.
  *
- * The including file defines (BLS12-381: fp2.c, fp6.c, fp12.c; BN254:
- * bn254_fp2.c, bn254_fp6.c, bn254_fp12.c):
+ * The including file (BLS12-381: fp2.c; BN254: bn254_fp2.c, its macros in
+ * bn254_inline.h) defines:
  *   TW_FP, TW_FP2, TW_FP6, TW_FP12   the element types
  *   FP_(op), FP2_(op), FP6_(op), FP12_(op)   their function names
  *   FPI_(op), FP2I_(op)   the inline Fp / Fp2 linear operations
  *                         (fp_inline.h, bn254_inline.h)
  *   TW_N                  limbs of an Fp element (6 / 4)
- * and the constants the file names below; everything else is shared.
+ * and the constants named here; everything else is shared:
  *   TW_P_MINUS_3_DIV_4, TW_P_MINUS_1_HALF   (p - 3)/4 and (p - 1)/2 (sqrt)
  * Lazy reduction needs 4p^2 < p * 2^(64 TW_N) (Karatsuba's sum product):
  * p < 2^381 for TW_N = 6, p < 2^254 for TW_N = 4.

@@ -12,14 +12,14 @@
  * output coefficient (6 per product instead of 12). Used by fp12_impl.h
  * and, through it, by the pairings. Constant time except the _var functions.
  *
- * The including file defines (BLS12-381: fp2.c, fp6.c, fp12.c; BN254:
- * bn254_fp2.c, bn254_fp6.c, bn254_fp12.c):
+ * The including file (BLS12-381: fp6.c; BN254: bn254_fp6.c, its macros in
+ * bn254_inline.h) defines:
  *   TW_FP, TW_FP2, TW_FP6, TW_FP12   the element types
  *   FP_(op), FP2_(op), FP6_(op), FP12_(op)   their function names
  *   FPI_(op), FP2I_(op)   the inline Fp / Fp2 linear operations
  *                         (fp_inline.h, bn254_inline.h)
  *   TW_N                  limbs of an Fp element (6 / 4)
- * and the constants the file names below; everything else is shared.
+ * and the constants named here; everything else is shared:
  *   TW_FROB_V, TW_FROB_V2   the Frobenius tables (6 Fp2 each)
  * and includes tower_wide.h first.
  */
@@ -204,7 +204,7 @@ void FP6_(inv_var)(TW_FP6 *out, const TW_FP6 *a) { fp6_inv_with(out, a, FP2_(inv
 /* out = a * g for a public constant g of tower_constants.h, using the
    cheaper product when g lies in Fp (2 Fp products) or in Fp*u (2 Fp
    products: (a0 + a1 u) g1 u = -a1 g1 + a0 g1 u). Branches on the constant
-   only. (fp12.c has the same helper.) */
+   only. (fp12_impl.h has the same helper.) */
 static void mul_tower_const(TW_FP2 *out, const TW_FP2 *a, const TW_FP2 *g)
 {
     if (FP_(is_zero)(&g->c1)) {
