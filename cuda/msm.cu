@@ -139,13 +139,13 @@ __device__ __forceinline__ uint32_t czd_scalar_half(czd_fr &s)
 /* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i;
    the pair names point map[i] (i without a map). */
 __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, const uint32_t *map,
-                         size_t n, unsigned c, unsigned w0, unsigned wc, uint32_t sentinel, int halve)
+                         size_t n, unsigned c, unsigned w0, unsigned wc, uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     czd_fr s = scalars[i];
-    const uint32_t flip = halve ? czd_scalar_half(s) : 0;
+    const uint32_t flip = czd_scalar_half(s);
     const uint32_t pi = map ? map[i] : (uint32_t)i; /* the point of scalar i */
     uint32_t carry = 0;
     const uint32_t half = 1u << (c - 1);
@@ -229,7 +229,7 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
         for (size_t j = i; j < je; j++) {
-            czd_affine<F> q = vals ? czd_load_point<F>(pts, vals[j]) : pts[j];
+            czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
             if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
                 continue;
             /* G1 inlined (190 registers, no stack traffic); G2's inlined
@@ -381,8 +381,6 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
 
 /* the bit-heavy path's kernels (they use czd_scalar_plain above) */
 #include "msm_bits.cuh"
-/* rounds of batched affine additions before k_accumulate */
-#include "msm_affine.cuh"
 
 /* a tuning knob from the environment (A/B runs on the device), or dflt */
 static int czd_msm_knob(const char *name, int dflt)
@@ -424,18 +422,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
         if (c > 16)
             c = 16;
-        /* 2^27 G1 points (Groth16's H at PoRep scale), 254-bit digits, on
-           the H200: c = 16 1,850 ms, 17 1,727, 18 1,753, 19 1,667, 20
-           1,594 (13 windows instead of 16; docs/PERF.md) */
-        if (sizeof(F) == sizeof(czd_fp) && lg >= 27)
-            c = 20;
     }
     if (c < 2 || c > 20)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
     /* scalars of CZD_MSM_SCALAR_BITS bits; a top window of full width can
        carry out of the last digit, so it gets one more window */
-    const int halve = czd_msm_knob("CUZK_MSM_HALF", 1) != 0; /* 0: 255-bit digits (A/B runs) */
-    const unsigned sb = halve ? CZD_MSM_SCALAR_BITS : 255;
+    const unsigned sb = CZD_MSM_SCALAR_BITS;
     const unsigned nwin = sb % c ? (sb + c - 1) / c : sb / c + 1;
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
@@ -468,24 +460,10 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, X, lev0, by_levels ? (size_t)nwin * P0 : 1);
     CZD_TAKE(ctx, sc, X, lev1, by_levels ? (size_t)nwin * P0 : 1);
 
-    /* rounds of batched affine additions before the XYZZ segments
-       (msm_affine.cuh): CUZK_MSM_AFFINE=0 none, 1 G1 only, 2 G1 and G2;
-       CUZK_MSM_AFFINE_ROUNDS of them at most */
-    const int aff_mode = czd_msm_knob("CUZK_MSM_AFFINE", 2);
-    const unsigned aff_rounds =
-        (aff_mode == 2 || (aff_mode == 1 && sizeof(F) == sizeof(czd_fp)))
-            ? (unsigned)czd_msm_knob("CUZK_MSM_AFFINE_ROUNDS", 4)
-            : 0;
-
     /* windows per batch: pairs (16 bytes each, double-buffered keys and
-       values), bounds (8 bytes per bucket), segment partials, CUB's temp;
-       with affine rounds their two point arrays (a half and a quarter of
-       the pairs), keys, bounds and the inversion's totals */
+       values), bounds (8 bytes per bucket), segment partials, CUB's temp */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
-    if (aff_rounds)
-        per_win += n * (3 * sizeof(czd_affine<F>) / 4 + 3 + 3 * sizeof(F) / (2 * CZD_AFF_PAIRS)) +
-                   (size_t)nbw * (2 * sizeof(czd_affine<F>) + 24) + 4096;
     size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
@@ -520,41 +498,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     CZD_TAKE(ctx, sc, char, temp, temp_bytes);
 
-    /* the affine rounds' buffers: round r's points and keys in aff[r % 2],
-       whose sizes bound the counts of rounds 0 and 1 (every later round
-       has fewer); bounds in ns/ne[r % 2] (round 0 reads bstart/bend) */
-    const size_t nbb_cap = (size_t)wc * nbw;
-    const size_t ub1 = (cap + nbb_cap + 1) / 2, ub2 = (ub1 + nbb_cap + 1) / 2;
-    const size_t aff_threads = (ub1 + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
-    size_t scan_bytes = 0;
-    if (aff_rounds)
-        CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, (uint32_t *)nullptr,
-                                                   (uint32_t *)nullptr, (int)nbb_cap, ctx->stream));
-    CZD_TAKE(ctx, sc, czd_affine<F>, aff_p0, aff_rounds ? ub1 : 1);
-    CZD_TAKE(ctx, sc, czd_affine<F>, aff_p1, aff_rounds ? ub2 : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_k0, aff_rounds ? ub1 : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_k1, aff_rounds ? ub2 : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_ns0, aff_rounds ? nbb_cap : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_ne0, aff_rounds ? nbb_cap : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_ns1, aff_rounds ? nbb_cap : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_ne1, aff_rounds ? nbb_cap : 1);
-    CZD_TAKE(ctx, sc, uint32_t, aff_cnt, aff_rounds ? nbb_cap : 1);
-    CZD_TAKE(ctx, sc, unsigned long long, aff_count, 2);
-    CZD_TAKE(ctx, sc, F, aff_tot, aff_rounds ? aff_threads : 1);
-    CZD_TAKE(ctx, sc, F, aff_lev, aff_rounds ? czd_batch_inv_size(aff_threads) + 1 : 1);
-    CZD_TAKE(ctx, sc, F, aff_pre, aff_rounds ? aff_threads + czd_batch_inv_size(aff_threads) + 1 : 1);
-    CZD_TAKE(ctx, sc, char, aff_scan_tmp, scan_bytes ? scan_bytes : 1);
-    czd_affine<F> *aff_p[2] = {aff_p0, aff_p1};
-    uint32_t *aff_k[2] = {aff_k0, aff_k1}, *aff_ns[2] = {aff_ns0, aff_ns1},
-             *aff_ne[2] = {aff_ne0, aff_ne1};
-
     for (unsigned w0 = 0; w0 < nwin; w0 += wc) {
         unsigned wcb = nwin - w0 < wc ? nwin - w0 : wc;
         size_t total = (size_t)wcb * n;
         uint32_t sentinel = (uint32_t)wcb << (c - 1);
         unsigned end_bit = czd_log2_ceil((size_t)sentinel + 1);
         k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, map, n, c, w0, wcb,
-                                                              sentinel, halve);
+                                                              sentinel);
         CZD_LAUNCHED(ctx, "k_digits");
         prof.mark("digits");
         cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
@@ -571,60 +521,22 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                                                                   sentinel);
         CZD_LAUNCHED(ctx, "k_bounds");
         prof.mark("bounds");
-        /* the affine rounds: each halves every bucket's run */
-        const czd_affine<F> *rp = pts;
-        const uint32_t *rk = sk, *rv = sv, *rs = bstart, *re = bend;
-        const unsigned long long *rc = valid;
-        size_t ub = total;
-        for (unsigned r = 0; r < aff_rounds && ub > 4 * nbb; r++) {
-            const int o = r & 1;
-            k_aff_counts<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_cnt, rs, re, nbb);
-            CZD_LAUNCHED(ctx, "k_aff_counts");
-            size_t sb = scan_bytes;
-            CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(aff_scan_tmp, sb, aff_cnt, aff_ns[o], (int)nbb,
-                                                       ctx->stream));
-            k_aff_ends<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_ne[o], aff_count + o,
-                                                                      aff_ns[o], aff_cnt, nbb);
-            CZD_LAUNCHED(ctx, "k_aff_ends");
-            k_aff_keys<<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(aff_k[o], rk, rs, aff_ns[o], rc);
-            CZD_LAUNCHED(ctx, "k_aff_keys");
-            const size_t ub_next = (ub + nbb + 1) / 2;
-            const size_t nt = (ub_next + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
-            k_aff_fwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                aff_p[o], aff_tot, aff_k[o], rp, rv, rs, re, aff_ns[o], aff_count + o, nt);
-            CZD_LAUNCHED(ctx, "k_aff_fwd");
-            cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
-            if (bst != CZ_OK)
-                return bst;
-            k_aff_bwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                aff_p[o], aff_tot, aff_k[o], rp, rv, rs, re, aff_ns[o], aff_count + o, nt);
-            CZD_LAUNCHED(ctx, "k_aff_bwd");
-            rp = aff_p[o];
-            rk = aff_k[o];
-            rv = nullptr;
-            rs = aff_ns[o];
-            re = aff_ne[o];
-            rc = aff_count + o;
-            ub = ub_next;
-        }
-        if (aff_rounds)
-            prof.mark("affine");
         X *bk = buckets + (size_t)w0 * nbw;
         k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-            bk, first_part, last_part, rk, rv, rs, re, rp, rc, nseg);
+            bk, first_part, last_part, sk, sv, bstart, bend, pts, valid, nseg);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
         X *scan_in = first_part, *scan_out = first_scan;
         for (size_t s = 1; s < nseg; s *= 2) {
-            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, rk, rc,
+            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, sk, valid,
                                                                           nseg, s);
             CZD_LAUNCHED(ctx, "k_fix_scan");
             X *tmp = scan_in;
             scan_in = scan_out;
             scan_out = tmp;
         }
-        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, rs, re,
-                                                                  nbb, rc, nseg);
+        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, bstart,
+                                                                  bend, nbb, valid, nseg);
         CZD_LAUNCHED(ctx, "k_fixup");
         prof.mark("fixup");
     }

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # device_msm.sh: the MSM on one GPU machine, in one call: build, check the
 # MSM kernels bit for bit against the CPU (test_gpu_msm, test_gpu_prove,
-# with the default settings and with the batched affine rounds off), time
-# them (bench-gpu: A/B of the affine rounds, window widths, PoRep-like
-# scalars, phase profile), then a porep-32g partition or two in one process
+# test_gpu_native, under each setting of AB), time them (bench-gpu: each
+# setting, window widths, PoRep-like scalars, phase profile; another tree's
+# bench-gpu beside this one's), then a porep-32g partition or two in one process
 # (bench-native) with the phase profile. Logs under $OUT (msm.log, and the
 # rest in logs.tgz: only a few files come back from a call).
 #
 #   scripts/device_msm.sh [PHASE...]     (default: build test bench native)
 #
+# Phases: build (the MSM tests, bench-gpu, bench-native, the CLI, cuzkd and
+# cuzk-bench for scripts/device_porep.sh; with OLD, a tree to compare with,
+# its bench-gpu too, built alongside), test, bench, old (bench-gpu of this
+# tree and of OLD, same sizes, same call), native.
 # Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
 # (window sweep sizes; 26), PARTS (bench-native partitions; 2), AB (the
-# CUZK_MSM_AFFINE settings compared; "2 0").
+# settings compared, as VAR=value words, "-" for none; "-"), OLD (the
+# other tree's folder, e.g. a `git archive` of an older commit).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-msm-out}
@@ -21,7 +26,8 @@ MSM_MAX=${MSM_MAX:-27}
 G2_MAX=${G2_MAX:-22}
 WSWEEP=${WSWEEP:-26}
 PARTS=${PARTS:-2}
-AB=${AB:-"2 0"}
+AB=${AB:-"-"}
+OLD=${OLD:-}
 PHASES=("$@")
 [ ${#PHASES[@]} -gt 0 ] || PHASES=(build test bench native)
 mkdir -p "$OUT/logs"
@@ -29,7 +35,7 @@ exec > >(tee -a "$OUT/msm.log") 2>&1
 has() { local p; for p in "${PHASES[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 T0=$(date +%s)
 stamp() { echo "== $* $(date -u +%T) (+$(($(date +%s) - T0)) s)"; }
-finish() { tar -czf "$OUT/logs.tgz" -C "$OUT" logs 2>/dev/null; }
+finish() { tar -czf "$OUT/logs.tgz" -C "$OUT" logs 2>/dev/null && rm -rf "$OUT/logs"; }
 trap finish EXIT
 echo "== device_msm $(date -u +%FT%TZ) commit ${CZ_COMMIT:-unknown} phases ${PHASES[*]}"
 
@@ -44,42 +50,58 @@ rc=0
 
 if has build; then
     stamp build
+    if [ -n "$OLD" ]; then
+        (cmake -S "$OLD" -B "$BUILD-old" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON &&
+            cmake --build "$BUILD-old" -j "$(nproc)" --target bench-gpu) >"$OUT/logs/build-old.log" 2>&1 &
+        oldpid=$!
+    fi
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/logs/configure.log" 2>&1 ||
         { tail -30 "$OUT/logs/configure.log"; exit 1; }
     cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native bench-gpu \
-        bench-native cuzk-synth cuzk-cli >"$OUT/logs/build.log" 2>&1 ||
+        bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench >"$OUT/logs/build.log" 2>&1 ||
         { grep -E "error" "$OUT/logs/build.log" | head -30; exit 1; }
     cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
-        grep -A1 -E "Function .*(k_aff_|k_accumulate)" | cut -c1-160 >"$OUT/logs/regs.txt"
+        grep -A1 -E "Function .*k_accumulate" | cut -c1-160 >"$OUT/logs/regs.txt"
     grep -B1 -E "REG|STACK" "$OUT/logs/regs.txt" | head -20
+    if [ -n "$OLD" ]; then
+        wait "$oldpid" || { echo "the old tree's build failed"; tail -5 "$OUT/logs/build-old.log"; }
+    fi
     stamp built
 fi
 
+envs() { [ "$1" = "-" ] || echo "$1"; }
 if has test; then
     for a in $AB; do
-        stamp "test CUZK_MSM_AFFINE=$a"
-        (cd "$BUILD" && CUZK_MSM_AFFINE=$a timeout 200 ctest -R 'test_gpu_(msm|prove|native)' \
+        stamp "test $a"
+        (cd "$BUILD" && env $(envs "$a") timeout 200 ctest -R 'test_gpu_(msm|prove|native)' \
             --output-on-failure -V) >"$OUT/logs/test-$a.log" 2>&1 || rc=1
         grep -E "tests passed|\[  FAILED|\[  PASSED|SKIPPED|differs|failed|Passed|Failed" \
             "$OUT/logs/test-$a.log" | head -20
     done
 fi
 
+if has old && [ -x "$BUILD-old/bin/bench-gpu" ]; then
+    for r in 1 2; do
+        for t in new old; do
+            b=$BUILD/bin/bench-gpu
+            [ $t = old ] && b=$BUILD-old/bin/bench-gpu
+            stamp "bench-gpu of the $t tree, run $r"
+            timeout 60 "$b" --only msm --msm-min 20 --msm-max 24 --reps 3 2>&1 >/dev/null |
+                grep -vE "^#" | grep dev | sed "s/^/$t /"
+        done
+    done
+fi
+
 if has bench; then
     for a in $AB; do
-        stamp "bench CUZK_MSM_AFFINE=$a"
-        CUZK_MSM_AFFINE=$a CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 "$BIN/bench-gpu" --only msm \
+        stamp "bench $a"
+        env $(envs "$a") CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 "$BIN/bench-gpu" --only msm \
             --msm-min 20 --msm-max "$MSM_MAX" --reps 3 \
             >"$OUT/logs/bench-$a.jsonl" 2>"$OUT/logs/bench-$a.txt" || rc=1
-        CUZK_MSM_AFFINE=$a CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only g2 \
+        env $(envs "$a") CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only g2 \
             --msm-min 20 --g2-max "$G2_MAX" --reps 3 \
             >>"$OUT/logs/bench-$a.jsonl" 2>>"$OUT/logs/bench-$a.txt" || rc=1
         grep -vE "^#" "$OUT/logs/bench-$a.txt" | head -30
-    done
-    stamp "A/B of the 254-bit digits (CUZK_MSM_HALF), 2^20..2^24"
-    for h in 1 0; do
-        CUZK_MSM_HALF=$h CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 60 "$BIN/bench-gpu" --only msm \
-            --msm-min 20 --msm-max 24 --reps 3 2>&1 >/dev/null | grep -vE "^#" | sed "s/^/half=$h /"
     done
     stamp "PoRep-like scalars"
     CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only bits --bits 27 --bits-g2 33100000 \
@@ -95,7 +117,7 @@ if has bench; then
     stamp "profile 2^$MSM_MAX"
     CUZK_GPU_PROFILE=1 timeout 60 "$BIN/bench-gpu" --only msm --msm-min "$MSM_MAX" --msm-max "$MSM_MAX" \
         --reps 1 >/dev/null 2>"$OUT/logs/profile.txt" || rc=1
-    grep -iE "msm g1|affine|accum|sort|fixup|bucket" "$OUT/logs/profile.txt" | tail -12
+    grep -iE "msm g1|accum|sort|fixup|bucket" "$OUT/logs/profile.txt" | tail -12
 fi
 
 if has native; then
@@ -105,7 +127,7 @@ if has native; then
         { rc=1; tail -30 "$OUT/logs/native.err"; }
     grep -v '^{' "$OUT/logs/native.jsonl.txt"
     grep -E "Maximum resident|Elapsed" "$OUT/logs/native.err"
-    grep -E "msm g1 n=134217|affine|accumulate" "$OUT/logs/native.err" | head -20
+    grep -E "msm g1 n=134217|accumulate" "$OUT/logs/native.err" | head -20
 fi
 stamp "done rc=$rc"
 exit $rc
