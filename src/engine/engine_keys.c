@@ -674,7 +674,7 @@ static void *maker_main(void *arg)
             free(me);
             continue;
         }
-        me->stage = "starting";
+        me->stage = "recording"; /* make_run moves it on */
         pthread_mutex_unlock(&e->mu);
         char err[512] = "";
         cz_status st = make_run(e, me, err, sizeof err);
