@@ -550,7 +550,7 @@ int main(int argc, char **argv)
             cz_daemon_config_free(&cfg);
             return 2;
         }
-        cz_log(CZ_LOG_INFO, "cuzkd", "key %s: made from its preset in the background (GET /v1/keys "
+        cz_log(CZ_LOG_INFO, "cuzkd", "key %s: being made from its preset in the background (GET /v1/keys "
                "shows its stage)", pname);
     }
 
