@@ -7,7 +7,8 @@
 # (default: all of tests/fuzz/fuzz_*.c). The library (src/**/*.c) is
 # compiled with clang -fsanitize=fuzzer-no-link into $FUZZ_BUILD (default
 # /tmp/cuzk-fuzz) so coverage reaches the decoders. Corpora are seeded from
-# tests/vectors/bls12_381.json, tests/fuzz/seeds and tests/fixtures and kept in
+# tests/vectors/bls12_381.json (bn254.json for the bn254_ harnesses),
+# tests/fuzz/seeds and tests/fixtures and kept in
 # $FUZZ_BUILD/corpus/<name>; crashes land in $FUZZ_BUILD/artifacts/ and
 # replay with: $FUZZ_BUILD/fuzz_<name> <crash-file>.
 # Needs clang 14+ with libFuzzer (Debian: clang, libclang-rt-14-dev).
@@ -68,6 +69,26 @@ seed() { # name: (re)write the seeds into $B/corpus/name, keeping what the fuzze
         r1cs) cp "$S"/*.r1cs "$F"/*.r1cs "$dir"/ 2>/dev/null || true ;;
         json) cp "$S"/*.json "$F"/*.json "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
         nkey) cp "$S"/*.czk "$dir"/ 2>/dev/null || true ;;
+        bn254_*) python3 - "$ROOT/tests/vectors/bn254.json" "$1" "$dir" <<'PY'
+import json, sys, os
+d = json.load(open(sys.argv[1])); name = sys.argv[2]; out = sys.argv[3]
+seeds = []
+for g in ("g1", "g2"):
+    for v in d[g]["mul"]:
+        pt = v["point"]
+        if name == "bn254_snarkjs":
+            seeds.append(bytes.fromhex(pt["zkey"]))
+        if name == "bn254_point_dec":
+            flat = pt["dec"] if g == "g1" else [c for pair in pt["dec"] for c in pair]
+            seeds.append(",".join(flat).encode())
+for g in ("g1", "g2"):
+    for v in d["invalid"][g]:
+        if name == "bn254_snarkjs":
+            seeds.append(bytes.fromhex(v["zkey"]))
+for i, s in enumerate(seeds):
+    open(os.path.join(out, "seed%03d" % i), "wb").write(s)
+PY
+        ;;
         *) python3 - "$ROOT/tests/vectors/bls12_381.json" "$1" "$dir" <<'PY'
 import json, sys, os
 d = json.load(open(sys.argv[1])); name = sys.argv[2]; out = sys.argv[3]
