@@ -21,10 +21,14 @@
  *    model's fixed base is slow under the sanitizers), and proves on the
  *    GPU (resident and streamed) as on the CPU, its witness crossing packed
  *    (bitmap of the 1s, list of the others: checked by the bytes sent and
- *    against a whole copy). Every proof is verified.
+ *    against a whole copy); streamed through a 192 MiB arena, the matrices
+ *    in parts of rows and the points in chunks (copies beside the MSMs and
+ *    before them), it equals the CPU and the resident sums, the witness
+ *    crossing twice, packed. Every proof is verified.
  * Over the host model (-DCUZK_CUDA=MODEL) all of it runs without a GPU,
  * and a failure (out of memory, an error, a sticky fault) is injected at
- * each device call of a compact key's first proof and of a fixed base.
+ * each device call of a compact key's first proof (resident, and streamed
+ * in parts and chunks) and of a fixed base.
  * Skips (77) without a GPU.
  */
 #include "test_util.h"
@@ -641,7 +645,8 @@ static void test_porep_mini(void **state)
 }
 
 /* Model only: a failure injected at device call k of a compact key's
-   first (resident) proof and of a fixed-base call, for every k: out of
+   first proof (resident; streamed, in parts and chunks) and of a
+   fixed-base call, for every k: out of
    memory never fails them (streamed steps, or the CPU's fixed base); an
    error or a sticky fault fails that call cleanly, and the next ones on
    the same backend are right. */
@@ -683,52 +688,63 @@ static void test_model_failures(void **state)
     } kinds[] = {{CZ_ERR_NOMEM, false, "out of memory"},
                  {CZ_ERR_DEVICE, false, "a device error"},
                  {CZ_ERR_DEVICE, true, "a sticky fault"}};
-    for (size_t f = 0; f < sizeof kinds / sizeof *kinds; f++) {
-        cz_backend *be = gpu_be(NULL);
-        unsigned long c0 = cz_cuda_model_calls();
-        assert_int_equal(cz_groth16_prove(&p, key, w, be, rs, NULL, err, sizeof err), CZ_OK);
-        unsigned long calls = cz_cuda_model_calls() - c0;
-        c0 = cz_cuda_model_calls();
-        assert_int_equal(be->fixed_base_g1(be, f1, sc, NF), CZ_OK);
-        unsigned long fcalls = cz_cuda_model_calls() - c0;
-        cz_backend_destroy(be);
-        int failed = 0;
-        for (unsigned long k = 1; k <= calls + fcalls; k++) {
-            bool fb = k > calls; /* the fixed base's calls after the proof's */
-            be = gpu_be(NULL);
-            assert_int_equal(cz_cuda_model_fail_after(fb ? k - calls : k, kinds[f].st,
-                                                      kinds[f].sticky), CZ_OK);
-            cz_prove_timings tm;
-            memset(f1, 0, sizeof f1);
-            cz_status st = fb ? be->fixed_base_g1(be, f1, sc, NF)
-                              : cz_groth16_prove(&p, key, w, be, rs, &tm, err, sizeof err);
-            cz_cuda_model_fail_after(0, CZ_OK, false);
-            if (st == CZ_OK) {
-                if (fb ? memcmp(f1, r1, sizeof f1) != 0 : memcmp(&p, &ref, sizeof p) != 0)
-                    fail_msg("%s at call %lu: the %s differs from the CPU's", kinds[f].name, k,
-                             fb ? "fixed base" : "proof");
-            } else {
-                failed++;
-                if (kinds[f].st == CZ_ERR_NOMEM || st != CZ_ERR_DEVICE)
-                    fail_msg("%s at call %lu: %s (%s)", kinds[f].name, k, cz_strerror(st),
-                             fb ? "fixed base" : err);
-            }
-            /* the backend carries on */
-            st = cz_groth16_prove(&p, key, w, be, rs, &tm, err, sizeof err);
-            if (st != CZ_OK || memcmp(&p, &ref, sizeof p) != 0)
-                fail_msg("%s at call %lu: the next proof: %s (%s)", kinds[f].name, k,
-                         cz_strerror(st), err);
-            memset(f1, 0, sizeof f1);
-            assert_int_equal(be->fixed_base_g1(be, f1, sc, NF), CZ_OK);
-            assert_memory_equal(f1, r1, sizeof f1);
-            cz_backend_destroy(be);
+    /* resident, then streamed in parts of 40 rows and chunks of 32 points
+       (the fixture has 113 wires, 2^7 rows) */
+    for (int tier = 0; tier < 2; tier++) {
+        const char *res = tier ? "0" : NULL;
+        if (tier) {
+            setenv("CUZK_GPU_STREAM_POINTS", "32", 1);
+            setenv("CUZK_GPU_STREAM_ROWS", "40", 1);
         }
-        printf("# %s at each of the %lu device calls of a compact key's first proof and the %lu "
-               "of a fixed base: %d failed cleanly, the rest were right\n",
-               kinds[f].name, calls, fcalls, failed);
-        if (kinds[f].st != CZ_ERR_NOMEM && failed == 0)
-            fail_msg("%s: no injected failure reached a call", kinds[f].name);
+        for (size_t f = 0; f < sizeof kinds / sizeof *kinds; f++) {
+            cz_backend *be = gpu_be(res);
+            unsigned long c0 = cz_cuda_model_calls();
+            assert_int_equal(cz_groth16_prove(&p, key, w, be, rs, NULL, err, sizeof err), CZ_OK);
+            unsigned long calls = cz_cuda_model_calls() - c0;
+            c0 = cz_cuda_model_calls();
+            assert_int_equal(be->fixed_base_g1(be, f1, sc, NF), CZ_OK);
+            unsigned long fcalls = cz_cuda_model_calls() - c0;
+            cz_backend_destroy(be);
+            int failed = 0;
+            for (unsigned long k = 1; k <= calls + fcalls; k++) {
+                bool fb = k > calls; /* the fixed base's calls after the proof's */
+                be = gpu_be(res);
+                assert_int_equal(cz_cuda_model_fail_after(fb ? k - calls : k, kinds[f].st,
+                                                          kinds[f].sticky), CZ_OK);
+                cz_prove_timings tm;
+                memset(f1, 0, sizeof f1);
+                cz_status st = fb ? be->fixed_base_g1(be, f1, sc, NF)
+                                  : cz_groth16_prove(&p, key, w, be, rs, &tm, err, sizeof err);
+                cz_cuda_model_fail_after(0, CZ_OK, false);
+                if (st == CZ_OK) {
+                    if (fb ? memcmp(f1, r1, sizeof f1) != 0 : memcmp(&p, &ref, sizeof p) != 0)
+                        fail_msg("%s at call %lu: the %s differs from the CPU's", kinds[f].name, k,
+                                 fb ? "fixed base" : "proof");
+                } else {
+                    failed++;
+                    if (kinds[f].st == CZ_ERR_NOMEM || st != CZ_ERR_DEVICE)
+                        fail_msg("%s at call %lu: %s (%s)", kinds[f].name, k, cz_strerror(st),
+                                 fb ? "fixed base" : err);
+                }
+                /* the backend carries on */
+                st = cz_groth16_prove(&p, key, w, be, rs, &tm, err, sizeof err);
+                if (st != CZ_OK || memcmp(&p, &ref, sizeof p) != 0)
+                    fail_msg("%s at call %lu: the next proof: %s (%s)", kinds[f].name, k,
+                             cz_strerror(st), err);
+                memset(f1, 0, sizeof f1);
+                assert_int_equal(be->fixed_base_g1(be, f1, sc, NF), CZ_OK);
+                assert_memory_equal(f1, r1, sizeof f1);
+                cz_backend_destroy(be);
+            }
+            printf("# %s at each of the %lu device calls of a compact key's first %s proof and the "
+                   "%lu of a fixed base: %d failed cleanly, the rest were right\n",
+                   kinds[f].name, calls, tier ? "streamed (chunked)" : "resident", fcalls, failed);
+            if (kinds[f].st != CZ_ERR_NOMEM && failed == 0)
+                fail_msg("%s: no injected failure reached a call", kinds[f].name);
+        }
     }
+    unsetenv("CUZK_GPU_STREAM_POINTS");
+    unsetenv("CUZK_GPU_STREAM_ROWS");
     cz_wtns_free(w, nw);
     cz_zkey_free(key);
 }

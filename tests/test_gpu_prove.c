@@ -8,13 +8,16 @@
  * key copied to the GPU once, then reused: the second proof takes the
  * cached copy), "streamed" (CUZK_GPU_RESIDENT=0), and a key that does not
  * fit a small arena (CUZK_GPU_ARENA_MB), which must fall back to the
- * streamed tier and still prove right. Skips (77) without a GPU.
+ * streamed tier and still prove right, and the streamed tier in chunks of
+ * 3000 points (their copies beside the MSMs, then before them), which
+ * must run them in as many chunks. Skips (77) without a GPU.
  *
  * Over the host model of the device (-DCUZK_CUDA=MODEL) two more tests
  * run: a failure injected at each device call of a proof in turn (out of
  * memory: the proof must still come out right, by the streamed tier or
  * the CPU; an error or a sticky fault: that proof fails cleanly and the
- * next ones are right), and a device that does not come back after a
+ * next ones are right), resident, streamed and streamed in chunks of 40
+ * points, and a device that does not come back after a
  * reset (the backend proves on the CPU).
  */
 #include "test_util.h"
@@ -172,6 +175,23 @@ static void test_synthetic(void **state)
             small = gpu(NULL, "124");
             check(&c, small, g_cpu, "streamed", &g_rng);
             cz_backend_destroy(small);
+            /* chunks of 3000 points with their scalars, the next one
+               copied beside the current MSM, then before it */
+            for (int serial = 0; serial < 2; serial++) {
+                setenv("CUZK_GPU_STREAM_POINTS", "3000", 1);
+                if (serial)
+                    setenv("CUZK_GPU_STREAM_SERIAL", "1", 1);
+                unsigned long c0 = cz_cuda_stream_chunks();
+                check(&c, str, g_cpu, "streamed", &g_rng);
+                unsigned long chunks = cz_cuda_stream_chunks() - c0;
+                unsetenv("CUZK_GPU_STREAM_POINTS");
+                unsetenv("CUZK_GPU_STREAM_SERIAL");
+                printf("# streamed in %lu chunks of at most 3000 points%s\n", chunks,
+                       serial ? ", copies before the MSMs" : "");
+                /* A, B1, B2 and C over n_vars points, H over the domain */
+                size_t nv = c.key->n_vars, per = (nv + 2999) / 3000;
+                assert_true(chunks >= 3 * per + (c.key->domain_size + 2999) / 3000);
+            }
         }
         unload(&c);
         char cmd[2048];
@@ -257,7 +277,11 @@ static void sweep(const circuit *c, const char *resident, cz_status kind, bool s
     }
     printf("# %s at each of the %lu device calls of a %s proof: %d proofs failed cleanly, the "
            "rest were right; every later proof was right\n",
-           name, calls, resident ? "streamed" : "resident", failed);
+           name, calls,
+           !resident                           ? "resident"
+           : getenv("CUZK_GPU_STREAM_POINTS") ? "streamed (chunked)"
+                                               : "streamed",
+           failed);
     if (kind != CZ_ERR_NOMEM && failed == 0)
         fail_msg("%s: no injected failure reached a proof", name);
 }
@@ -271,12 +295,16 @@ static void test_model_failures(void **state)
     }
     circuit c;
     load_fixture(&c);
-    for (int streamed = 0; streamed < 2; streamed++) {
+    /* resident; streamed; streamed in chunks of 40 points (113 signals) */
+    for (int streamed = 0; streamed < 3; streamed++) {
         const char *res = streamed ? "0" : NULL;
+        if (streamed == 2)
+            setenv("CUZK_GPU_STREAM_POINTS", "40", 1);
         sweep(&c, res, CZ_ERR_NOMEM, false, "out of memory");
         sweep(&c, res, CZ_ERR_DEVICE, false, "a device error");
         sweep(&c, res, CZ_ERR_DEVICE, true, "a sticky fault");
     }
+    unsetenv("CUZK_GPU_STREAM_POINTS");
     unload(&c);
 }
 

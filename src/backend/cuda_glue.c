@@ -1634,6 +1634,21 @@ static size_t part_bytes(const cz_zkey *key, uint64_t r0, uint64_t r1)
     return b;
 }
 
+/* a part's row pointers rebased to its first entry, on the global pool */
+typedef struct {
+    const cz_cmat *m;
+    uint64_t r0, base;
+    uint64_t *out;
+} rebase_job;
+
+static void rebase_rows(void *arg, size_t k0, size_t k1, int worker)
+{
+    (void)worker;
+    const rebase_job *j = arg;
+    for (size_t k = k0; k < k1; k++)
+        j->out[k] = cmat_rp(j->m, j->r0 + k) - j->base;
+}
+
 /* a and b for the rows [r0, r1) (their buffers' elements r0..r1-1) */
 static cz_status stream_abc_part(gpu_be *g, const cz_zkey *key, cz_cuda_buf *ab, const cz_cuda_buf *w,
                                  const cz_cuda_buf *tab, uint64_t r0, uint64_t r1, uint64_t *rp_host,
@@ -1656,8 +1671,8 @@ static cz_status stream_abc_part(gpu_be *g, const cz_zkey *key, cz_cuda_buf *ab,
         return st;
     for (int i = 0; i < 2 && st == CZ_OK; i++) {
         uint64_t base = cmat_rp(m[i], r0);
-        for (uint32_t k = 0; k <= nr[i]; k++)
-            rp_host[k] = cmat_rp(m[i], r0 + k) - base;
+        rebase_job rj = {m[i], r0, base, rp_host};
+        cz_parallel_for(cz_threadpool_global(), (size_t)nr[i] + 1, (size_t)1 << 16, rebase_rows, &rj);
         st = cz_cuda_upload(g->cu, &d[1 + 3 * i], 0, rp_host, bytes[1 + 3 * i]);
         if (st == CZ_OK && bytes[2 + 3 * i])
             st = cz_cuda_upload(g->cu, &d[2 + 3 * i], 0, m[i]->col + base, bytes[2 + 3 * i]);
