@@ -5,7 +5,8 @@
  * Same harness (bench_util.h): best of 10 rounds of dependent chains in
  * thread CPU time, random values and subgroup points. Figures: Fp, Fr and
  * tower products, G1/G2 additions, doublings and scalar multiplications,
- * the Miller loop, the final exponentiation, a pairing, and the Groth16
+ * the GLV scalar split, the Miller loop, the final exponentiation, a
+ * pairing, and the Groth16
  * check prod_{i<4} e(P_i, Q_i) == 1.
  * Prints a table, then one JSON line per operation (ns).
  *   bin/bench-bn254 [iterations (default 100)]
@@ -84,6 +85,11 @@ int main(int argc, char **argv)
     TIME("g1_jac_add_affine", n * 1000, cz_bn254_g1_jac_add_affine(&j1, &j1, &ps[2]));
     TIME("g1_jac_dbl", n * 1000, cz_bn254_g1_jac_dbl(&j1, &j1));
     TIME("g1_jac_mul", n * 10, cz_bn254_g1_jac_mul(&j1, &j1, &x));
+    uint64_t kl[4], s1[2], s2[2];
+    bool ng1, ng2;
+    cz_bn254_fr_to_limbs(kl, &x);
+    TIME("g1_glv_split", n * 1000, (cz_bn254_g1_glv_split(s1, &ng1, s2, &ng2, kl), kl[0] ^= s1[0] ^ s2[1]));
+    sink ^= ng1 ^ ng2;
     TIME("g2_jac_add", n * 1000, cz_bn254_g2_jac_add(&j2, &j2, &k2));
     TIME("g2_jac_dbl", n * 1000, cz_bn254_g2_jac_dbl(&j2, &j2));
     TIME("g2_jac_mul", n * 10, cz_bn254_g2_jac_mul(&j2, &j2, &x));

@@ -1198,6 +1198,101 @@ static void test_decoders_mutation(void **state)
     end("decoders under mutation");
 }
 
+/* ================= GLV on G1 ================= */
+
+/* phi = [lambda] on G1; k = k1 + k2 lambda (mod r) with |k1|, |k2| < 2^128
+   for edge and random k; and k P = (+-k1) P + (+-k2) phi(P) on points. */
+static void test_glv(void **state)
+{
+    (void)state;
+    begin();
+    static const uint64_t lambda[4] = CZ_BN254_G1_LAMBDA, r[4] = CZ_BN254_FR_P;
+    cz_bn254_fr lam;
+    assert_true(cz_bn254_fr_from_limbs(&lam, lambda));
+    cz_bn254_fr t, one;
+    cz_bn254_fr_one(&one);
+    cz_bn254_fr_sqr(&t, &lam);
+    cz_bn254_fr_add(&t, &t, &lam);
+    cz_bn254_fr_add(&t, &t, &one);
+    CHECK(cz_bn254_fr_is_zero(&t), "lambda^2 + lambda + 1 = 0");
+    int maxbits = 0;
+    cz_bn254_g1_affine g, pt, e1, e2;
+    cz_bn254_g1_jac j, q;
+    cz_bn254_g1_generator(&g);
+    for (int it = 0; it < 8; it++) {
+        cz_bn254_fr k;
+        cz_bn254_fr_random(&k, &rng);
+        cz_bn254_g1_jac_from_affine(&j, &g);
+        cz_bn254_g1_jac_mul(&j, &j, &k);
+        cz_bn254_g1_jac_to_affine(&pt, &j);
+        cz_bn254_g1_endo(&e1, &pt);
+        cz_bn254_g1_jac_mul_var(&q, &j, lambda, 4);
+        cz_bn254_g1_jac_to_affine(&e2, &q);
+        CHECK(cz_bn254_g1_affine_eq(&e1, &e2) && cz_bn254_g1_affine_is_on_curve(&e1), "phi = [lambda]");
+    }
+    int n = cz_test_iters(20000);
+    for (int it = -12; it < n; it++) {
+        uint64_t k[4];
+        cz_bn254_fr kf;
+        if (it < 0) { /* edges: 0, 1, 2, lambda, lambda +- 1, r - 1, r - 2, (r-1)/2, 2^253, v1/v2-ish */
+            static const uint64_t edge[12][4] = {
+                {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, CZ_BN254_G1_LAMBDA,
+                {0x8b17ea66b99c90deULL, 0x5bfc41088d8daaa7ULL, 0xb3c4d79d41a91758ULL, 0},
+                {0x8b17ea66b99c90dcULL, 0x5bfc41088d8daaa7ULL, 0xb3c4d79d41a91758ULL, 0},
+                {0x43e1f593f0000000ULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL},
+                {0x43e1f593efffffffULL, 0x2833e84879b97091ULL, 0xb85045b68181585dULL, 0x30644e72e131a029ULL},
+                {0xa1f0fac9f8000000ULL, 0x9419f4243cdcb848ULL, 0xdc2822db40c0ac2eULL, 0x183227397098d014ULL},
+                {0, 0, 0, 1ULL << 61}, {~0ULL, ~0ULL, 0, 0}, {0, 0, 1, 0}};
+            memcpy(k, edge[it + 12], sizeof k);
+        } else {
+            cz_bn254_fr_random(&kf, &rng);
+            cz_bn254_fr_to_limbs(k, &kf);
+        }
+        bool ok_range = (k[3] < r[3]) || (k[3] == r[3] && (k[2] < r[2] || (k[2] == r[2] && (k[1] < r[1] ||
+                                                          (k[1] == r[1] && k[0] < r[0])))));
+        assert_true(ok_range);
+        uint64_t k1[2], k2[2];
+        bool n1, n2;
+        cz_bn254_g1_glv_split(k1, &n1, k2, &n2, k);
+        /* the magnitudes are < 2^128 by their type; check the identity */
+        uint64_t l1[4] = {k1[0], k1[1], 0, 0}, l2[4] = {k2[0], k2[1], 0, 0};
+        cz_bn254_fr a, b, want;
+        assert_true(cz_bn254_fr_from_limbs(&a, l1) && cz_bn254_fr_from_limbs(&b, l2));
+        if (n1)
+            cz_bn254_fr_neg(&a, &a);
+        if (n2)
+            cz_bn254_fr_neg(&b, &b);
+        cz_bn254_fr_mul(&b, &b, &lam);
+        cz_bn254_fr_add(&a, &a, &b);
+        assert_true(cz_bn254_fr_from_limbs(&want, k));
+        CHECK(cz_bn254_fr_eq(&a, &want), "k = k1 + k2 lambda, case %d", it);
+        /* (a magnitude of 2^128 or more would have lost its top limbs and
+           broken the identity above) */
+        for (int h = 0; h < 2; h++) {
+            const uint64_t *m = h ? k2 : k1;
+            int bits = m[1] ? 128 - __builtin_clzll(m[1]) : m[0] ? 64 - __builtin_clzll(m[0]) : 0;
+            maxbits = bits > maxbits ? bits : maxbits;
+        }
+        if (it < 4) { /* the points: k P = +-k1 P +- k2 phi(P) */
+            cz_bn254_g1_jac r1, r2, kp;
+            cz_bn254_g1_jac_from_affine(&j, &pt);
+            cz_bn254_g1_jac_mul_var(&kp, &j, k, 4);
+            cz_bn254_g1_jac_mul_var(&r1, &j, k1, 2);
+            if (n1)
+                cz_bn254_g1_jac_neg(&r1, &r1);
+            cz_bn254_g1_endo(&e1, &pt);
+            cz_bn254_g1_jac_from_affine(&q, &e1);
+            cz_bn254_g1_jac_mul_var(&r2, &q, k2, 2);
+            if (n2)
+                cz_bn254_g1_jac_neg(&r2, &r2);
+            cz_bn254_g1_jac_add(&r1, &r1, &r2);
+            CHECK(cz_bn254_g1_jac_eq(&r1, &kp), "k P = k1 P + k2 phi(P), case %d", it);
+        }
+    }
+    printf("# GLV: %d scalars split, the largest half %d bits\n", n + 12, maxbits);
+    end("GLV");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1207,6 +1302,7 @@ int main(void)
         cmocka_unit_test(test_groups_props),     cmocka_unit_test(test_pairing_kat),
         cmocka_unit_test(test_pairing_props),     cmocka_unit_test(test_snarkjs_key),
         cmocka_unit_test(test_curve_descriptor), cmocka_unit_test(test_decoders_mutation),
+        cmocka_unit_test(test_glv),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -55,6 +55,16 @@ void cz_bn254_g1_to_dec(char *x, char *y, char *z, const cz_bn254_g1_affine *p);
 void cz_bn254_g2_to_dec(char *x0, char *x1, char *y0, char *y1, char *z0, char *z1,
                         const cz_bn254_g2_affine *p);
 
+/* GLV on G1: phi(x, y) = (beta x, y) = [lambda](x, y), beta and lambda
+   cube roots of unity (bn254_constants.h). glv_split writes a scalar
+   k < r as k = k1 + k2 lambda (mod r) with |k1|, |k2| < 2^128, returned as
+   magnitudes (2 limbs) and signs, so k P = (+-k1) P + (+-k2) phi(P): half
+   the doublings of a 254-bit multiplication, for the MSM. Babai rounding
+   on the basis v1 = (2x + 1, -(6x^2 + 2x)), v2 = (6x^2 + 4x + 1, 2x + 1)
+   (Gallant-Lambert-Vanstone 2001). Branch-free; k is plain limbs. */
+void cz_bn254_g1_endo(cz_bn254_g1_affine *out, const cz_bn254_g1_affine *p);
+void cz_bn254_g1_glv_split(uint64_t k1[2], bool *k1_neg, uint64_t k2[2], bool *k2_neg, const uint64_t k[4]);
+
 /* psi(Q) = (conj(x) xi^((p-1)/3), conj(y) xi^((p-1)/2)) on the twist, and
    psi^2(Q) = (x xi^((p^2-1)/3), -y): the Frobenius lines of the pairing
    and the G2 subgroup test. Q may alias out; infinity maps to itself. */

@@ -119,6 +119,23 @@
 #define CZ_BN254_G2_PSI_Y {{{0xe4bbdd0c2936b629ULL, 0xbb30f162e133bacbULL, 0x31a9d1b6f9645366ULL, 0x253570bea500f8ddULL}}, {{0xa1d77ce45ffe77c7ULL, 0x07affd117826d1dbULL, 0x6d16bd27bb7edc6bULL, 0x2c87200285defeccULL}}}
 /* psi^2(x, y) = (x PSI2_X, -y), PSI2_X = xi^((p^2-1)/3) (in Fp) */
 #define CZ_BN254_G2_PSI2_X {{{0x3350c88e13e80b9cULL, 0x7dce557cdb5e56b9ULL, 0x6001b4b8b615564aULL, 0x2682e617020217e0ULL}}, {{0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL, 0x0000000000000000ULL}}}
+/* ---- GLV on G1: phi(x, y) = (beta x, y) = [lambda] (x, y) ---- */
+/* beta = 0x59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe, a cube root of unity in Fp (Montgomery) */
+#define CZ_BN254_G1_BETA_MONT { 0x71930c11d782e155ULL, 0xa6bb947cffbe3323ULL, 0xaa303344d4741444ULL, 0x2c3b3f0d26594943ULL }
+/* lambda = 0xb3c4d79d41a917585bfc41088d8daaa78b17ea66b99c90dd, the cube root of unity in Fr with phi = [lambda] (plain) */
+#define CZ_BN254_G1_LAMBDA { 0x8b17ea66b99c90ddULL, 0x5bfc41088d8daaa7ULL, 0xb3c4d79d41a91758ULL, 0x0000000000000000ULL }
+/* lattice basis v1 = (9931322734385697763, -147946756881789319000765030803803410728),
+   v2 = (147946756881789319010696353538189108491, 9931322734385697763) (a + b lambda = 0 mod r).
+   Babai rounding c_i = S_i floor((k G_i + 2^255) / 2^256), then
+   k1 = k + c1' MK11 + c2' MK12, k2 = c1' MK21 + c2' MK22 mod 2^256 (c_i' = floor part,
+   the MK the signed basis entries times -S_i); |k1|, |k2| < 2^128 (worst of 20000
+   random k: 2^126.01) */
+#define CZ_BN254_GLV_G1 { 0xd91d232ec7e0b3d7ULL, 0x0000000000000002ULL, 0x0000000000000000ULL }
+#define CZ_BN254_GLV_G2 { 0x7a7bd9d4391eb18eULL, 0x4ccef014a773d2cfULL, 0x0000000000000002ULL }
+#define CZ_BN254_GLV_MK11 { 0x762cda976b2dec1dULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL }
+#define CZ_BN254_GLV_MK12 { 0xf41b1eabeddedaf5ULL, 0x90b27db71147a602ULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL }
+#define CZ_BN254_GLV_MK21 { 0x8211bbeb7d4f1128ULL, 0x6f4d8248eeb859fcULL, 0x0000000000000000ULL, 0x0000000000000000ULL }
+#define CZ_BN254_GLV_MK22 { 0x762cda976b2dec1dULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL, 0xffffffffffffffffULL }
 /* x, the BN parameter (positive) */
 #define CZ_BN254_X 0x44e992b44a6909f1ULL
 /* 6x^2 = 0x6f4d8248eeb859fbf83e9682e87cfd46 (128 bits): psi(Q) == [6x^2] Q iff Q in G2 */
