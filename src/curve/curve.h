@@ -28,7 +28,7 @@ typedef struct { cz_fp2 x, y, z; } cz_g2_jac;
 typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
 
 /* Same operations for G = g1 (over Fp) and g2 (over Fp2); SC the scalar
-   field type (BN254's curve.h declares its groups with cz_bn254_fr). */
+   field type (bn254_curve.h declares BN254's groups with cz_bn254_fr). */
 #define CZ_CURVE_DECLARE(G) CZ_CURVE_DECLARE_SC(G, cz_fr)
 #define CZ_CURVE_DECLARE_SC(G, SC)                                             \
     void cz_##G##_generator(cz_##G##_affine *out);                             \

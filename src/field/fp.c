@@ -1,4 +1,6 @@
-/* fp.c: the base field Fp of BLS12-381 (381-bit p, 6 limbs). See field.h. */
+/* fp.c: the base field Fp of BLS12-381 (381-bit p, 6 limbs). See field.h.
+   The code is prime_impl.h (also BN254's bn254_fp.c); p = 3 mod 4, so the
+   square root is its single exponentiation a^((p+1)/4). */
 #include "field/field.h"
 #include "field/constants.h"
 

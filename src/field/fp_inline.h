@@ -2,7 +2,8 @@
  * fp_inline.h: Fp add/sub/dbl/neg and the Fp2 linear operations as static
  * inline functions, for hot loops in other files (the Fp6/Fp12 tower, curve
  * formulas) that should inline them even without LTO. Results are the same
- * as cz_fp_add, cz_fp2_add, ... of field.h (the tests compare them); the
+ * as cz_fp_add, cz_fp2_add, ... of field.h (the tests compare them; the Fp2
+ * part is fp2_inline_impl.h, shared with BN254's bn254_inline.h); the
  * products stay out-of-line functions (cz_fp_mul, cz_fp2_mul), which are
  * too large to gain from inlining.
  */

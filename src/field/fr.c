@@ -1,4 +1,6 @@
-/* fr.c: the scalar field Fr of BLS12-381 (255-bit r, 4 limbs). See field.h. */
+/* fr.c: the scalar field Fr of BLS12-381 (255-bit r, 4 limbs). See field.h.
+   The code is prime_impl.h (also BN254's bn254_fr.c); the square root is
+   its Tonelli-Shanks with the non-residue 7 (r - 1 = 2^32 t). */
 #include "field/field.h"
 #include "field/constants.h"
 
