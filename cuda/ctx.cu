@@ -6,8 +6,10 @@
  * Copies: czd_copy_h2d / _d2h on the context's stream, waited for;
  * czd_copy_h2d_side on a stream of its own, from another host thread,
  * while the context's owner runs kernels (the streamed MSMs' next chunk):
- * from pageable memory the driver's staged copy blocks the calling
- * thread, which is why it is a thread and not an event on the stream.
+ * from pageable memory through two pinned staging buffers (the thread
+ * fills one while the other's DMA runs), which keeps the thread busy, so
+ * it is a thread and not an event on the stream; memory its owner pinned
+ * goes straight.
  *
  * Point generation: base points B_j = k_j G by double-and-add (XYZZ) and a
  * Fermat inversion each (m of them, m <= 2^20), then P_i = B_{i mod m} +
@@ -15,11 +17,14 @@
  * (Montgomery's trick): about 40 Fp products per point, so 2^26 points take
  * a fraction of a second where a CPU would take minutes.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.cuh"
 #include "ec.cuh"
+
+static void czd_stage_drop(const czd_ctx *ctx);
 
 extern "C" int czd_device_count(void)
 {
@@ -95,6 +100,7 @@ extern "C" void czd_ctx_destroy(czd_ctx *ctx)
         return;
     cudaSetDevice(ctx->device);
     cudaStreamSynchronize(ctx->stream);
+    czd_stage_drop(ctx);
     cudaFree(ctx->arena);
     cudaStreamDestroy(ctx->stream);
     free(ctx);
@@ -174,26 +180,139 @@ extern "C" cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, siz
     return CZ_OK;
 }
 
+/* Side copies from pageable memory go through two pinned staging buffers
+   of the context (CZD_STAGE_BYTES each, made at the first side copy):
+   the calling thread copies piece k + 1 into one while piece k's DMA
+   leaves the other, so the driver's own pageable path (whose staging the
+   owner's small copies would wait behind) is not used. Memory pinned by
+   its owner (cudaHostRegister) goes straight. CUZK_GPU_STREAM_STAGED=0
+   takes the driver's pageable copy instead (to compare). */
+#define CZD_STAGE_BYTES ((size_t)32 << 20)
+#define CZD_STAGE_CTXS 64
+
+static struct {
+    const czd_ctx *ctx;
+    void *buf[2];
+} g_stage[CZD_STAGE_CTXS];
+static pthread_mutex_t g_stage_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* the context's staging buffers (made once); false when none can be had */
+static bool czd_stage_get(const czd_ctx *ctx, void *buf[2])
+{
+    bool ok = false;
+    pthread_mutex_lock(&g_stage_lock);
+    int slot = -1;
+    for (int i = 0; i < CZD_STAGE_CTXS && !ok; i++) {
+        if (g_stage[i].ctx == ctx) {
+            buf[0] = g_stage[i].buf[0];
+            buf[1] = g_stage[i].buf[1];
+            ok = true;
+        } else if (!g_stage[i].ctx && slot < 0) {
+            slot = i;
+        }
+    }
+    if (!ok && slot >= 0) {
+        void *b0 = nullptr, *b1 = nullptr;
+        if (cudaHostAlloc(&b0, CZD_STAGE_BYTES, cudaHostAllocPortable) == cudaSuccess &&
+            cudaHostAlloc(&b1, CZD_STAGE_BYTES, cudaHostAllocPortable) == cudaSuccess) {
+            g_stage[slot].ctx = ctx;
+            g_stage[slot].buf[0] = buf[0] = b0;
+            g_stage[slot].buf[1] = buf[1] = b1;
+            ok = true;
+        } else {
+            cudaGetLastError();
+            if (b0)
+                cudaFreeHost(b0);
+        }
+    }
+    pthread_mutex_unlock(&g_stage_lock);
+    return ok;
+}
+
+static void czd_stage_drop(const czd_ctx *ctx)
+{
+    pthread_mutex_lock(&g_stage_lock);
+    for (int i = 0; i < CZD_STAGE_CTXS; i++)
+        if (g_stage[i].ctx == ctx) {
+            cudaFreeHost(g_stage[i].buf[0]);
+            cudaFreeHost(g_stage[i].buf[1]);
+            g_stage[i].ctx = nullptr;
+        }
+    pthread_mutex_unlock(&g_stage_lock);
+}
+
+/* host -> stage -> device in pieces, on stream s; waits */
+static cudaError_t czd_stage_copy(cudaStream_t s, char *dev, const char *host, size_t bytes,
+                                  void *const stage[2], cudaEvent_t ev[2], const char **what)
+{
+    cudaError_t e = cudaSuccess;
+    for (size_t off = 0, k = 0; off < bytes && e == cudaSuccess; off += CZD_STAGE_BYTES, k++) {
+        size_t len = bytes - off < CZD_STAGE_BYTES ? bytes - off : CZD_STAGE_BYTES;
+        int b = (int)(k & 1);
+        if (k >= 2) { /* the DMA that last read this buffer is done */
+            *what = "cudaEventSynchronize";
+            e = cudaEventSynchronize(ev[b]);
+        }
+        if (e != cudaSuccess)
+            break;
+        memcpy(stage[b], host + off, len);
+        *what = "cudaMemcpyAsync (staged)";
+        e = cudaMemcpyAsync(dev + off, stage[b], len, cudaMemcpyHostToDevice, s);
+        if (e == cudaSuccess) {
+            *what = "cudaEventRecord";
+            e = cudaEventRecord(ev[b], s);
+        }
+    }
+    return e;
+}
+
 extern "C" cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes,
                                       char *err, size_t err_len)
 {
     if (bytes == 0)
         return CZ_OK;
     cudaStream_t s = nullptr;
+    cudaEvent_t ev[2] = {nullptr, nullptr};
     const char *what = "cudaSetDevice";
     cudaError_t e = cudaSetDevice(ctx->device);
     if (e == cudaSuccess) {
         what = "cudaStreamCreateWithFlags";
         e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     }
+    /* pinned by its owner (or managed): one DMA */
+    bool direct = false;
     if (e == cudaSuccess) {
+        cudaPointerAttributes at;
+        if (cudaPointerGetAttributes(&at, host) == cudaSuccess)
+            direct = at.type == cudaMemoryTypeHost || at.type == cudaMemoryTypeManaged;
+        else
+            cudaGetLastError();
+        const char *st = getenv("CUZK_GPU_STREAM_STAGED");
+        if (st && !strcmp(st, "0"))
+            direct = true;
+    }
+    void *stage[2] = {nullptr, nullptr};
+    if (e == cudaSuccess && !direct && bytes > CZD_STAGE_BYTES / 4 && czd_stage_get(ctx, stage)) {
+        for (int i = 0; i < 2 && e == cudaSuccess; i++) {
+            what = "cudaEventCreateWithFlags";
+            e = cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming);
+        }
+        if (e == cudaSuccess)
+            e = czd_stage_copy(s, (char *)dev, (const char *)host, bytes, stage, ev, &what);
+    } else if (e == cudaSuccess) {
         what = "cudaMemcpyAsync";
         e = cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s);
     }
-    if (e == cudaSuccess) {
-        what = "cudaStreamSynchronize";
-        e = cudaStreamSynchronize(s);
+    if (s) {
+        cudaError_t e2 = cudaStreamSynchronize(s);
+        if (e == cudaSuccess && e2 != cudaSuccess) {
+            what = "cudaStreamSynchronize";
+            e = e2;
+        }
     }
+    for (int i = 0; i < 2; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
     if (s)
         cudaStreamDestroy(s);
     if (e == cudaSuccess)

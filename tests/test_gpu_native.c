@@ -548,8 +548,9 @@ static void streamed_mini(const cz_zkey *k, const cz_fr *w, const cz_fr rs[2], c
             assert_true(rest <= 2 * packed + ((uint64_t)k->ca.n_rows + k->cb.n_rows + 64) * 8);
         else
             assert_true(rest < nv * sizeof(cz_fr));
-        /* five MSMs, some of them in several chunks */
-        assert_true(chunks > 5);
+        /* five MSMs, in the model's arena some of them in several chunks
+           (the GPU's MSM scratch is not the model's: there the cap does it) */
+        assert_true(cz_cuda_is_model() || points[run] ? chunks > 5 : chunks >= 5);
         if (points[run]) /* A alone: ceil(nv / 20000) */
             assert_true(chunks >= (nv + 19999) / 20000 + 4);
         cz_backend_destroy(be);

@@ -904,8 +904,9 @@ static cz_status gpu_compute_h(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_
  * host's) and the MSM's scratch; while chunk k's MSM runs on the
  * context's stream, a thread of the backend copies chunk k + 1 into the
  * other slot on a second stream (czd_copy_h2d_side: from pageable memory
- * the driver's copy blocks its caller, so it needs a thread of its own;
- * from memory its owner pinned with host_pin it is a plain DMA). czd_msm
+ * through two pinned staging buffers that the thread fills in turn, so it
+ * needs a thread of its own; from memory its owner pinned with host_pin
+ * a plain DMA; CUZK_GPU_STREAM_STAGED=0: the driver's pageable copy). czd_msm
  * waits for its stream before it returns, and the copy thread is joined
  * before its slot is read, so slot k mod 2 is never written while an MSM
  * reads it. Each chunk's parts are summed on the host into one XYZZ
