@@ -2,19 +2,15 @@
  * msm.cu: multi-scalar multiplication sum_i s_i P_i on the GPU (Pippenger),
  * for G1 and G2.
  *
- * DESIGN. Scalars are reduced below r, and one above (r - 1) / 2 becomes
- * r - s with its point negated (s P = (r - s)(-P) in the group of order r),
- * so every scalar is below 2^254; they are cut into windows of c
+ * DESIGN. Scalars (< r < 2^255 after reduction) are cut into windows of c
  * bits recoded as signed digits d in [-2^(c-1), 2^(c-1)] (a carry moves to
  * the next window), so each window needs 2^(c-1) buckets and a negative
  * digit adds -P = (x, -y). Buckets are assigned by sorting: each (scalar,
  * window) with d != 0 becomes a pair (key = window * 2^(c-1) + |d| - 1,
  * value = point index | sign << 31), zero digits get a sentinel key that
  * sorts last; CUB's radix sort on the key bits groups each bucket's points
- * together. Accumulation splits the sorted pairs before the sentinels (a
- * count the device finds, so the host need not wait for it) into equal
- * segments, one thread each of a single wave, so any distribution of
- * digits costs the same, zero digits cost nothing there: a run that
+ * together. Accumulation splits the sorted pairs into equal segments, one
+ * thread each, so any distribution of digits costs the same: a run that
  * lies inside one segment is written straight to its bucket, runs that
  * cross segment boundaries leave partial sums that a fix-up adds: a
  * segmented scan over the segments (log2 of their count in depth), so a
@@ -42,11 +38,11 @@
  * the 1s joins window 0's parts. Otherwise every scalar goes through
  * Pippenger as below (a 0 or 1 there still costs a sort pair per window).
  *
- * Work: n * nwin mixed adds (nwin = ceil(254/c)), 2^27 * 16 = 2^31 for
- * Groth16's H at PoRep scale (c = 16). Memory: 16 bytes per (scalar, window)
- * pair (keys and values, double-buffered) for the windows of one batch;
- * windows are processed in batches of equal size that fit the arena and
- * CUB's 2^31 item limit.
+ * Work: n * nwin mixed adds (nwin = ceil(256/c)), 2^27 * 16 = 2^31 for
+ * Groth16's H at PoRep scale (c = 16). Memory: 16 bytes per (scalar,
+ * window) pair (keys and values, double-buffered) for the windows of one
+ * batch; windows are processed in batches of equal size that fit the arena
+ * and CUB's 2^31 item limit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,37 +101,6 @@ __global__ void k_scalars_canon(czd_fr *out, const czd_fr *in, size_t n, int pla
         out[i] = czd_scalar_plain(in[i], plain);
 }
 
-/* s -> r - s when that is smaller (s > (r - 1) / 2), so every scalar is
-   below r / 2 < 2^254 and needs one bit less: s P = (r - s)(-P) for points
-   of order r (every base: keys hold subgroup points). Returns the flip. */
-__device__ __forceinline__ uint32_t czd_scalar_half(czd_fr &s)
-{
-    uint32_t d[8], borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(czd_fr_params::p(0)), "r"(s.v[0]));
-#pragma unroll
-    for (int k = 1; k < 8; k++)
-        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[k]) : "r"(czd_fr_params::p(k)), "r"(s.v[k]));
-    /* the borrow of d - s: set when d < s */
-    asm("{\n\t.reg .u32 t;\n\t"
-        "sub.cc.u32 t, %1, %9;\n\tsubc.cc.u32 t, %2, %10;\n\tsubc.cc.u32 t, %3, %11;\n\t"
-        "subc.cc.u32 t, %4, %12;\n\tsubc.cc.u32 t, %5, %13;\n\tsubc.cc.u32 t, %6, %14;\n\t"
-        "subc.cc.u32 t, %7, %15;\n\tsubc.cc.u32 t, %8, %16;\n\tsubc.u32 %0, 0, 0;\n\t}"
-        : "=r"(borrow)
-        : "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]), "r"(d[7]),
-          "r"(s.v[0]), "r"(s.v[1]), "r"(s.v[2]), "r"(s.v[3]), "r"(s.v[4]), "r"(s.v[5]), "r"(s.v[6]),
-          "r"(s.v[7]));
-    if (borrow) {
-#pragma unroll
-        for (int k = 0; k < 8; k++)
-            s.v[k] = d[k];
-        return 1;
-    }
-    return 0;
-}
-
-/* the scalars' width after czd_scalar_half */
-#define CZD_MSM_SCALAR_BITS 254
-
 /* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i;
    the pair names point map[i] (i without a map). */
 __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, const uint32_t *map,
@@ -145,7 +110,6 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, 
     if (i >= n)
         return;
     czd_fr s = scalars[i];
-    const uint32_t flip = czd_scalar_half(s);
     const uint32_t pi = map ? map[i] : (uint32_t)i; /* the point of scalar i */
     uint32_t carry = 0;
     const uint32_t half = 1u << (c - 1);
@@ -164,15 +128,13 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, 
         if (w >= w0) {
             size_t o = (size_t)(w - w0) * n + i;
             keys[o] = mag ? (((w - w0) << (c - 1)) | (mag - 1)) : sentinel;
-            vals[o] = pi | ((neg ^ flip) << 31);
+            vals[o] = pi | (neg << 31);
         }
     }
 }
 
-/* bucket k's pairs are [bstart[k], bend[k]); *valid (zeroed before) gets
-   the count of pairs before the sentinels */
-__global__ void k_bounds(uint32_t *bstart, uint32_t *bend, unsigned long long *valid,
-                         const uint32_t *keys, size_t total, uint32_t sentinel)
+__global__ void k_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
+                         uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= total)
@@ -182,21 +144,8 @@ __global__ void k_bounds(uint32_t *bstart, uint32_t *bend, unsigned long long *v
         return;
     if (i == 0 || keys[i - 1] != k)
         bstart[k] = (uint32_t)i;
-    if (i == total - 1 || keys[i + 1] != k) {
+    if (i == total - 1 || keys[i + 1] != k)
         bend[k] = (uint32_t)(i + 1);
-        if (i == total - 1 || keys[i + 1] == sentinel)
-            *valid = i + 1;
-    }
-}
-
-/* The accumulation's segments: nseg threads (one wave) share the valid
-   pairs, seg each (at least 32), so a batch whose pairs are mostly
-   sentinels (zero digits) or smaller than the largest still spreads its
-   work over every thread. */
-__device__ __forceinline__ size_t czd_seg_len(unsigned long long valid, size_t nseg)
-{
-    size_t seg = (size_t)((valid + nseg - 1) / nseg);
-    return seg < 32 ? 32 : seg;
 }
 
 template <class F>
@@ -214,17 +163,18 @@ __device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts
 template <class F>
 __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part,
                              const uint32_t *keys, const uint32_t *vals, const uint32_t *bstart,
-                             const uint32_t *bend, const czd_affine<F> *pts,
-                             const unsigned long long *valid, size_t nseg)
+                             const uint32_t *bend, const czd_affine<F> *pts, size_t total, size_t seg,
+                             size_t nseg, uint32_t sentinel)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
         return;
-    const size_t total = (size_t)*valid, seg = czd_seg_len(total, nseg);
     size_t i0 = t * seg, i1 = i0 + seg < total ? i0 + seg : total;
     size_t i = i0;
     while (i < i1) {
         uint32_t k = keys[i];
+        if (k == sentinel)
+            break;
         size_t rs = bstart[k], re = bend[k];
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
@@ -247,7 +197,7 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
             last_part[t] = acc;
         i = je;
     }
-    if (i0 >= total || bstart[keys[i0]] == i0)
+    if (i0 < total && (keys[i0] == sentinel || bstart[keys[i0]] == i0))
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
 
@@ -259,13 +209,13 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
    up in logarithmic depth instead of one serial chain. */
 template <class F>
 __global__ void k_fix_scan(czd_xyzz<F> *out, const czd_xyzz<F> *in, const uint32_t *keys,
-                           const unsigned long long *valid, size_t nseg, size_t s)
+                           size_t nseg, size_t seg, size_t s, uint32_t sentinel)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
         return;
-    const size_t total = (size_t)*valid, seg = czd_seg_len(total, nseg);
-    if (t + s < nseg && (t + s) * seg < total && keys[t * seg] == keys[(t + s) * seg])
+    uint32_t k = keys[t * seg];
+    if (t + s < nseg && k != sentinel && keys[(t + s) * seg] == k)
         out[t] = czd_xyzz<F>::add(in[t], in[t + s]);
     else
         out[t] = in[t];
@@ -276,7 +226,7 @@ __global__ void k_fix_scan(czd_xyzz<F> *out, const czd_xyzz<F> *in, const uint32
 template <class F>
 __global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *scanned,
                         const czd_xyzz<F> *last_part, const uint32_t *bstart, const uint32_t *bend,
-                        size_t nb, const unsigned long long *valid, size_t nseg)
+                        size_t nb, size_t seg)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nb)
@@ -286,7 +236,6 @@ __global__ void k_fixup(czd_xyzz<F> *buckets, const czd_xyzz<F> *scanned,
         buckets[k] = czd_xyzz<F>::inf();
         return;
     }
-    const size_t seg = czd_seg_len(*valid, nseg);
     size_t t0 = rs / seg, t1 = (re - 1) / seg;
     if (t0 == t1)
         return;
@@ -425,10 +374,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     if (c < 2 || c > 20)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
-    /* scalars of CZD_MSM_SCALAR_BITS bits; a top window of full width can
-       carry out of the last digit, so it gets one more window */
-    const unsigned sb = CZD_MSM_SCALAR_BITS;
-    const unsigned nwin = sb % c ? (sb + c - 1) / c : sb / c + 1;
+    const unsigned nwin = 255 % c ? (255 + c - 1) / c : 255 / c + 1;
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
@@ -472,8 +418,11 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         wc--;
     if ((size_t)wc * per_win + reserve > avail)
         return czd_fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
-    /* batches of equal size (16 windows that fit 15 a batch: 8 + 8, not
-       15 + 1) */
+    /* batches of equal size: the segments' length follows the largest
+       batch, so a small last one runs on a fraction of the threads (2^27
+       points: 16 windows of which 15 fit CUB's limit, the 16th alone on
+       2,253 threads of 59,578 additions each, about 0.45 s by the rate of
+       a lone warp; docs/PERF.md); 8 + 8 instead */
     wc = (nwin + (nwin + wc - 1) / wc - 1) / ((nwin + wc - 1) / wc);
     size_t cap = (size_t)wc * n;
     CZD_TAKE(ctx, sc, uint32_t, keys0, cap);
@@ -482,13 +431,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, uint32_t, vals1, cap);
     CZD_TAKE(ctx, sc, uint32_t, bstart, (size_t)wc * nbw);
     CZD_TAKE(ctx, sc, uint32_t, bend, (size_t)wc * nbw);
-    CZD_TAKE(ctx, sc, unsigned long long, valid, 1);
-    /* one wave of threads, each a segment of the batch's valid pairs (at
-       least 32: fewer threads for small MSMs) */
-    const size_t nseg = (cap + 31) / 32 < seg_target ? (cap + 31) / 32 : seg_target;
-    CZD_TAKE(ctx, sc, X, first_part, nseg);
-    CZD_TAKE(ctx, sc, X, first_scan, nseg);
-    CZD_TAKE(ctx, sc, X, last_part, nseg);
+    size_t seg = (cap + seg_target - 1) / seg_target;
+    if (seg < 32)
+        seg = 32;
+    size_t nseg_max = (cap + seg - 1) / seg;
+    CZD_TAKE(ctx, sc, X, first_part, nseg_max);
+    CZD_TAKE(ctx, sc, X, first_scan, nseg_max);
+    CZD_TAKE(ctx, sc, X, last_part, nseg_max);
 
     size_t temp_bytes = 0;
     {
@@ -516,27 +465,26 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         size_t nbb = (size_t)wcb * nbw;
         CZD_TRY(ctx, cudaMemsetAsync(bstart, 0, nbb * sizeof(uint32_t), ctx->stream));
         CZD_TRY(ctx, cudaMemsetAsync(bend, 0, nbb * sizeof(uint32_t), ctx->stream));
-        CZD_TRY(ctx, cudaMemsetAsync(valid, 0, sizeof *valid, ctx->stream));
-        k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, valid, sk, total,
-                                                                  sentinel);
+        k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, sk, total, sentinel);
         CZD_LAUNCHED(ctx, "k_bounds");
         prof.mark("bounds");
+        size_t nseg = (total + seg - 1) / seg;
         X *bk = buckets + (size_t)w0 * nbw;
         k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-            bk, first_part, last_part, sk, sv, bstart, bend, pts, valid, nseg);
+            bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
         X *scan_in = first_part, *scan_out = first_scan;
         for (size_t s = 1; s < nseg; s *= 2) {
-            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, sk, valid,
-                                                                          nseg, s);
+            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, sk, nseg,
+                                                                          seg, s, sentinel);
             CZD_LAUNCHED(ctx, "k_fix_scan");
             X *tmp = scan_in;
             scan_in = scan_out;
             scan_out = tmp;
         }
         k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, bstart,
-                                                                  bend, nbb, valid, nseg);
+                                                                  bend, nbb, seg);
         CZD_LAUNCHED(ctx, "k_fixup");
         prof.mark("fixup");
     }
