@@ -6,6 +6,19 @@
  *   G_(op)          the curve prefix (cz_g1_ / cz_g2_)
  *   AFF, JAC, XYZZ  the point types
  *   IS_G2           0 or 1
+ * and, for a curve other than BLS12-381 (all default to BLS12-381's):
+ *   MSM_BF, MSM_BF_(op)   the base field Fp of the batched inversions
+ *                         (cz_fp), MSM_BF_ADD_I / MSM_BF_NEG_I its inline
+ *                         addition and negation
+ *   MSM_X8          whether the eight-lane IFMA flush is compiled
+ *                   (CZ_FP_HAVE_X8; it is 6-limb Fp code, BLS12-381 only)
+ *   MSM_SC          the scalar type of the entry point (cz_fr)
+ *   MSM_PREPARE     the scalar preparation (cz_msm_prepare_'s signature,
+ *                   over MSM_SC scalars)
+ *   MSM_BITS        bits + 1 of the largest reduced scalar (256: r < 2^255)
+ *   MSM_GLV_SIGNED  1: G1's GLV split is the curve's G_(glv_split) (signed
+ *                   halves below 2^128) on P and G_(endo)(P); 0 (default):
+ *                   BLS12-381's k1 + k2 z^2 on P and (beta x, -y)
  *
  * Batched affine additions (per pending pair (B, P), B a bucket, P a point
  * with y possibly negated), after one inversion of the product of all
@@ -32,6 +45,26 @@
 
 #include "msm/msm_internal.h"
 
+#ifndef MSM_BF
+#define MSM_BF cz_fp
+#define MSM_BF_(op) cz_fp_##op
+#define MSM_BF_ADD_I cz_fp_add_i
+#define MSM_BF_NEG_I cz_fp_neg_i
+#endif
+#ifndef MSM_X8
+#define MSM_X8 CZ_FP_HAVE_X8
+#endif
+#ifndef MSM_SC
+#define MSM_SC cz_fr
+#define MSM_PREPARE cz_msm_prepare_
+#endif
+#ifndef MSM_BITS
+#define MSM_BITS 256
+#endif
+#ifndef MSM_GLV_SIGNED
+#define MSM_GLV_SIGNED 0
+#endif
+
 #define OP_NEG 0x80000000u
 #define OP_IDX 0x7fffffffu
 
@@ -52,7 +85,7 @@ typedef struct {
     size_t b_n, q_n, cap, q_cap;
     FE *pref, *den;
     uint8_t *kind;
-#if CZ_FP_HAVE_X8
+#if MSM_X8
     /* per group of eight (flush_x8_): G1 den 2^32, prefix; G2 also
        conj(den) (vd0, vd1); vden holds its norm 2^32 */
     cz_fp_v8 *vden, *vpref, *vd0, *vd1;
@@ -83,41 +116,41 @@ static inline void G_(load_pt_)(FE *x, FE *y, const AFF *pts, uint32_t pt)
    ~310 ns here). slot holds the prefix product before this element (G1),
    or (prefix, norm) as the two Fp halves of an Fp2 (G2). */
 #if IS_G2
-static inline void G_(binv_push_)(cz_fp *acc, FE *slot, const FE *den)
+static inline void G_(binv_push_)(MSM_BF *acc, FE *slot, const FE *den)
 {
-    cz_fp t;
+    MSM_BF t;
     slot->c0 = *acc;
-    cz_fp_sqr(&slot->c1, &den->c0);
-    cz_fp_sqr(&t, &den->c1);
-    cz_fp_add_i(&slot->c1, &slot->c1, &t);
-    cz_fp_mul(acc, acc, &slot->c1);
+    MSM_BF_(sqr)(&slot->c1, &den->c0);
+    MSM_BF_(sqr)(&t, &den->c1);
+    MSM_BF_ADD_I(&slot->c1, &slot->c1, &t);
+    MSM_BF_(mul)(acc, acc, &slot->c1);
 }
 
 /* t = 1/den from inv = 1/(prefix * norm * later norms); inv drops this norm */
-static inline void G_(binv_pop_)(FE *t, cz_fp *inv, const FE *slot, const FE *den)
+static inline void G_(binv_pop_)(FE *t, MSM_BF *inv, const FE *slot, const FE *den)
 {
-    cz_fp ti, nd1;
-    cz_fp_mul(&ti, inv, &slot->c0);           /* 1/N(den) */
-    cz_fp_mul(inv, inv, &slot->c1);
-    cz_fp_neg_i(&nd1, &den->c1);
-    cz_fp_mul(&t->c0, &den->c0, &ti);
-    cz_fp_mul(&t->c1, &nd1, &ti);
+    MSM_BF ti, nd1;
+    MSM_BF_(mul)(&ti, inv, &slot->c0);           /* 1/N(den) */
+    MSM_BF_(mul)(inv, inv, &slot->c1);
+    MSM_BF_NEG_I(&nd1, &den->c1);
+    MSM_BF_(mul)(&t->c0, &den->c0, &ti);
+    MSM_BF_(mul)(&t->c1, &nd1, &ti);
 }
 #else
-static inline void G_(binv_push_)(cz_fp *acc, FE *slot, const FE *den)
+static inline void G_(binv_push_)(MSM_BF *acc, FE *slot, const FE *den)
 {
     *slot = *acc;
-    cz_fp_mul(acc, acc, den);
+    MSM_BF_(mul)(acc, acc, den);
 }
 
-static inline void G_(binv_pop_)(FE *t, cz_fp *inv, const FE *slot, const FE *den)
+static inline void G_(binv_pop_)(FE *t, MSM_BF *inv, const FE *slot, const FE *den)
 {
-    cz_fp_mul(t, inv, slot);
-    cz_fp_mul(inv, inv, den);
+    MSM_BF_(mul)(t, inv, slot);
+    MSM_BF_(mul)(inv, inv, den);
 }
 #endif
 
-#if CZ_FP_HAVE_X8
+#if MSM_X8
 /* A batch of affine additions for the eight-lane code: A[k] += P[k], or
    -P[k] where neg[k] (neg may be NULL), for k < n; the A[k] distinct, none
    of the points infinity; an A[k] that cancels becomes infinity and gets
@@ -214,7 +247,7 @@ static void G_(x8_denominators_)(const G_(x8job_) *j, size_t ng)
 }
 #endif
 
-#if !IS_G2 && CZ_FP_HAVE_X8
+#if !IS_G2 && MSM_X8
 /* G1 with eight-lane Fp products (field/fp_x8.h): pair k belongs to lane
    k % 8, each lane its own prefix-product chain (pass 1) unwound backwards
    (pass 2); the eight chain products are inverted together. Every product
@@ -308,7 +341,7 @@ static void G_(add_x8_)(const G_(x8job_) *j)
 }
 #endif
 
-#if IS_G2 && CZ_FP_HAVE_X8
+#if IS_G2 && MSM_X8
 /* G2 with eight-lane Fp products, as the G1 flush above: the norms, their
    prefix products and unwinding, 1/den = conj(den) / N, lambda, lambda^2
    and y3 (Fp2 products by Karatsuba, the square as (a0 + a1)(a0 - a1),
@@ -453,7 +486,7 @@ static void G_(ba_flush_)(G_(ba_) *s)
 {
     if (s->b_n == 0)
         return;
-#if CZ_FP_HAVE_X8
+#if MSM_X8
     if (s->b_n >= 64) {
         for (size_t k = 0; k < s->b_n; k++) {
             s->Ap[k] = &s->bk[s->batch[k].bk];
@@ -472,8 +505,8 @@ static void G_(ba_flush_)(G_(ba_) *s)
     }
 #endif
     FE t, lam;
-    cz_fp acc, inv;
-    cz_fp_one(&acc);
+    MSM_BF acc, inv;
+    MSM_BF_(one)(&acc);
     /* pass 1: denominators and their prefix products */
     for (size_t k = 0; k < s->b_n; k++) {
         if (k + 8 < s->b_n) { /* buckets and points are scattered over MiBs: fetch ahead */
@@ -508,7 +541,7 @@ static void G_(ba_flush_)(G_(ba_) *s)
         if (kd != 2)
             G_(binv_push_)(&acc, &s->pref[k], den);
     }
-    cz_fp_inv_var(&inv, &acc);
+    MSM_BF_(inv_var)(&inv, &acc);
     /* pass 2, backwards: 1/den_k = inv * pref_k, then inv *= den_k.
        With P = (xP, +-yP): lambda = (+-yP - yB)/den; for -yP we keep
        lambda' = -lambda = (yP + yB)/den and flip the last subtraction. */
@@ -642,7 +675,7 @@ static void G_(ba_free_)(G_(ba_) *s)
     free(s->kind);
     free(s->ov);
     free(s->ov_has);
-#if CZ_FP_HAVE_X8
+#if MSM_X8
     free(s->vden);
     free(s->vpref);
     free(s->vd0);
@@ -674,7 +707,7 @@ static bool G_(ba_init_)(G_(ba_) *s, const AFF *pts, size_t nb)
     s->pref = malloc((s->cap + 8) * sizeof *s->pref);
     s->den = malloc((s->cap + 8) * sizeof *s->den);
     s->kind = malloc(s->cap + 8);
-#if CZ_FP_HAVE_X8
+#if MSM_X8
     size_t vg = (s->cap + 7) / 8 + 1;
     s->vden = aligned_alloc(64, vg * sizeof *s->vden);
     s->vpref = aligned_alloc(64, vg * sizeof *s->vpref);
@@ -700,7 +733,7 @@ static bool G_(ba_init_)(G_(ba_) *s, const AFF *pts, size_t nb)
    (the formulas at the top of this file); the acc[k] are distinct, either
    side may be infinity (all zero), and P + P / P + (-P) are handled.
    Scratch: pref, den (m FE each), kind (m bytes). 6M + ~6 add/sub each. */
-#if CZ_FP_HAVE_X8
+#if MSM_X8
 /* batch_add_ through add_x8_: the infinity cases here, the rest there.
    false (nothing done) when out of memory. */
 static bool G_(batch_add_x8_)(AFF *const *acc, const AFF *const *add, size_t m)
@@ -741,13 +774,13 @@ static bool G_(batch_add_x8_)(AFF *const *acc, const AFF *const *add, size_t m)
 static void G_(batch_add_)(AFF *const *acc, const AFF *const *add, size_t m, FE *pref, FE *den,
                            uint8_t *kind)
 {
-#if CZ_FP_HAVE_X8
+#if MSM_X8
     if (m >= 64 && G_(batch_add_x8_)(acc, add, m))
         return;
 #endif
     FE t, lam;
-    cz_fp a, inv;
-    cz_fp_one(&a);
+    MSM_BF a, inv;
+    MSM_BF_(one)(&a);
     for (size_t k = 0; k < m; k++) {
         const AFF *A = acc[k], *B = add[k];
         uint8_t kd = 0;
@@ -770,7 +803,7 @@ static void G_(batch_add_)(AFF *const *acc, const AFF *const *add, size_t m, FE 
         if (kd <= 1)
             G_(binv_push_)(&a, &pref[k], &den[k]);
     }
-    cz_fp_inv_var(&inv, &a);
+    MSM_BF_(inv_var)(&inv, &a);
     for (size_t k = m; k-- > 0;) {
         AFF *A = acc[k];
         const AFF *B = add[k];
@@ -1145,7 +1178,8 @@ static bool G_(is_inf_cb_)(const void *points, size_t i)
 /* ---- public ---- */
 
 /* Pippenger over prep's big scalars (below 2^(bits-1)): acc += the sum.
-   bits = 256 for scalars below r (< 2^255), CZ_MSM_GLV_BITS for the GLV
+   bits = MSM_BITS for scalars below r (256: BLS12-381's r < 2^255; 255:
+   BN254's r < 2^254), CZ_MSM_GLV_BITS for the GLV
    halves (< 2^128). */
 static cz_status G_(pippenger_)(XYZZ *acc, const AFF *points, const cz_msm_prep_ *prep,
                                 unsigned bits, const cz_msm_opts *opts, int threads)
@@ -1191,7 +1225,9 @@ static cz_status G_(pippenger_)(XYZZ *acc, const AFF *points, const cz_msm_prep_
    both below 2^128 (cz_msm_glv_split_): twice the points over half the
    windows, so the same bucket additions and half the bucket reductions. */
 
+#if !MSM_GLV_SIGNED
 static const cz_fp G_(glv_beta_) = {CZ_G1_BETA_MONT};
+#endif
 
 typedef struct {
     const AFF *pts;
@@ -1208,12 +1244,25 @@ static void G_(glv_fn_)(void *vctx, size_t b, size_t e, int worker)
         uint32_t i = c->in->big[k];
         const AFF *p = &c->pts[i];
         AFF *q = &c->epts[2 * k];
+#if MSM_GLV_SIGNED
+        cz_msm_sc_ *s = &c->out->sc[2 * k];
+        memset(s, 0, 2 * sizeof *s);
+        bool n1, n2;
+        G_(glv_split)(s[0].l, &n1, s[1].l, &n2, c->in->sc[i].l);
+        q[0] = *p;
+        G_(endo)(&q[1], p);
+        if (n1)
+            FE_(neg)(&q[0].y, &q[0].y);
+        if (n2)
+            FE_(neg)(&q[1].y, &q[1].y);
+#else
         q[0] = *p;
         FE_(mul)(&q[1].x, &p->x, &G_(glv_beta_));
         FE_(neg)(&q[1].y, &p->y);
         cz_msm_sc_ *s = &c->out->sc[2 * k];
         memset(s, 0, 2 * sizeof *s);
         cz_msm_glv_split_(s[0].l, s[1].l, c->in->sc[i].l);
+#endif
         c->out->big[2 * k] = (uint32_t)(2 * k);
         c->out->big[2 * k + 1] = (uint32_t)(2 * k + 1);
     }
@@ -1232,14 +1281,14 @@ static bool G_(glv_pays_)(size_t n_big, const cz_msm_opts *opts, int threads)
     if (opts->window)
         return true;
     unsigned c;
-    double plain = cz_msm_plan_(n_big, threads, 0, 256, &c);
+    double plain = cz_msm_plan_(n_big, threads, 0, MSM_BITS, &c);
     double glv = cz_msm_plan_(2 * n_big, threads, 0, CZ_MSM_GLV_BITS, &c) +
                  0.3 * (double)n_big / threads;
     return glv < plain;
 }
 #endif
 
-cz_status G_(msm)(JAC *out, const AFF *points, const cz_fr *scalars, size_t n,
+cz_status G_(msm)(JAC *out, const AFF *points, const MSM_SC *scalars, size_t n,
                   const cz_msm_opts *opts)
 {
     static const cz_msm_opts defaults = {0};
@@ -1253,7 +1302,7 @@ cz_status G_(msm)(JAC *out, const AFF *points, const cz_fr *scalars, size_t n,
     cz_threadpool *pool = opts->pool;
     int threads = cz_threadpool_size(pool);
     cz_msm_prep_ prep;
-    cz_status st = cz_msm_prepare_(&prep, points, G_(is_inf_cb_), scalars, n, opts->form,
+    cz_status st = MSM_PREPARE(&prep, points, G_(is_inf_cb_), scalars, n, opts->form,
                                    !opts->no_split, pool);
     if (st != CZ_OK)
         return st;
@@ -1277,7 +1326,7 @@ cz_status G_(msm)(JAC *out, const AFF *points, const cz_fr *scalars, size_t n,
         } else
 #endif
         {
-            st = G_(pippenger_)(&acc, points, &prep, 256, opts, threads);
+            st = G_(pippenger_)(&acc, points, &prep, MSM_BITS, opts, threads);
         }
         if (st != CZ_OK) {
             cz_msm_prep_free_(&prep);

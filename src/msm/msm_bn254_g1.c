@@ -1,0 +1,26 @@
+/* msm_bn254_g1.c: Pippenger MSM and bit-sums in BN254's G1 (over its Fp):
+   msm_impl.h compiled for BN254. See msm_bn254.h. */
+#include "curve/bn254_curve.h"
+#include "field/bn254_inline.h"
+#include "msm/msm_bn254_internal.h"
+
+#define FE cz_bn254_fp
+#define FE_(op) cz_bn254_fp_##op
+#define FE_IS_ZERO cz_bn254_fp_is_zero_i
+#define G_(op) cz_bn254_g1_##op
+#define AFF cz_bn254_g1_affine
+#define JAC cz_bn254_g1_jac
+#define XYZZ cz_bn254_g1_xyzz
+#define IS_G2 0
+
+#define MSM_BF cz_bn254_fp
+#define MSM_BF_(op) cz_bn254_fp_##op
+#define MSM_BF_ADD_I cz_bn254_fp_add_i
+#define MSM_BF_NEG_I cz_bn254_fp_neg
+#define MSM_X8 0            /* the IFMA flush is BLS12-381's 6-limb Fp */
+#define MSM_SC cz_bn254_fr
+#define MSM_PREPARE cz_bn254_msm_prepare_
+#define MSM_BITS 255        /* r < 2^254 */
+#define MSM_GLV_SIGNED 1    /* cz_bn254_g1_glv_split, cz_bn254_g1_endo */
+
+#include "msm/msm_impl.h"
