@@ -182,12 +182,13 @@ extern "C" cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, siz
 
 /* Side copies from pageable memory go through two pinned staging buffers
    of the context (CZD_STAGE_BYTES each, made at the first side copy):
-   the calling thread copies piece k + 1 into one while piece k's DMA
+   the calling thread copies piece k + 1 into one (with the caller's
+   host_copy: the backend's runs on its thread pool) while piece k's DMA
    leaves the other, so the driver's own pageable path (whose staging the
    owner's small copies would wait behind) is not used. Memory pinned by
    its owner (cudaHostRegister) goes straight. CUZK_GPU_STREAM_STAGED=0
    takes the driver's pageable copy instead (to compare). */
-#define CZD_STAGE_BYTES ((size_t)32 << 20)
+#define CZD_STAGE_BYTES ((size_t)64 << 20)
 #define CZD_STAGE_CTXS 64
 
 static struct {
@@ -243,7 +244,8 @@ static void czd_stage_drop(const czd_ctx *ctx)
 
 /* host -> stage -> device in pieces, on stream s; waits */
 static cudaError_t czd_stage_copy(cudaStream_t s, char *dev, const char *host, size_t bytes,
-                                  void *const stage[2], cudaEvent_t ev[2], const char **what)
+                                  void *const stage[2], cudaEvent_t ev[2],
+                                  void (*host_copy)(void *, const void *, size_t), const char **what)
 {
     cudaError_t e = cudaSuccess;
     for (size_t off = 0, k = 0; off < bytes && e == cudaSuccess; off += CZD_STAGE_BYTES, k++) {
@@ -255,7 +257,10 @@ static cudaError_t czd_stage_copy(cudaStream_t s, char *dev, const char *host, s
         }
         if (e != cudaSuccess)
             break;
-        memcpy(stage[b], host + off, len);
+        if (host_copy)
+            host_copy(stage[b], host + off, len);
+        else
+            memcpy(stage[b], host + off, len);
         *what = "cudaMemcpyAsync (staged)";
         e = cudaMemcpyAsync(dev + off, stage[b], len, cudaMemcpyHostToDevice, s);
         if (e == cudaSuccess) {
@@ -267,7 +272,8 @@ static cudaError_t czd_stage_copy(cudaStream_t s, char *dev, const char *host, s
 }
 
 extern "C" cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes,
-                                      char *err, size_t err_len)
+                                      void (*host_copy)(void *, const void *, size_t), char *err,
+                                      size_t err_len)
 {
     if (bytes == 0)
         return CZ_OK;
@@ -298,7 +304,8 @@ extern "C" cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host
             e = cudaEventCreateWithFlags(&ev[i], cudaEventDisableTiming);
         }
         if (e == cudaSuccess)
-            e = czd_stage_copy(s, (char *)dev, (const char *)host, bytes, stage, ev, &what);
+            e = czd_stage_copy(s, (char *)dev, (const char *)host, bytes, stage, ev, host_copy,
+                               &what);
     } else if (e == cudaSuccess) {
         what = "cudaMemcpyAsync";
         e = cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s);

@@ -56,8 +56,11 @@ cz_status czd_sync(czd_ctx *ctx);
 /* A copy to the device on a stream of its own, waited for, made while
    another thread may be driving the context (it reads only the context's
    device): the streamed MSMs bring chunk k + 1 in while chunk k's MSM runs.
-   The message of a failure goes to err (the context's is its driver's). */
-cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes, char *err,
+   The message of a failure goes to err (the context's is its driver's).
+   host_copy (NULL: memcpy) fills the pinned staging buffers from pageable
+   memory (the caller's parallel copy). */
+cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes,
+                            void (*host_copy)(void *dst, const void *src, size_t bytes), char *err,
                             size_t err_len);
 /* Page-lock host memory for every device (portable), without a context:
    thread-safe, so callers need not wait for the context's lock. A range

@@ -349,7 +349,8 @@ cz_status czd_copy_h2d(czd_ctx *ctx, void *dev, const void *host, size_t bytes)
 /* from another thread while the owner runs kernels: the buffers are not
    allocated or freed meanwhile (the glue waits for the copy first), so
    reading their table is safe */
-cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes, char *err,
+cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t bytes,
+                            void (*host_copy)(void *dst, const void *src, size_t bytes), char *err,
                             size_t err_len)
 {
     if (bytes == 0)
@@ -364,7 +365,10 @@ cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t by
                  bytes, dev);
         return CZ_ERR_DEVICE;
     }
-    memcpy(dev, host, bytes);
+    if (host_copy) /* as the device's staging would */
+        host_copy(dev, host, bytes);
+    else
+        memcpy(dev, host, bytes);
     return CZ_OK;
 }
 
