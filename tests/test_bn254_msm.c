@@ -1,7 +1,8 @@
 /* ctest: labels=unit timeout=600 */
 /*
  * test_bn254_msm.c: the MSM over BN254 G1 and G2 (src/msm/msm_bn254*.c,
- * msm_impl.h compiled for BN254).
+ * msm_impl.h compiled for BN254) and the NTT over BN254's Fr
+ * (src/poly/ntt_bn254.c, ntt_impl.h compiled for BN254).
  *
  * MSM, written once over both groups (GROUP_TESTS below): against the naive
  * sum of scalar multiplications (the curve layer's jac_mul_var) for n = 0,
@@ -13,9 +14,23 @@
  * across windows (1..18, below and above the scalar size), algorithms (XYZZ
  * / batched affine), thread counts (1, 2, 4) and, in G1, with and without
  * the GLV split (signed halves: every sign combination appears among random
- * scalars). Known answer: tests/vectors/bn254_msm.json, ffjavascript's
- * multiExpAffine (the MSM snarkjs runs) over the same points and scalars,
- * written by tools/gen_bn254_msm_vectors.mjs (provenance in the file).
+ * scalars).
+ *
+ * NTT: every domain's roots (2^0..2^28) against ffjavascript's Fr.w[k]
+ * (snarkjs's roots, 5^((r-1)/2^28)) and the odd-point shift (w[k+1], and
+ * Fr.shift = 25 at 2^28); forward, inverse, coset forward and inverse
+ * against a naive DFT for n = 1..64, and cz_bn254_ntt_snarkjs_odd_points
+ * against the polynomial evaluated at omega_2n w^i; forward/inverse round
+ * trips up to 2^14 with every block split, the allocation-free column path
+ * and 1, 2, 4 threads.
+ *
+ * Known answers: tests/vectors/bn254_msm.json, written by
+ * tools/gen_bn254_msm_vectors.mjs with ffjavascript, snarkjs's arithmetic
+ * library (provenance in the file): G1 (70 points) and G2 (20 points)
+ * MSMs by its multiExpAffine, the MSM snarkjs's prover runs, with an
+ * infinity, a repeated and a cancelling point and scalars 0, 1, r - 1;
+ * Fr.fft and snarkjs's H step (ifft, batchApplyKey by w[k+1], fft) for
+ * n = 2..32.
  *
  * Seeded (replay with CZ_TEST_SEED); CZ_TEST_SCALE < 1 leaves out the
  * largest sizes.
@@ -31,10 +46,12 @@
 #include "field/bn254.h"
 #include "field/bn254_constants.h"
 #include "msm/msm_bn254.h"
+#include "poly/ntt_bn254.h"
 
 static cz_rng rng;
 static cz_threadpool *g_pools[3];
 static uint64_t R_LIMBS[4];
+static json_t *g_root;
 
 /* ---- scalars (shared by both groups) ---- */
 
@@ -306,10 +323,312 @@ static void test_msm_digits(void **state)
     }
 }
 
+/* ---- NTT ---- */
+
+typedef cz_bn254_fr fr;
+
+static void fr_pow(fr *out, const fr *a, uint64_t e) { cz_bn254_fr_pow(out, a, &e, 1); }
+
+/* out[i] = sum_j a[j] (g x^i)^j, i < n (g NULL: 1) */
+static void naive_eval(fr *out, const fr *a, size_t n, const fr *x, const fr *g)
+{
+    fr xi;
+    cz_bn254_fr_one(&xi);
+    if (g)
+        xi = *g;
+    for (size_t i = 0; i < n; i++) {
+        fr acc, p;
+        cz_bn254_fr_zero(&acc);
+        cz_bn254_fr_one(&p);
+        for (size_t j = 0; j < n; j++) {
+            fr t;
+            cz_bn254_fr_mul(&t, &a[j], &p);
+            cz_bn254_fr_add(&acc, &acc, &t);
+            cz_bn254_fr_mul(&p, &p, &xi);
+        }
+        out[i] = acc;
+        cz_bn254_fr_mul(&xi, &xi, x);
+    }
+}
+
+static void check_vec(const fr *got, const fr *want, size_t n, const char *what, unsigned k)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!cz_bn254_fr_eq(&got[i], &want[i]))
+            fail_msg("%s: n = 2^%u, element %zu differs", what, k, i);
+}
+
+static json_t *jget(const json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        fail_msg("vector file: missing key '%s'", key);
+    return v;
+}
+
+static void fr_of_hex(fr *out, const json_t *v)
+{
+    if (!json_is_string(v) || !cz_bn254_fr_from_hex(out, json_string_value(v)))
+        fail_msg("vector file: bad Fr element");
+}
+
+/* Roots of every domain against ffjavascript's Fr.w[k]; bad arguments. */
+static void test_ntt_roots(void **state)
+{
+    (void)state;
+    const json_t *nt = jget(g_root, "ntt");
+    assert_int_equal(json_integer_value(jget(nt, "s")), CZ_BN254_FR_TWO_ADICITY);
+    const json_t *w = jget(nt, "w");
+    assert_int_equal(json_array_size(w), CZ_BN254_FR_TWO_ADICITY + 1);
+    fr shift, one, t;
+    fr_of_hex(&shift, jget(nt, "shift"));
+    cz_bn254_fr_one(&one);
+    for (unsigned k = 0; k <= CZ_BN254_NTT_MAX_LOG; k++) {
+        cz_bn254_ntt_domain *d;
+        assert_int_equal(cz_bn254_ntt_domain_create(&d, k, CZ_NTT_ROOT_5), CZ_OK);
+        fr wk, w2;
+        fr_of_hex(&wk, json_array_get(w, k));
+        if (!cz_bn254_fr_eq(&d->omega, &wk))
+            fail_msg("omega of 2^%u is not ffjavascript's Fr.w[%u]", k, k);
+        if (k < CZ_BN254_FR_TWO_ADICITY)
+            fr_of_hex(&w2, json_array_get(w, k + 1));
+        else
+            w2 = shift;
+        if (!cz_bn254_fr_eq(&d->omega_2n, &w2))
+            fail_msg("omega_2n of 2^%u is not snarkjs's inc", k);
+        /* omega has order exactly n; omega * omega_inv = 1; n * n_inv = 1 */
+        t = d->omega;
+        for (unsigned i = 0; i < k; i++)
+            cz_bn254_fr_sqr(&t, &t);
+        assert_true(cz_bn254_fr_eq(&t, &one));
+        if (k) {
+            t = d->omega;
+            for (unsigned i = 0; i + 1 < k; i++)
+                cz_bn254_fr_sqr(&t, &t);
+            assert_false(cz_bn254_fr_eq(&t, &one));
+        }
+        cz_bn254_fr_mul(&t, &d->omega, &d->omega_inv);
+        assert_true(cz_bn254_fr_eq(&t, &one));
+        fr nn;
+        cz_bn254_fr_set_u64(&nn, (uint64_t)d->n);
+        cz_bn254_fr_mul(&t, &nn, &d->n_inv);
+        assert_true(cz_bn254_fr_eq(&t, &one));
+        cz_bn254_ntt_domain_destroy(d);
+    }
+    cz_bn254_ntt_domain *d = (void *)1;
+    assert_int_equal(cz_bn254_ntt_domain_create(&d, 29, CZ_NTT_ROOT_5), CZ_ERR_ARG);
+    assert_null(d);
+    assert_int_equal(cz_bn254_ntt_domain_create(&d, 4, CZ_NTT_ROOT_7), CZ_ERR_ARG);
+    assert_int_equal(cz_bn254_ntt_domain_create_ex(&d, 4, CZ_NTT_ROOT_5, 5), CZ_ERR_ARG);
+}
+
+/* Small sizes against the naive DFT: forward, inverse, cosets, odd points. */
+static void test_ntt_naive(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k <= 6; k++) {
+        size_t n = (size_t)1 << k;
+        fr a[64], b[64], want[64], g, gi, coef[64];
+        for (unsigned blk = 0; blk <= k; blk++) {
+            cz_bn254_ntt_domain *d;
+            assert_int_equal(cz_bn254_ntt_domain_create_ex(&d, k, CZ_NTT_ROOT_5, blk), CZ_OK);
+            for (size_t i = 0; i < n; i++)
+                cz_bn254_fr_random(&a[i], &rng);
+            cz_threadpool *pool = g_pools[blk % 3];
+            /* forward */
+            memcpy(b, a, n * sizeof *a);
+            naive_eval(want, a, n, &d->omega, NULL);
+            cz_bn254_ntt_forward(d, b, pool);
+            check_vec(b, want, n, "forward", k);
+            /* inverse: a = (1/n) sum A w^-ij */
+            cz_bn254_ntt_inverse(d, b, pool);
+            check_vec(b, a, n, "inverse of forward", k);
+            naive_eval(want, a, n, &d->omega_inv, NULL);
+            for (size_t i = 0; i < n; i++)
+                cz_bn254_fr_mul(&want[i], &want[i], &d->n_inv);
+            memcpy(b, a, n * sizeof *a);
+            cz_bn254_ntt_inverse(d, b, pool);
+            check_vec(b, want, n, "inverse", k);
+            /* coset forward / inverse at g w^i */
+            cz_bn254_fr_random(&g, &rng);
+            naive_eval(want, a, n, &d->omega, &g);
+            memcpy(b, a, n * sizeof *a);
+            cz_bn254_ntt_coset_forward(d, b, &g, pool);
+            check_vec(b, want, n, "coset forward", k);
+            cz_bn254_ntt_coset_inverse(d, b, &g, pool);
+            check_vec(b, a, n, "coset inverse", k);
+            (void)gi;
+            /* odd points: values at w^i -> values at omega_2n w^i */
+            memcpy(coef, a, n * sizeof *a);
+            cz_bn254_ntt_inverse(d, coef, pool);       /* the polynomial */
+            naive_eval(want, coef, n, &d->omega, &d->omega_2n);
+            memcpy(b, a, n * sizeof *a);
+            cz_bn254_ntt_snarkjs_odd_points(d, b, pool);
+            check_vec(b, want, n, "odd points", k);
+            /* scale_powers */
+            memcpy(b, a, n * sizeof *a);
+            cz_bn254_fr_scale_powers(b, n, &g, &d->omega, pool);
+            for (size_t i = 0; i < n; i++) {
+                fr p;
+                fr_pow(&p, &d->omega, i);
+                cz_bn254_fr_mul(&p, &p, &g);
+                cz_bn254_fr_mul(&want[i], &a[i], &p);
+            }
+            check_vec(b, want, n, "scale_powers", k);
+            cz_bn254_ntt_domain_destroy(d);
+        }
+    }
+}
+
+/* Round trips on larger sizes: every block split, the column path without
+   buffers, 1/2/4 threads; and forward's linearity against one naive value. */
+static void test_ntt_round_trip(void **state)
+{
+    (void)state;
+    unsigned kmax = cz_test_full() ? 14 : 11;
+    size_t nmax = (size_t)1 << kmax;
+    fr *a = malloc(nmax * sizeof *a), *b = malloc(nmax * sizeof *b);
+    assert_true(a && b);
+    for (unsigned k = 7; k <= kmax; k++) {
+        size_t n = (size_t)1 << k;
+        for (size_t i = 0; i < n; i++)
+            cz_bn254_fr_random(&a[i], &rng);
+        const unsigned blks[] = {0, 1, k / 2, k};
+        for (int bi = 0; bi < 4; bi++) {
+            for (int nobuf = 0; nobuf < 2; nobuf++) {
+                cz_bn254_ntt_domain *d;
+                assert_int_equal(cz_bn254_ntt_domain_create_ex(&d, k, CZ_NTT_ROOT_5, blks[bi]), CZ_OK);
+                d->no_buffer = nobuf;
+                cz_threadpool *pool = g_pools[(bi + nobuf) % 3];
+                memcpy(b, a, n * sizeof *a);
+                cz_bn254_ntt_forward(d, b, pool);
+                /* A[i] for one i, naively: sum_j a[j] w^(ij) */
+                size_t i = (size_t)(cz_rng_u64(&rng) % n);
+                fr x, p, acc, t;
+                fr_pow(&x, &d->omega, i);
+                cz_bn254_fr_one(&p);
+                cz_bn254_fr_zero(&acc);
+                for (size_t j = 0; j < n; j++) {
+                    cz_bn254_fr_mul(&t, &a[j], &p);
+                    cz_bn254_fr_add(&acc, &acc, &t);
+                    cz_bn254_fr_mul(&p, &p, &x);
+                }
+                if (!cz_bn254_fr_eq(&b[i], &acc))
+                    fail_msg("forward 2^%u blk %u nobuf %d: A[%zu] differs", k, blks[bi], nobuf, i);
+                cz_bn254_ntt_inverse(d, b, pool);
+                check_vec(b, a, n, "round trip", k);
+                cz_bn254_ntt_domain_destroy(d);
+            }
+        }
+    }
+    free(a);
+    free(b);
+}
+
+/* ffjavascript's Fr.fft and snarkjs's H step. */
+static void test_ntt_kat(void **state)
+{
+    (void)state;
+    const json_t *cases = jget(jget(g_root, "ntt"), "cases");
+    size_t ci;
+    const json_t *c;
+    assert_true(json_array_size(cases) >= 5);
+    json_array_foreach(cases, ci, c) {
+        unsigned k = (unsigned)json_integer_value(jget(c, "log_n"));
+        size_t n = (size_t)1 << k;
+        assert_true(k <= 6);
+        fr a[64], b[64], want[64];
+        cz_bn254_ntt_domain *d;
+        assert_int_equal(cz_bn254_ntt_domain_create(&d, k, CZ_NTT_ROOT_5), CZ_OK);
+        for (size_t i = 0; i < n; i++)
+            fr_of_hex(&a[i], json_array_get(jget(c, "input"), i));
+        memcpy(b, a, n * sizeof *a);
+        cz_bn254_ntt_forward(d, b, NULL);
+        for (size_t i = 0; i < n; i++)
+            fr_of_hex(&want[i], json_array_get(jget(c, "forward"), i));
+        check_vec(b, want, n, "ffjavascript Fr.fft", k);
+        memcpy(b, a, n * sizeof *a);
+        cz_bn254_ntt_snarkjs_odd_points(d, b, g_pools[1]);
+        for (size_t i = 0; i < n; i++)
+            fr_of_hex(&want[i], json_array_get(jget(c, "odd_points"), i));
+        check_vec(b, want, n, "snarkjs H step", k);
+        cz_bn254_ntt_domain_destroy(d);
+    }
+}
+
+/* ffjavascript's multiExpAffine, G1 and G2, scalars in both forms. */
+#define MSM_KAT(G, AFF, JAC, PB)                                                                   \
+    static void G##_msm_kat(void)                                                                  \
+    {                                                                                              \
+        const json_t *v = jget(g_root, "msm_" #G);                                                 \
+        size_t n = (size_t)json_integer_value(jget(v, "n"));                                       \
+        assert_true(n > 8 && n <= 256);                                                            \
+        AFF *p = malloc(n * sizeof *p);                                                            \
+        cz_bn254_fr *sp = malloc(n * sizeof *sp), *sm = malloc(n * sizeof *sm);                    \
+        assert_true(p && sp && sm);                                                                \
+        uint8_t buf[PB];                                                                           \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            const char *h = json_string_value(json_array_get(jget(v, "points"), i));               \
+            assert_int_equal(cz_test_unhex(buf, PB, h), PB);                                       \
+            assert_int_equal(cz_bn254_##G##_from_snarkjs(&p[i], buf), CZ_OK);                      \
+            h = json_string_value(json_array_get(jget(v, "scalars"), i));                          \
+            assert_int_equal(cz_test_unhex(buf, 32, h), 32);                                       \
+            memcpy(sp[i].l, buf, 32); /* little-endian host */                                     \
+            assert_true(cz_bn254_fr_from_bytes_le(&sm[i], buf));                                   \
+        }                                                                                          \
+        AFF want, got_a;                                                                           \
+        assert_int_equal(cz_test_unhex(buf, PB, json_string_value(jget(v, "result"))), PB);        \
+        assert_int_equal(cz_bn254_##G##_from_snarkjs(&want, buf), CZ_OK);                          \
+        assert_false(cz_bn254_##G##_affine_is_infinity(&want));                                    \
+        for (int t = 0; t < 3; t++) {                                                              \
+            for (int form = 0; form < 2; form++) {                                                 \
+                for (int glv = 0; glv < 2; glv++) {                                                \
+                    cz_msm_opts o = {.pool = g_pools[t],                                           \
+                                     .form = form ? CZ_MSM_SCALAR_PLAIN : CZ_MSM_SCALAR_MONT,      \
+                                     .algo = glv ? CZ_MSM_ALGO_AFFINE : CZ_MSM_ALGO_AUTO,          \
+                                     .window = glv ? 9 : 0,                                        \
+                                     .no_glv = !glv};                                              \
+                    JAC got;                                                                       \
+                    assert_int_equal(cz_bn254_##G##_msm(&got, p, form ? sp : sm, n, &o), CZ_OK);   \
+                    cz_bn254_##G##_jac_to_affine(&got_a, &got);                                    \
+                    if (memcmp(&got_a, &want, sizeof want))                                        \
+                        fail_msg(#G " MSM differs from ffjavascript's multiExpAffine "             \
+                                    "(threads %d, form %d, glv %d)",                               \
+                                 cz_threadpool_size(g_pools[t]), form, glv);                       \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        free(p);                                                                                   \
+        free(sp);                                                                                  \
+        free(sm);                                                                                  \
+    }
+
+MSM_KAT(g1, cz_bn254_g1_affine, cz_bn254_g1_jac, 64)
+MSM_KAT(g2, cz_bn254_g2_affine, cz_bn254_g2_jac, 128)
+
+static void test_msm_kat(void **state)
+{
+    (void)state;
+    g1_msm_kat();
+    g2_msm_kat();
+}
+
 static int setup(void **state)
 {
     (void)state;
     cz_test_rng(&rng);
+    json_error_t err;
+    const char *path = cz_test_src_path("tests/vectors/bn254_msm.json");
+    g_root = json_load_file(path, 0, &err);
+    if (!g_root) {
+        printf("cannot load %s: %s (line %d)\n", path, err.text, err.line);
+        return -1;
+    }
+    json_t *pv = json_object_get(g_root, "provenance");
+    printf("# vectors: %s, generator %s, oracle %s, seed %s\n", path,
+           json_string_value(json_object_get(pv, "generator")),
+           json_string_value(json_object_get(pv, "oracle")),
+           json_string_value(json_object_get(pv, "seed")));
     cz_bn254_fr m1;
     cz_bn254_fr_one(&m1);
     cz_bn254_fr_neg(&m1, &m1);
@@ -329,6 +648,7 @@ static int teardown(void **state)
     (void)state;
     for (int i = 0; i < 3; i++)
         cz_threadpool_destroy(g_pools[i]);
+    json_decref(g_root);
     return 0;
 }
 
@@ -339,6 +659,11 @@ int main(void)
         cmocka_unit_test(test_g1_msm),
         cmocka_unit_test(test_g2_msm),
         cmocka_unit_test(test_msm_specials),
+        cmocka_unit_test(test_msm_kat),
+        cmocka_unit_test(test_ntt_roots),
+        cmocka_unit_test(test_ntt_naive),
+        cmocka_unit_test(test_ntt_round_trip),
+        cmocka_unit_test(test_ntt_kat),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
