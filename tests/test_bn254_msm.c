@@ -13,8 +13,7 @@
  * batched doubling), all-0/1 scalars (the split path) and the bitmap sum;
  * across windows (1..18, below and above the scalar size), algorithms (XYZZ
  * / batched affine), thread counts (1, 2, 4) and, in G1, with and without
- * the GLV split (signed halves: every sign combination appears among random
- * scalars).
+ * the GLV split (signed halves on +-P and +-phi(P)).
  *
  * NTT: every domain's roots (2^0..2^28) against ffjavascript's Fr.w[k]
  * (snarkjs's roots, 5^((r-1)/2^28)) and the odd-point shift (w[k+1], and
