@@ -10,6 +10,7 @@
 #include "cuzk/prover.h"
 #include "backend/cuda.h"
 #include "groth16/groth16.h"
+#include "groth16/verify_bn254.h"
 #include "io/binfile.h"
 #include "io/json.h"
 
@@ -154,6 +155,10 @@ cz_status cz_verify_json_named(const char *vk_json, size_t vk_len, const char *v
                                const char *proof_json, size_t proof_len, const char *proof_name,
                                char *err, size_t err_len)
 {
+    /* a key that names BN254 ("bn128") goes to BN254's verifier */
+    if (cz_bn254_json_is_bn254(vk_json, vk_len))
+        return cz_bn254_verify_json_named(vk_json, vk_len, vk_name, pub_json, pub_len, pub_name,
+                                          proof_json, proof_len, proof_name, err, err_len);
     cz_vk *vk = NULL;
     cz_fr *pub = NULL;
     size_t npub = 0;
