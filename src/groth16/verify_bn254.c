@@ -6,8 +6,8 @@
  * nPublic; every point of the proof and the key is on the curve and G2's
  * are in the subgroup (the decimal decoders cz_bn254_g1/g2_from_dec check
  * both; G1 is the whole curve); public inputs are plain decimals below r
- * (a value >= r is refused, never reduced: snarkjs's verifier reduces it
- * and so would accept a second encoding of the same input); then
+ * (a value >= r is refused, never reduced: a second encoding of the same
+ * input is not the input the proof was made for; exit 1, as BLS12-381's); then
  *   vk_x = IC_0 + sum_i pub_i IC_{i+1}
  *   e(-A, B) e(vk_x, gamma2) e(C, delta2) e(alpha1, beta2) == 1
  * as one shared Miller loop and one final exponentiation
