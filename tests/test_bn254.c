@@ -33,6 +33,8 @@
 #include "field/bn254.h"
 #include "field/bn254_constants.h"
 #include "pairing/bn254_pairing.h"
+#include "groth16/groth16.h"
+#include "groth16/verify_bn254.h"
 
 static cz_rng rng;
 static json_t *g_root;
@@ -1293,6 +1295,124 @@ static void test_glv(void **state)
     end("GLV");
 }
 
+/* ================= Groth16 verification of a snarkjs bn128 proof ================= */
+
+static char *read_text(const char *rel, size_t *len)
+{
+    char *t = (char *)cz_test_read_file(cz_test_src_path(rel), len);
+    assert_non_null(t);
+    return t;
+}
+
+/* snarkjs 0.7.6 proved tests/fixtures/bn254/small.zkey with small.wtns
+ * (small_proof.json, small_public.json; tests/test_bn254_verify.sh makes a
+ * fresh one with snarkjs and checks the CLI): the verifier accepts it and
+ * the malleated (-A, -B, C), and refuses every change, with the status
+ * groth16.h/verify_bn254.h promise, through the struct API and the JSON
+ * entry point cuzk verify calls. */
+static void test_groth16_verify(void **state)
+{
+    (void)state;
+    begin();
+    size_t lv, lp, lu, lbv, lbp, lbu;
+    char *vkj = read_text("tests/fixtures/bn254/small_vk.json", &lv);
+    char *prj = read_text("tests/fixtures/bn254/small_proof.json", &lp);
+    char *puj = read_text("tests/fixtures/bn254/small_public.json", &lu);
+    char *bvk = read_text("tests/fixtures/small_vk.json", &lbv);
+    char *bpr = read_text("tests/fixtures/small_proof.json", &lbp);
+    char *bpu = read_text("tests/fixtures/small_public.json", &lbu);
+    char err[512];
+
+    CHECK(cz_bn254_json_is_bn254(vkj, lv) && !cz_bn254_json_is_bn254(bvk, lbv), "curve dispatch");
+    cz_status st = cz_verify_json_named(vkj, lv, "vk", puj, lu, "pub", prj, lp, "proof", err, sizeof err);
+    CHECK(st == CZ_OK, "snarkjs's bn128 proof verifies (%s)", st ? err : "");
+    st = cz_verify_json_named(bvk, lbv, "vk", bpu, lbu, "pub", bpr, lbp, "proof", err, sizeof err);
+    CHECK(st == CZ_OK, "BLS12-381's proof still verifies (%s)", st ? err : "");
+    CHECK(cz_verify_json_named(vkj, lv, "vk", bpu, lbu, "pub", bpr, lbp, "proof", err, sizeof err) ==
+              CZ_ERR_CURVE, "bn128 vk, BLS12-381 proof: CZ_ERR_CURVE");
+    CHECK(cz_verify_json_named(bvk, lbv, "vk", puj, lu, "pub", prj, lp, "proof", err, sizeof err) ==
+              CZ_ERR_CURVE, "BLS12-381 vk, bn128 proof: CZ_ERR_CURVE");
+    CHECK(cz_verify_json_named(vkj, lv, "vk", puj, lu, "pub", prj, lp / 2, "proof", err, sizeof err) ==
+              CZ_ERR_FORMAT, "a truncated proof: CZ_ERR_FORMAT");
+    char big[256];
+    snprintf(big, sizeof big, "[\"%s\", \"1\", \"3\", \"11\"]",
+             "21888242871839275222246405745257275088548364400416034343698204186575808495617");
+    cz_bn254_fr *pv = NULL;
+    size_t npv = 0;
+    CHECK(cz_bn254_public_from_json(&pv, &npv, big, strlen(big), "pub", err, sizeof err) == CZ_ERR_RANGE,
+          "a public input = r: CZ_ERR_RANGE");
+    CHECK(cz_verify_json_named(vkj, lv, "vk", big, strlen(big), "pub", prj, lp, "proof", err, sizeof err) ==
+              CZ_ERR_VERIFY, "a public input = r: invalid");
+
+    cz_bn254_vk *vk = NULL;
+    cz_bn254_fr *pub = NULL;
+    size_t npub = 0;
+    cz_bn254_proof pr, t;
+    assert_int_equal(cz_bn254_vk_from_json(&vk, vkj, lv, "vk", err, sizeof err), CZ_OK);
+    assert_int_equal(cz_bn254_public_from_json(&pub, &npub, puj, lu, "pub", err, sizeof err), CZ_OK);
+    assert_int_equal(cz_bn254_proof_from_json(&pr, prj, lp, "proof", err, sizeof err), CZ_OK);
+    assert_int_equal(npub, vk->n_public);
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &pr, err, sizeof err) == CZ_OK, "struct API accepts");
+
+    t = pr; /* the Groth16 malleation (-A, -B, C) is a valid proof */
+    cz_bn254_g1_affine_neg(&t.a, &pr.a);
+    cz_bn254_g2_affine_neg(&t.b, &pr.b);
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_OK, "(-A, -B, C) verifies");
+    t = pr;
+    cz_bn254_g1_affine_neg(&t.c, &pr.c);
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_ERR_VERIFY, "-C refused");
+    t = pr;
+    t.a = pr.c;
+    t.c = pr.a;
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_ERR_VERIFY, "A, C swapped");
+    t = pr;
+    cz_bn254_g1_affine g;
+    cz_bn254_g1_generator(&g);
+    t.a = g;
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_ERR_VERIFY, "A = G1 refused");
+    t = pr;
+    cz_bn254_fp one;
+    cz_bn254_fp_one(&one);
+    cz_bn254_fp_add(&t.a.x, &t.a.x, &one);
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_ERR_NOT_ON_CURVE,
+          "A.x + 1: not on the curve");
+    t = pr;
+    cz_bn254_fp_add(&t.b.y.c1, &t.b.y.c1, &one);
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_ERR_NOT_ON_CURVE,
+          "B.y.c1 + 1: not on the twist");
+    /* (1, 0) + y u: on the twist, outside G2 (tests/vectors/bn254.json, "invalid") */
+    t = pr;
+    cz_bn254_fp2_one(&t.b.x);
+    assert_true(cz_bn254_fp_from_dec(&t.b.y.c0, "3610091866386166428467545612961983990332663701371483510632385378352395651980"));
+    assert_true(cz_bn254_fp_from_dec(&t.b.y.c1, "15975588672102553735566230729081043132501226101599136527557730645158523614371"));
+    CHECK(cz_bn254_g2_affine_is_on_curve(&t.b), "the twist point is on the twist");
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &t, err, sizeof err) == CZ_ERR_SUBGROUP,
+          "B outside G2: CZ_ERR_SUBGROUP");
+    for (size_t i = 0; i < npub; i++) { /* each public input + 1 */
+        cz_bn254_fr save = pub[i], o;
+        cz_bn254_fr_one(&o);
+        cz_bn254_fr_add(&pub[i], &pub[i], &o);
+        CHECK(cz_bn254_groth16_verify(vk, pub, npub, &pr, err, sizeof err) == CZ_ERR_VERIFY,
+              "public input %zu + 1 refused", i);
+        pub[i] = save;
+    }
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub - 1, &pr, err, sizeof err) == CZ_ERR_ARG,
+          "one public input short: CZ_ERR_ARG");
+    CHECK(cz_bn254_groth16_verify(vk, pub, npub, &pr, err, sizeof err) == CZ_OK, "still accepts");
+
+    cz_bn254_vk_free(vk);
+    cz_bn254_vk_free(NULL);
+    free(pub);
+    free(pv);
+    free(vkj);
+    free(prj);
+    free(puj);
+    free(bvk);
+    free(bpr);
+    free(bpu);
+    end("Groth16 verify");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1303,6 +1423,7 @@ int main(void)
         cmocka_unit_test(test_pairing_props),     cmocka_unit_test(test_snarkjs_key),
         cmocka_unit_test(test_curve_descriptor), cmocka_unit_test(test_decoders_mutation),
         cmocka_unit_test(test_glv),
+        cmocka_unit_test(test_groth16_verify),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
