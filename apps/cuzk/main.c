@@ -201,6 +201,7 @@ static const char *cmd_help(const char *cmd)
                "\n"
                "Check a Groth16 proof (snarkjs JSON). Prints OK, or INVALID: <reason>.\n"
                "Proof points must be on the curve and in the prime-order subgroup.\n"
+               "The curve is the key's \"curve\": BLS12-381, or BN254 (\"bn128\").\n"
                "\n"
                "options: --quiet, --json\n"
                "exit: 0 valid, 1 invalid, 2 unreadable or malformed input\n";
