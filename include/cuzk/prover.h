@@ -74,12 +74,14 @@ cz_status cz_prover_prove(cz_prover *prover, const void *wtns, size_t wtns_len,
 /* NULL is a no-op. */
 void cz_prover_destroy(cz_prover *prover);
 
-/* Verify snarkjs JSON texts (NUL-terminated): CZ_OK when the proof is
+/* Verify snarkjs JSON texts (NUL-terminated), BLS12-381 or BN254 as the
+   key's "curve" says ("bn128": snarkjs's BN254): CZ_OK when the proof is
    valid, CZ_ERR_VERIFY when it is not (pairing check, a point outside the
    subgroup or off the curve, a public input >= r or the wrong number of
    them), other codes for unreadable input: CZ_ERR_FORMAT (bad JSON or
-   shape), CZ_ERR_CURVE (a BN254 file), CZ_ERR_NOT_ON_CURVE (a
-   verification-key point off the curve). */
+   shape), CZ_ERR_CURVE (a file of the other curve than the key's, or an
+   unknown curve), CZ_ERR_NOT_ON_CURVE (a verification-key point off the
+   curve). */
 cz_status cz_verify_json(const char *vk_json, const char *public_json, const char *proof_json,
                          char *err, size_t err_len);
 

@@ -199,7 +199,8 @@ cz_status cz_groth16_verify(const cz_vk *vk, const cz_fr *pub, size_t n_pub,
 
 /* Verify JSON texts, naming the files in messages. CZ_OK: valid;
    CZ_ERR_VERIFY: invalid (pairing, subgroup, curve, public input range or
-   count); other codes: unreadable input. */
+   count); other codes: unreadable input. A key whose "curve" names BN254
+   ("bn128") goes to cz_bn254_verify_json_named (verify_bn254.h). */
 cz_status cz_verify_json_named(const char *vk_json, size_t vk_len, const char *vk_name,
                                const char *pub_json, size_t pub_len, const char *pub_name,
                                const char *proof_json, size_t proof_len, const char *proof_name,
