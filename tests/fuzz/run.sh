@@ -69,6 +69,7 @@ seed() { # name: (re)write the seeds into $B/corpus/name, keeping what the fuzze
         r1cs) cp "$S"/*.r1cs "$F"/*.r1cs "$dir"/ 2>/dev/null || true ;;
         json) cp "$S"/*.json "$F"/*.json "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
         nkey) cp "$S"/*.czk "$dir"/ 2>/dev/null || true ;;
+        bn254_json) cp "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
         bn254_*) python3 - "$ROOT/tests/vectors/bn254.json" "$1" "$dir" <<'PY'
 import json, sys, os
 d = json.load(open(sys.argv[1])); name = sys.argv[2]; out = sys.argv[3]
