@@ -7,7 +7,7 @@
  * subgroup, accepted public inputs are reduced; an accepted key then goes
  * through cz_bn254_groth16_verify (zero inputs, generator points), which
  * must answer CZ_OK or CZ_ERR_VERIFY. run.sh seeds the corpus with
- * tests/fixtures/bn254/*.json.
+ * the .json files of tests/fixtures/bn254.
  */
 #include "fuzz/bn254_check.h"
 #include "fuzz/fuzz_util.h"
