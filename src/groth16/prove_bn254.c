@@ -1,0 +1,290 @@
+/*
+ * prove_bn254.c: the Groth16 prover over BN254 ("bn128"), exactly as
+ * snarkjs's groth16_prove.js computes it, and the JSON it writes.
+ *
+ * DESIGN. prove.c's CPU path over BN254's types (the formulas are in
+ * groth16_bn254.h): a/b/c as two sparse matrix-vector products, rows in
+ * parallel chunks; snarkjs's H step (cz_bn254_ntt_snarkjs_odd_points:
+ * inverse NTT, coefficient j times w_2n^j, forward NTT) on a, b and c,
+ * then h = a b - c at the odd points; the five MSMs of msm_bn254.h
+ * (Pippenger with batched affine buckets, the 0/1 split that takes most
+ * of a circom witness out of the buckets, GLV on G1), each spread over the
+ * pool; then the assembly with r and s. The witness-sized vectors and r,
+ * s, r s are wiped before they are freed.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "groth16/groth16_bn254.h"
+#include "io/binfile.h"
+#include "msm/msm_bn254.h"
+#include "poly/ntt_bn254.h"
+#include "util/rng.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A uniform nonzero scalar by rejection: 254 random bits are below r
+   with probability r / 2^254 ~ 0.76. */
+static cz_status random_scalar(cz_bn254_fr *out)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        uint64_t l[4];
+        cz_status st = cz_os_random(l, sizeof l);
+        if (st)
+            return st;
+        l[3] &= 0x3fffffffffffffffULL;
+        bool ok = cz_bn254_fr_from_limbs(out, l);
+        cz_wipe(l, sizeof l);
+        if (ok && !cz_bn254_fr_is_zero(out))
+            return CZ_OK;
+    }
+    return CZ_ERR_INTERNAL;
+}
+
+/* ---- a, b, c and h ---- */
+
+typedef struct {
+    cz_bn254_fr *a, *b, *c;
+    const cz_bn254_zkey *key;
+    const cz_bn254_fr *w;
+} abc_job;
+
+static void spmv_rows(cz_bn254_fr *out, const cz_bn254_csr *m, const cz_bn254_fr *w,
+                      size_t begin, size_t end)
+{
+    for (size_t r = begin; r < end; r++) {
+        cz_bn254_fr acc, t;
+        cz_bn254_fr_zero(&acc);
+        for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+            cz_bn254_fr_mul(&t, &m->val[k], &w[m->col[k]]);
+            cz_bn254_fr_add(&acc, &acc, &t);
+        }
+        out[r] = acc;
+    }
+}
+
+static void abc_chunk(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    abc_job *j = vctx;
+    spmv_rows(j->a, &j->key->qa, j->w, begin, end);
+    spmv_rows(j->b, &j->key->qb, j->w, begin, end);
+    for (size_t r = begin; r < end; r++)
+        cz_bn254_fr_mul(&j->c[r], &j->a[r], &j->b[r]);
+}
+
+static void h_chunk(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    abc_job *j = vctx;
+    for (size_t i = begin; i < end; i++) {
+        cz_bn254_fr t;
+        cz_bn254_fr_mul(&t, &j->a[i], &j->b[i]);
+        cz_bn254_fr_sub(&j->a[i], &t, &j->c[i]);
+    }
+}
+
+static void wipe_free(void *p, size_t bytes)
+{
+    if (p) {
+        cz_wipe(p, bytes);
+        free(p);
+    }
+}
+
+cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
+                                 const cz_bn254_fr *w, cz_threadpool *pool,
+                                 const cz_bn254_fr *rs, cz_prove_timings *tm, char *err,
+                                 size_t err_len)
+{
+    cz_prove_timings tl;
+    if (!tm)
+        tm = &tl;
+    memset(tm, 0, sizeof *tm);
+    snprintf(tm->tier, sizeof tm->tier, "host");
+    if (!out || !key || !w)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    const size_t n = key->domain_size;
+    if (key->qa.n_rows != n || key->qb.n_rows != n || !key->qa.row_ptr || !key->qb.row_ptr)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
+                          "the key was loaded without its matrices");
+    const size_t npub = key->n_public;
+    double t0 = now_ms(), t;
+    cz_status st = CZ_OK;
+    cz_bn254_fr *a = NULL, *b = NULL, *c = NULL;
+    cz_bn254_fr r, s, rsn;
+    cz_bn254_g1_jac pa, pb1, pc, ph;
+    cz_bn254_g2_jac pb2;
+    cz_bn254_ntt_domain *dom = NULL;
+    a = malloc(n * sizeof *a), b = malloc(n * sizeof *b), c = malloc(n * sizeof *c);
+    if (!a || !b || !c) {
+        st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove",
+                        "out of memory for %zu-point vectors", n);
+        goto out;
+    }
+    /* 1. a, b, c on the domain */
+    t = now_ms();
+    abc_job j = {a, b, c, key, w};
+    cz_parallel_for(pool, n, 4096, abc_chunk, &j);
+    tm->eval_abc_ms = now_ms() - t;
+    /* 2. to the odd points of the 2n-domain, h = a b - c there (into a) */
+    t = now_ms();
+    if ((st = cz_bn254_ntt_domain_create(&dom, key->log_n, CZ_NTT_ROOT_5))) {
+        cz_io_fail(st, err, err_len, "prove", "no NTT domain of 2^%u", key->log_n);
+        goto out;
+    }
+    cz_bn254_ntt_snarkjs_odd_points(dom, a, pool);
+    cz_bn254_ntt_snarkjs_odd_points(dom, b, pool);
+    cz_bn254_ntt_snarkjs_odd_points(dom, c, pool);
+    cz_parallel_for(pool, n, 8192, h_chunk, &j);
+    tm->ntt_ms = now_ms() - t;
+    wipe_free(b, n * sizeof *b);
+    wipe_free(c, n * sizeof *c);
+    b = c = NULL;
+
+    /* 3. the MSMs */
+    cz_msm_opts mo = {.pool = pool, .form = CZ_MSM_SCALAR_MONT};
+    double tmsm = now_ms();
+    t = now_ms();
+    if ((st = cz_bn254_g1_msm(&pa, key->a, w, key->n_vars, &mo)))
+        goto msm_fail;
+    tm->msm_a_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = cz_bn254_g1_msm(&pb1, key->b1, w, key->n_vars, &mo)))
+        goto msm_fail;
+    tm->msm_b1_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = cz_bn254_g2_msm(&pb2, key->b2, w, key->n_vars, &mo)))
+        goto msm_fail;
+    tm->msm_b2_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = cz_bn254_g1_msm(&pc, key->c, w + npub + 1, key->n_vars - npub - 1, &mo)))
+        goto msm_fail;
+    tm->msm_c_ms = now_ms() - t;
+    t = now_ms();
+    if ((st = cz_bn254_g1_msm(&ph, key->h, a, n, &mo)))
+        goto msm_fail;
+    tm->msm_h_ms = now_ms() - t;
+    tm->msm_ms = now_ms() - tmsm;
+
+    /* 4. the assembly */
+    t = now_ms();
+    if (rs) {
+        r = rs[0];
+        s = rs[1];
+    } else if ((st = random_scalar(&r)) || (st = random_scalar(&s))) {
+        cz_io_fail(st, err, err_len, "prove", "the OS random generator failed");
+        goto out;
+    }
+    cz_bn254_fr_mul(&rsn, &r, &s);
+    cz_bn254_fr_neg(&rsn, &rsn);
+    cz_bn254_g1_jac d1, tmp, b1;
+    cz_bn254_g2_jac d2, tmp2;
+    cz_bn254_g1_jac_from_affine(&d1, &key->delta1);
+    cz_bn254_g2_jac_from_affine(&d2, &key->delta2);
+    /* pi_a = alpha1 + sum w_i A_i + r delta1 */
+    cz_bn254_g1_jac_add_affine(&pa, &pa, &key->alpha1);
+    cz_bn254_g1_jac_mul(&tmp, &d1, &r);
+    cz_bn254_g1_jac_add(&pa, &pa, &tmp);
+    /* pi_b = beta2 + sum w_i B2_i + s delta2 */
+    cz_bn254_g2_jac_add_affine(&pb2, &pb2, &key->beta2);
+    cz_bn254_g2_jac_mul(&tmp2, &d2, &s);
+    cz_bn254_g2_jac_add(&pb2, &pb2, &tmp2);
+    /* b1 = beta1 + sum w_i B1_i + s delta1 */
+    b1 = pb1;
+    cz_bn254_g1_jac_add_affine(&b1, &b1, &key->beta1);
+    cz_bn254_g1_jac_mul(&tmp, &d1, &s);
+    cz_bn254_g1_jac_add(&b1, &b1, &tmp);
+    /* pi_c = C + H + s pi_a + r b1 - r s delta1 */
+    cz_bn254_g1_jac_add(&pc, &pc, &ph);
+    cz_bn254_g1_jac_mul(&tmp, &pa, &s);
+    cz_bn254_g1_jac_add(&pc, &pc, &tmp);
+    cz_bn254_g1_jac_mul(&tmp, &b1, &r);
+    cz_bn254_g1_jac_add(&pc, &pc, &tmp);
+    cz_bn254_g1_jac_mul(&tmp, &d1, &rsn);
+    cz_bn254_g1_jac_add(&pc, &pc, &tmp);
+    cz_bn254_g1_jac_to_affine(&out->a, &pa);
+    cz_bn254_g2_jac_to_affine(&out->b, &pb2);
+    cz_bn254_g1_jac_to_affine(&out->c, &pc);
+    cz_wipe(&tmp, sizeof tmp);
+    cz_wipe(&tmp2, sizeof tmp2);
+    cz_wipe(&b1, sizeof b1);
+    tm->assemble_ms = now_ms() - t;
+    tm->total_ms = now_ms() - t0;
+    goto out;
+
+msm_fail:
+    cz_io_fail(st, err, err_len, "prove", "MSM failed: %s", cz_strerror(st));
+out:
+    cz_wipe(&r, sizeof r);
+    cz_wipe(&s, sizeof s);
+    cz_wipe(&rsn, sizeof rsn);
+    wipe_free(a, n * sizeof *a);
+    wipe_free(b, n * sizeof *b);
+    wipe_free(c, n * sizeof *c);
+    cz_bn254_ntt_domain_destroy(dom);
+    return st;
+}
+
+/* ---- JSON as snarkjs writes it ---- */
+
+static json_t *g1_json(const cz_bn254_g1_affine *p)
+{
+    char x[CZ_BN254_STR_MAX], y[CZ_BN254_STR_MAX], z[CZ_BN254_STR_MAX];
+    cz_bn254_g1_to_dec(x, y, z, p);
+    return json_pack("[sss]", x, y, z);
+}
+
+static json_t *g2_json(const cz_bn254_g2_affine *p)
+{
+    char v[6][CZ_BN254_STR_MAX];
+    cz_bn254_g2_to_dec(v[0], v[1], v[2], v[3], v[4], v[5], p);
+    return json_pack("[[ss][ss][ss]]", v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+
+/* snarkjs's JSON.stringify(x, null, 1), which jansson's indent of 1
+   writes byte for byte; snarkjs 0.7.6 ends its files without a newline,
+   and so does this (cmp with snarkjs's public.json holds) */
+static char *dump(json_t *j)
+{
+    if (!j)
+        return NULL;
+    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    return s;
+}
+
+char *cz_bn254_proof_to_json(const cz_bn254_proof *p)
+{
+    if (!p)
+        return NULL;
+    return dump(json_pack("{s:o,s:o,s:o,s:s,s:s}", "pi_a", g1_json(&p->a), "pi_b",
+                          g2_json(&p->b), "pi_c", g1_json(&p->c), "protocol", "groth16",
+                          "curve", "bn128"));
+}
+
+char *cz_bn254_public_to_json(const cz_bn254_fr *pub, size_t n)
+{
+    json_t *a = json_array();
+    if (!a || (n && !pub)) {
+        json_decref(a);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char buf[CZ_BN254_STR_MAX];
+        cz_bn254_fr_to_dec(buf, &pub[i]);
+        if (json_array_append_new(a, json_string(buf))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return dump(a);
+}
