@@ -167,6 +167,19 @@ cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void
 cz_status czd_witness_expand(czd_ctx *ctx, void *dev_w, size_t n, const void *dev_bits,
                              const void *dev_idx, const void *dev_vals, size_t n_other);
 
+/* ---- compressed points (decompress.cu) ----
+   n compressed points at dev_in (the zcash encoding of curve.h: 48 bytes
+   in G1, group 1; 96 bytes in G2, group 2) to affine points at dev_out
+   (host layout, infinity all zero), each checked as
+   cz_g1/g2_from_compressed checks it, in the same order (flags and x < p:
+   CZ_ERR_FORMAT; no square root: CZ_ERR_NOT_ON_CURVE; outside the
+   subgroup: CZ_ERR_SUBGROUP). The lowest bad index goes to *first_bad and
+   its status to *bad_st (SIZE_MAX and CZ_OK when every point is good);
+   bad points' outputs are not written. dev_in 16-byte aligned. Takes 8
+   bytes of arena scratch; waits. */
+cz_status czd_decompress(czd_ctx *ctx, int group, void *dev_out, const void *dev_in, size_t n,
+                         size_t *first_bad, cz_status *bad_st);
+
 #ifdef CUZK_GPU_MODEL
 /* the host model of the device only (src/backend/gpu_model.c) */
 cz_status czd_model_fail_after(unsigned long k, cz_status st, int sticky);

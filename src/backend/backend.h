@@ -115,6 +115,13 @@ struct cz_backend {
        scalars Montgomery, any value (0 gives infinity, all zero). */
     cz_status (*fixed_base_g1)(cz_backend *be, cz_g1_affine *out, const cz_fr *scalars, size_t n);
     cz_status (*fixed_base_g2)(cz_backend *be, cz_g2_affine *out, const cz_fr *scalars, size_t n);
+    /* Optional (may be NULL): n compressed points (48 B G1, 96 B G2 if g2)
+       to affine points, checked on the curve and in the subgroup, as the
+       decompression hook of a .czk load (io/nkey.h: CZ_OK, or the first bad
+       point's status with its index; a device failure is CZ_ERR_DEVICE or
+       CZ_ERR_NOMEM, and the reader then takes the CPU). */
+    cz_status (*decompress)(cz_backend *be, int g2, void *out, const uint8_t *in, size_t n,
+                            size_t *first_bad);
 };
 
 /* The CPU backend on `threads` threads (0: all cores). */

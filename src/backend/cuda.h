@@ -166,6 +166,22 @@ cz_status cz_cuda_eval_abc_compact(cz_cuda_ctx *ctx, cz_fr *a, cz_fr *b, cz_fr *
 cz_status cz_cuda_gather_dev(cz_cuda_ctx *ctx, cz_cuda_buf *out, const cz_cuda_buf *in,
                              const cz_cuda_buf *idx, size_t n);
 
+/* ---- compressed points (.czk keys) ----
+ * n compressed points from host memory (48 B G1 / 96 B G2 if g2, the zcash
+ * encoding of curve.h) to affine points in host memory (cz_g1_affine /
+ * cz_g2_affine), decompressed and checked on the GPU, bit for bit as
+ * cz_g1/g2_from_compressed: CZ_OK, or the status of the first bad point
+ * (CZ_ERR_FORMAT, CZ_ERR_NOT_ON_CURVE, CZ_ERR_SUBGROUP) with its index in
+ * *first_bad. A device failure is CZ_ERR_DEVICE / CZ_ERR_NOMEM (message in
+ * cz_cuda_ctx_error), never a point's status. In chunks of at most `chunk`
+ * points (0: as many as the arena's free part holds, up to 2^22). */
+cz_status cz_cuda_decompress(cz_cuda_ctx *ctx, bool g2, void *out, const uint8_t *in, size_t n,
+                             size_t *first_bad, size_t chunk);
+/* The same as a .czk reader's hook (cz_nkey_decompress_fn; ctx: a
+   cz_cuda_ctx that only the loading thread uses meanwhile). */
+cz_status cz_cuda_nkey_decompress(void *ctx, bool g2, void *out, const uint8_t *in, size_t n,
+                                  size_t *first_bad);
+
 /* ---- test and benchmark helpers ---- */
 /* out[i] = d_i G (G1 or G2 generator, affine) with d_i = k[i % m] +
    (i >= m ? k[(i / m) % m] : 0), 1 <= m <= 2^20: many distinct points of

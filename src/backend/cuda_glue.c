@@ -571,6 +571,67 @@ cz_status cz_cuda_g2_fixed_base(cz_cuda_ctx *ctx, cz_g2_affine *out, const cz_fr
     return fixed_base(ctx, 2, out, scalars, n);
 }
 
+/* ---- compressed points (cuda/decompress.cu) ---- */
+
+#define DC_CHUNK ((size_t)1 << 22)
+
+/* Host arrays through two arena buffers (compressed in, affine out), one
+   chunk at a time: the kernel is ~10x slower than the copies, so they are
+   not overlapped. The chunks go in order and stop at the first with a bad
+   point: its index is the lowest of all. */
+cz_status cz_cuda_decompress(cz_cuda_ctx *ctx, bool g2, void *out, const uint8_t *in, size_t n,
+                             size_t *first_bad, size_t chunk)
+{
+    if (!ctx || !first_bad || (n && (!out || !in)))
+        return ctx ? fail(ctx, CZ_ERR_ARG, "decompress: bad argument") : CZ_ERR_ARG;
+    if (n == 0)
+        return CZ_OK;
+    size_t ib = g2 ? 96 : 48, ob = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    size_t free_b = cz_cuda_arena_free(ctx), slack = 8 * 256;
+    size_t fit = free_b > slack ? (free_b - slack) / (ib + ob) : 0;
+    if (chunk == 0 || chunk > DC_CHUNK)
+        chunk = DC_CHUNK;
+    if (chunk > fit)
+        chunk = fit;
+    if (chunk > n)
+        chunk = n;
+    if (chunk == 0)
+        return fail(ctx, CZ_ERR_NOMEM, "decompress: the device arena has no room for a point");
+    cz_cuda_buf b[2]; /* compressed, affine */
+    size_t bytes[2] = {chunk * ib, chunk * ob};
+    cz_status st = tmp_bufs(ctx, b, bytes, 2);
+    if (st != CZ_OK)
+        return st;
+    for (size_t i0 = 0; i0 < n && st == CZ_OK; i0 += chunk) {
+        size_t cnt = n - i0 < chunk ? n - i0 : chunk, bad = SIZE_MAX;
+        cz_status bst = CZ_OK;
+        st = cz_cuda_upload(ctx, &b[0], 0, in + i0 * ib, cnt * ib);
+        if (st == CZ_OK)
+            st = pass(ctx, czd_decompress(ctx->d, g2 ? 2 : 1, b[1].dev, b[0].dev, cnt, &bad, &bst));
+        if (st == CZ_OK)
+            st = cz_cuda_download(ctx, (char *)out + i0 * ob, &b[1], 0, cnt * ob);
+        if (st == CZ_OK && bad != SIZE_MAX) {
+            if (bad >= cnt || (bst != CZ_ERR_FORMAT && bst != CZ_ERR_NOT_ON_CURVE &&
+                               bst != CZ_ERR_SUBGROUP)) {
+                st = fail(ctx, CZ_ERR_DEVICE, "decompress: the device reported nonsense");
+                break;
+            }
+            *first_bad = i0 + bad;
+            snprintf(ctx->err, sizeof ctx->err, "decompress: point %zu: %s", i0 + bad,
+                     cz_strerror(bst));
+            st = bst;
+        }
+    }
+    tmp_free(ctx, b, 2);
+    return st;
+}
+
+cz_status cz_cuda_nkey_decompress(void *ctx, bool g2, void *out, const uint8_t *in, size_t n,
+                                  size_t *first_bad)
+{
+    return cz_cuda_decompress(ctx, g2, out, in, n, first_bad, 0);
+}
+
 cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], const cz_cuda_cmat *ma,
                                        const cz_cuda_cmat *mb, const cz_cuda_buf *coefs,
                                        uint32_t n_coefs, const cz_cuda_buf *w, size_t rows)
@@ -1216,6 +1277,18 @@ static cz_status gpu_msm_g2(cz_backend *be, cz_g2_jac *out, const cz_g2_affine *
     }
 GPU_FIXED_BASE(g1)
 GPU_FIXED_BASE(g2)
+
+/* A .czk's points under the GPU lock; a device failure is returned as
+   such (CZ_ERR_DEVICE, CZ_ERR_NOMEM) and the key reader takes the CPU. */
+static cz_status gpu_decompress(cz_backend *be, int g2, void *out, const uint8_t *in, size_t n,
+                                size_t *first_bad)
+{
+    gpu_be *g = be->ctx;
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK)
+        return CZ_ERR_DEVICE;
+    return gpu_leave(g, cz_cuda_decompress(g->cu, g2 != 0, out, in, n, first_bad, 0));
+}
 
 /* ---- resident keys ---- */
 
@@ -1994,6 +2067,7 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, cz_backend *host, ch
     be->msm_g2 = gpu_msm_g2;
     be->fixed_base_g1 = gpu_fixed_base_g1;
     be->fixed_base_g2 = gpu_fixed_base_g2;
+    be->decompress = gpu_decompress;
     be->destroy = gpu_destroy;
     *out = be;
     return CZ_OK;
@@ -2064,6 +2138,11 @@ cz_status cz_cuda_g1_fixed_base(cz_cuda_ctx *c, cz_g1_affine *o, const cz_fr *s,
 { (void)c, (void)o, (void)s, (void)n; return NO_CUDA; }
 cz_status cz_cuda_g2_fixed_base(cz_cuda_ctx *c, cz_g2_affine *o, const cz_fr *s, size_t n)
 { (void)c, (void)o, (void)s, (void)n; return NO_CUDA; }
+cz_status cz_cuda_decompress(cz_cuda_ctx *c, bool g2, void *o, const uint8_t *i, size_t n,
+                             size_t *fb, size_t ch)
+{ (void)c, (void)g2, (void)o, (void)i, (void)n, (void)fb, (void)ch; return NO_CUDA; }
+cz_status cz_cuda_nkey_decompress(void *c, bool g2, void *o, const uint8_t *i, size_t n, size_t *fb)
+{ (void)c, (void)g2, (void)o, (void)i, (void)n, (void)fb; return NO_CUDA; }
 cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *c, cz_cuda_buf abc[3], const cz_cuda_cmat *ma,
                                        const cz_cuda_cmat *mb, const cz_cuda_buf *k, uint32_t nk,
                                        const cz_cuda_buf *w, size_t rows)

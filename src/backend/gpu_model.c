@@ -904,6 +904,65 @@ cz_status czd_witness_expand(czd_ctx *ctx, void *dev_w, size_t n, const void *de
     return CZ_OK;
 }
 
+/* decompress.cu's kernels: the host's decoders, point by point in
+   parallel, the lowest bad index kept */
+typedef struct {
+    int g2;
+    uint8_t *out;
+    const uint8_t *in;
+    _Atomic size_t first_bad;
+} dc_job;
+
+static void dc_range(void *arg, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    dc_job *j = arg;
+    for (size_t i = begin; i < end; i++) {
+        cz_status st = j->g2 ? cz_g2_from_compressed((cz_g2_affine *)j->out + i, j->in + 96 * i)
+                             : cz_g1_from_compressed((cz_g1_affine *)j->out + i, j->in + 48 * i);
+        if (st != CZ_OK) {
+            size_t cur = atomic_load(&j->first_bad);
+            while (i < cur && !atomic_compare_exchange_weak(&j->first_bad, &cur, i))
+                ;
+            return;
+        }
+    }
+}
+
+cz_status czd_decompress(czd_ctx *ctx, int group, void *dev_out, const void *dev_in, size_t n,
+                         size_t *first_bad, cz_status *bad_st)
+{
+    *first_bad = SIZE_MAX;
+    *bad_st = CZ_OK;
+    if (group != 1 && group != 2)
+        return fail(ctx, CZ_ERR_ARG, "decompress: unknown group %d", group);
+    if (n == 0)
+        return CZ_OK;
+    cz_status st = launch(ctx, "k_decompress");
+    if (st != CZ_OK)
+        return st;
+    size_t ib = group == 1 ? 48 : 96, ob = group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine);
+    NEED(ctx, dev_in, n * ib, "k_decompress in");
+    NEED(ctx, dev_out, n * ob, "k_decompress out");
+    if ((uintptr_t)dev_in % 16)
+        return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_decompress: input not 16-byte aligned "
+                    "(a misaligned address)");
+    if (ctx->arena_bytes - ctx->used < 512)
+        return fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: decompress needs 8 bytes");
+    dc_job job = {.g2 = group == 2, .out = dev_out, .in = dev_in};
+    atomic_init(&job.first_bad, SIZE_MAX);
+    cz_parallel_for(cz_threadpool_global(), n, 256, dc_range, &job);
+    size_t bad = atomic_load(&job.first_bad);
+    if (bad != SIZE_MAX) {
+        cz_g2_affine tmp; /* room for either */
+        *first_bad = bad;
+        *bad_st = group == 2 ? cz_g2_from_compressed(&tmp, (const uint8_t *)dev_in + 96 * bad)
+                             : cz_g1_from_compressed((cz_g1_affine *)&tmp,
+                                                     (const uint8_t *)dev_in + 48 * bad);
+    }
+    return CZ_OK;
+}
+
 cz_status czd_gather(czd_ctx *ctx, void *dev_out, const void *dev_in, const void *dev_idx, size_t n)
 {
     if (n == 0)

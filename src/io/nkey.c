@@ -364,6 +364,7 @@ struct load_ctx {
     XXH3_state_t *xx;
     uint64_t row_sum; /* rows sections: the running sum of row lengths */
     uint32_t prev_b;  /* B index: the previous entry + 1 (0: none yet) */
+    bool hook_failed; /* the decompression hook could not run: the CPU from then on */
 };
 
 static cz_status read_section(load_ctx *L, uint32_t id, take_fn take, char *err, size_t err_len)
@@ -500,9 +501,21 @@ static cz_status take_points(load_ctx *L, uint32_t id, const uint8_t *in, uint64
     uint8_t *out = (uint8_t *)point_dst(L->key, id) +
                    first * (g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine));
     size_t bad = 0;
-    cz_status st = L->o->decompress
-                       ? L->o->decompress(L->o->decompress_ctx, g2, out, in, n, &bad)
-                       : cpu_decompress(L->pool, g2, out, in, n, &bad);
+    cz_status st = CZ_ERR_UNSUPPORTED;
+    if (L->o->decompress && !L->hook_failed) {
+        st = L->o->decompress(L->o->decompress_ctx, g2, out, in, n, &bad);
+        /* a point's own fault, or the hook's (a device error): that chunk
+           and the rest go to the CPU, so a load never fails for it */
+        if (st != CZ_OK && st != CZ_ERR_FORMAT && st != CZ_ERR_NOT_ON_CURVE &&
+            st != CZ_ERR_SUBGROUP) {
+            cz_log(CZ_LOG_WARN, "nkey", "section %s: decompression on %s failed (%s): "
+                   "decompressing on the cpu instead", cz_nkey_section_name(id),
+                   L->o->decompress_on ? L->o->decompress_on : "the hook", cz_strerror(st));
+            L->hook_failed = true;
+        }
+    }
+    if (!L->o->decompress || L->hook_failed)
+        st = cpu_decompress(L->pool, g2, out, in, n, &bad);
     if (st)
         snprintf(msg, msg_len, "point %llu: %s", (unsigned long long)(first + bad),
                  cz_strerror(st));
@@ -744,8 +757,9 @@ out:
     while ((1u << k->log_n) < k->domain_size)
         k->log_n++;
     cz_log(CZ_LOG_INFO, "nkey", "%s: loaded in %.0f ms (points decompressed and checked on %s "
-           "in %.0f ms)", s->name, now_ms() - t0, opts->decompress ? "the hook" : "the cpu",
-           t_points);
+           "in %.0f ms%s)", s->name, now_ms() - t0,
+           !opts->decompress ? "the cpu" : opts->decompress_on ? opts->decompress_on : "the hook",
+           t_points, L.hook_failed ? "; on the cpu after a failure of the hook" : "");
     k->ic = k->copies[CZ_ZKEY_SLOT_IC];
     k->uid = cz_zkey_new_uid();
     if (opts->vk_only) {

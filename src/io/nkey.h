@@ -65,7 +65,9 @@ cz_status cz_nkey_write(const char *path, const cz_zkey *key, const cz_nkey_meta
    into `out` (cz_g1_affine / cz_g2_affine), each checked on the curve and in
    the subgroup. CZ_OK, or the status of the first bad point (lowest index)
    with its index in *first_bad. Called with chunks of a section, from one
-   thread at a time. */
+   thread at a time. Any other status (CZ_ERR_DEVICE, CZ_ERR_NOMEM, ...:
+   the hook could not run) makes the reader warn and decompress that chunk
+   and the rest of the load on the CPU. */
 typedef cz_status (*cz_nkey_decompress_fn)(void *ctx, bool g2, void *out, const uint8_t *in,
                                            size_t n, size_t *first_bad);
 
@@ -76,6 +78,8 @@ typedef struct {
                                          0: the machine's RAM */
     cz_nkey_decompress_fn decompress; /* NULL: on the CPU, with `threads` */
     void *decompress_ctx;
+    const char *decompress_on;        /* where the hook runs, for the log ("the gpu");
+                                         NULL: "the hook" */
     bool vk_only;                     /* read the vk and IC sections only (their checksums
                                          and points checked; the header and every section's
                                          size too): the key has alpha1..delta2 and ic, no
