@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/prover.h"
 #include "groth16/groth16_bn254.h"
 #include "io/binfile.h"
 #include "util/threadpool.h"
@@ -374,6 +375,83 @@ static void test_wtns_refusals(void **state)
     free(b);
 }
 
+/* the public C API (cuzk/prover.h) takes the curve from the key */
+static void test_prover_api(void **state)
+{
+    (void)state;
+    size_t zl, wl, vl;
+    uint8_t *z = read_fix(FIX "small.zkey", &zl);
+    uint8_t *w = read_fix(FIX "small_2.wtns", &wl);
+    char *vk = read_text(FIX "small_vk.json", &vl);
+    char *vkz = malloc(vl + 1);
+    memcpy(vkz, vk, vl);
+    vkz[vl] = 0;
+    char err[512];
+    for (int from_bytes = 0; from_bytes < 2; from_bytes++) {
+        cz_prover_opts o;
+        cz_prover_opts_default(&o);
+        o.device = CZ_DEVICE_CPU;
+        o.threads = from_bytes ? 2 : 1;
+        cz_prover *p = NULL;
+        cz_status st = from_bytes ? cz_prover_create_from_bytes(&p, z, zl, &o, err, sizeof err)
+                                  : cz_prover_create(&p, cz_test_src_path(FIX "small.zkey"), &o,
+                                                     err, sizeof err);
+        if (st)
+            printf("create: %s\n", err);
+        assert_int_equal(st, CZ_OK);
+        char proof[CZ_PROOF_JSON_MAX];
+        size_t pmax = cz_prover_public_json_max(p);
+        assert_true(pmax >= 8 + 4 * 80);
+        char *pub = malloc(pmax);
+        size_t plen = sizeof proof, ulen = pmax;
+        st = cz_prover_prove(p, w, wl, proof, &plen, pub, &ulen, err, sizeof err);
+        if (st)
+            printf("prove: %s\n", err);
+        assert_int_equal(st, CZ_OK);
+        assert_int_equal(strlen(proof) + 1, plen);
+        assert_int_equal(cz_verify_json(vkz, pub, proof, err, sizeof err), CZ_OK);
+        /* too small a buffer: the sizes needed */
+        size_t small = 10, ul2 = pmax;
+        assert_int_equal(cz_prover_prove(p, w, wl, proof, &small, pub, &ul2, err, sizeof err),
+                         CZ_ERR_ARG);
+        assert_true(small > 10);
+        /* the other curve's witness, a short one */
+        size_t bl;
+        uint8_t *bw = read_fix("tests/fixtures/small.wtns", &bl);
+        plen = sizeof proof, ulen = pmax;
+        assert_int_equal(cz_prover_prove(p, bw, bl, proof, &plen, pub, &ulen, err, sizeof err),
+                         CZ_ERR_CURVE);
+        free(bw);
+        uint8_t *t = malloc(wl);
+        memcpy(t, w, wl);
+        cz_put_le32(t + 60, 112);
+        cz_put_le64(t + 68, 112 * 32);
+        assert_int_equal(cz_prover_prove(p, t, wl - 32, proof, &plen, pub, &ulen, err, sizeof err),
+                         CZ_ERR_WITNESS);
+        /* a witness that does not satisfy the circuit fails the self-check */
+        memcpy(t, w, wl);
+        t[wl - 32] ^= 1;
+        assert_int_equal(cz_prover_prove(p, t, wl, proof, &plen, pub, &ulen, err, sizeof err),
+                         CZ_ERR_VERIFY);
+        free(t);
+        free(pub);
+        cz_prover_destroy(p);
+    }
+    /* the GPU backend is BLS12-381's: refused, named */
+    cz_prover_opts o;
+    cz_prover_opts_default(&o);
+    o.device = CZ_DEVICE_CUDA;
+    cz_prover *p = NULL;
+    assert_int_equal(cz_prover_create(&p, cz_test_src_path(FIX "small.zkey"), &o, err, sizeof err),
+                     CZ_ERR_UNSUPPORTED);
+    assert_null(p);
+    assert_non_null(strstr(err, "BLS12-381 only"));
+    free(vkz);
+    free(vk);
+    free(w);
+    free(z);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_prove_witnesses),
         cmocka_unit_test(test_key_refusals),
         cmocka_unit_test(test_wtns_refusals),
+        cmocka_unit_test(test_prover_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

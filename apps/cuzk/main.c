@@ -34,6 +34,7 @@
 #include "cuzk/cuzk.h"
 #include "cuzk/prover.h"
 #include "groth16/groth16.h"
+#include "groth16/groth16_bn254.h"
 #include "io/binfile.h"
 #include "io/json.h"
 #include "io/nkey.h"
@@ -142,7 +143,7 @@ static void print_json_result(json_t *o)
 /* ---- help ---- */
 
 static const char *main_help =
-    "cuzk " CUZK_VERSION ": Groth16 prover for BLS12-381 (snarkjs/circom compatible)\n"
+    "cuzk " CUZK_VERSION ": Groth16 prover for BLS12-381 and BN254 (snarkjs/circom compatible)\n"
     "\n"
     "usage:\n"
     "  cuzk prove  [opts] circuit.zkey witness.wtns proof.json public.json\n"
@@ -159,7 +160,7 @@ static const char *main_help =
     "\n"
     "A proving key is a snarkjs .zkey or a compact key (.czk: compressed points,\n"
     "compact matrices, a checksum per section; docs/KEYFORMAT.md), told apart by\n"
-    "its first bytes.\n"
+    "its first bytes. A snarkjs key for BN254 (bn128) proves on the CPU.\n"
     "\n"
     "common options:\n"
     "  --threads N      CPU threads (default: all cores)\n"
@@ -186,8 +187,10 @@ static const char *cmd_help(const char *cmd)
                "\n"
                "KEY is a snarkjs .zkey or a compact .czk (cuzk setup --out key.czk); a .czk\n"
                "made for another circuit than --circuit's is refused.\n"
-               "Prove with a snarkjs Groth16 key (BLS12-381) and a circom witness; writes\n"
-               "proof.json and public.json in snarkjs's format. The proof is verified\n"
+               "Prove with a snarkjs Groth16 key and a circom witness; writes\n"
+               "proof.json and public.json in snarkjs's format. The curve is the key's:\n"
+               "BLS12-381, or BN254 (bn128: on the CPU; --device cuda is refused, the GPU\n"
+               "backend is BLS12-381 only for now). The proof is verified\n"
                "before it is written unless --no-verify. With --circuit the witness of\n"
                "partition K of a native circuit (cuzk circuit list) is computed in-process\n"
                "from a commit-1-like input (cuzk-bench gen-c1), which is checked first.\n"
@@ -535,6 +538,131 @@ static int circuit_args(cli *cc, const cli *c, const char *cmd, int slot, int lo
     return 0;
 }
 
+/* prove with a snarkjs bn128 key: BN254 on the CPU (groth16_bn254.h). The
+   GPU backend is BLS12-381's only, so --device cuda is refused (exit 2)
+   rather than taken to the CPU behind the user's back. */
+static int cmd_prove_bn254(const cli *c)
+{
+    const char *zkey_path = c->args[0], *wtns_path = c->args[1];
+    const char *proof_path = c->args[2], *pub_path = c->args[3];
+    char err[512];
+    cz_status st;
+    double t0 = now_ms(), t;
+    if (!strcmp(c->device, "cuda")) {
+        fprintf(stderr, "cuzk: --device cuda: %s is a BN254 (bn128) key and the GPU backend "
+                "proves BLS12-381 only for now; use --device cpu (or auto)\n", zkey_path);
+        return EXIT_USAGE;
+    }
+    progress(c, "load key");
+    t = now_ms();
+    cz_bn254_zkey *key = NULL;
+    cz_zkey_load_opts lo = {.threads = c->threads};
+    st = cz_bn254_zkey_load_ex(&key, zkey_path, &lo, err, sizeof err);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "load_key", now_ms() - t);
+    cz_threadpool *own = c->threads == 1 ? NULL
+                         : c->threads ? cz_threadpool_create((int)c->threads) : NULL;
+    cz_threadpool *pool = c->threads == 1 ? NULL : own ? own : cz_threadpool_global();
+    int threads = pool ? cz_threadpool_size(pool) : 1;
+    if (!c->quiet)
+        fprintf(stderr, "cuzk: curve BN254 (bn128), device cpu, %d threads%s\n", threads,
+                strcmp(c->device, "auto") ? "" : " (auto: the GPU backend is BLS12-381's)");
+
+    progress(c, "read witness");
+    t = now_ms();
+    cz_blob wb;
+    cz_bn254_fr *w = NULL;
+    uint32_t nw = 0;
+    st = cz_blob_map(&wb, wtns_path, err, sizeof err);
+    if (!st) {
+        st = cz_bn254_wtns_parse(&w, &nw, wb.data, wb.len, wtns_path, key->n_vars, err,
+                                 sizeof err);
+        cz_blob_release(&wb);
+    }
+    if (st) {
+        cz_bn254_zkey_free(key);
+        cz_threadpool_destroy(own);
+        return fail(st, err);
+    }
+    stage_done(c, "read_witness", now_ms() - t);
+
+    progress(c, "prove");
+    cz_bn254_proof proof;
+    cz_prove_timings tm;
+    st = cz_bn254_groth16_prove(&proof, key, w, pool, NULL, &tm, err, sizeof err);
+    cz_threadpool_destroy(own);
+    if (st) {
+        cz_bn254_wtns_free(w, nw);
+        cz_bn254_zkey_free(key);
+        return fail(st == CZ_ERR_VERIFY ? CZ_ERR_INTERNAL : st, err);
+    }
+    if (g_timings)
+        json_object_set_new(g_timings, "tier", json_string(tm.tier));
+    stage_done(c, "eval_abc", tm.eval_abc_ms);
+    stage_done(c, "ntt_h", tm.ntt_ms);
+    stage_done(c, "msm_a", tm.msm_a_ms);
+    stage_done(c, "msm_b1", tm.msm_b1_ms);
+    stage_done(c, "msm_b2", tm.msm_b2_ms);
+    stage_done(c, "msm_c", tm.msm_c_ms);
+    stage_done(c, "msm_h", tm.msm_h_ms);
+    stage_done(c, "assemble", tm.assemble_ms);
+    stage_done(c, "prove", tm.total_ms);
+
+    int self_check_failed = 0;
+    if (!c->no_verify) {
+        progress(c, "verify");
+        t = now_ms();
+        cz_bn254_vk *vk;
+        st = cz_bn254_vk_from_zkey(&vk, key);
+        if (!st) {
+            st = cz_bn254_groth16_verify(vk, w + 1, key->n_public, &proof, err, sizeof err);
+            cz_bn254_vk_free(vk);
+        }
+        if (st) {
+            fprintf(stderr,
+                    "cuzk: %s: the new proof failed its self-check (%s): does the witness "
+                    "satisfy the circuit? (not written)\n", wtns_path, err);
+            self_check_failed = 1;
+            st = CZ_OK;
+        } else {
+            stage_done(c, "verify", now_ms() - t);
+        }
+    }
+    char *pj = NULL, *uj = NULL;
+    if (!self_check_failed) {
+        t = now_ms();
+        pj = cz_bn254_proof_to_json(&proof);
+        uj = cz_bn254_public_to_json(w + 1, key->n_public);
+        if (!pj || !uj)
+            st = cz_io_fail(CZ_ERR_NOMEM, err, sizeof err, proof_path, "out of memory");
+        if (!st)
+            st = cz_write_text(proof_path, pj, err, sizeof err);
+        if (!st)
+            st = cz_write_text(pub_path, uj, err, sizeof err);
+        if (!st)
+            stage_done(c, "write", now_ms() - t);
+    }
+    free(pj);
+    free(uj);
+    cz_bn254_wtns_free(w, nw);
+    uint32_t n_vars = key->n_vars, dom = key->domain_size;
+    cz_bn254_zkey_free(key);
+    if (self_check_failed)
+        return EXIT_INVALID;
+    if (st)
+        return fail(st, err);
+    stage_done(c, "total", now_ms() - t0);
+    if (c->json) {
+        json_t *o = json_pack("{s:s,s:b,s:s,s:s,s:i,s:I,s:I,s:b}", "command", "prove", "ok", 1,
+                              "curve", "bn128", "device", "cpu", "threads", threads, "nVars",
+                              (json_int_t)n_vars, "domainSize", (json_int_t)dom, "verified",
+                              !c->no_verify);
+        print_json_result(o);
+    }
+    return 0;
+}
+
 static int cmd_prove(const cli *c0)
 {
     int rc;
@@ -552,6 +680,9 @@ static int cmd_prove(const cli *c0)
     char err[512];
     cz_status st;
     double t0 = now_ms(), t;
+    /* the curve is the key's: a snarkjs bn128 key proves over BN254 */
+    if (!c->circuit && cz_zkey_file_is_bn254(zkey_path))
+        return cmd_prove_bn254(c);
 
     progress(c, "load key");
     t = now_ms();
@@ -987,6 +1118,43 @@ static int cmd_info(const cli *c)
                 info_out(o, k, json_integer((json_int_t)ni.sections[i].length));
             }
             info_out(o, "checksums", json_string("ok"));
+        }
+    } else if (b.len >= 4 && !memcmp(b.data, "zkey", 4) && cz_zkey_bytes_are_bn254(b.data, b.len)) {
+        /* a snarkjs bn128 key: every check of a load, no matrices */
+        cz_bn254_zkey *key = NULL;
+        cz_zkey_load_opts lo = {.threads = c->threads, .no_matrices = true};
+        st = cz_bn254_zkey_load_ex(&key, path, &lo, err, sizeof err);
+        if (!st) {
+            info_out(o, "type", json_string("zkey"));
+            info_out(o, "protocol", json_string("groth16"));
+            info_out(o, "curve", json_string("BN254"));
+            info_out(o, "snarkjsCurve", json_string("bn128"));
+            info_out(o, "nVars", json_integer(key->n_vars));
+            info_out(o, "nPublic", json_integer(key->n_public));
+            info_out(o, "domainSize", json_integer(key->domain_size));
+            info_out(o, "nCoefficients", json_integer(key->n_coefs));
+            info_out(o, "nonzerosA", json_integer((json_int_t)key->qa.nnz));
+            info_out(o, "nonzerosB", json_integer((json_int_t)key->qb.nnz));
+            info_out(o, "contributions", json_integer(key->n_contributions));
+        }
+        cz_bn254_zkey_free(key);
+    } else if (b.len >= 4 && !memcmp(b.data, "wtns", 4) && cz_wtns_bytes_are_bn254(b.data, b.len)) {
+        cz_bn254_fr *w;
+        uint32_t n;
+        st = cz_bn254_wtns_parse(&w, &n, b.data, b.len, path, 0, err, sizeof err);
+        if (!st) {
+            size_t zeros = 0, ones = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                zeros += cz_bn254_fr_is_zero(&w[i]);
+                ones += cz_bn254_fr_is_one(&w[i]);
+            }
+            info_out(o, "type", json_string("wtns"));
+            info_out(o, "curve", json_string("BN254"));
+            info_out(o, "snarkjsCurve", json_string("bn128"));
+            info_out(o, "nValues", json_integer(n));
+            info_out(o, "zeros", json_integer((json_int_t)zeros));
+            info_out(o, "ones", json_integer((json_int_t)ones));
+            cz_bn254_wtns_free(w, n);
         }
     } else if (b.len >= 4 && !memcmp(b.data, "zkey", 4)) {
         cz_zkey_info zi;

@@ -1,7 +1,10 @@
 /*
  * api.c: the public prover API (include/cuzk/prover.h) over the internal
  * layers: key loading, witness parsing, the backend-driven prover, the
- * self-check and the JSON writers.
+ * self-check and the JSON writers. The curve is the key's: a snarkjs bn128
+ * key (told by its header, cz_zkey_bytes_are_bn254) makes a BN254 prover
+ * on the CPU (groth16_bn254.h); CZ_DEVICE_CUDA with it is refused
+ * (CZ_ERR_UNSUPPORTED: the GPU backend is BLS12-381's only for now).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 #include "cuzk/prover.h"
 #include "backend/cuda.h"
 #include "groth16/groth16.h"
+#include "groth16/groth16_bn254.h"
 #include "groth16/verify_bn254.h"
 #include "io/binfile.h"
 #include "io/json.h"
@@ -19,6 +23,10 @@ struct cz_prover {
     cz_zkey *key;
     cz_vk *vk;
     cz_backend *be;
+    /* a BN254 (bn128) key instead: key, vk and be stay NULL */
+    cz_bn254_zkey *bkey;
+    cz_bn254_vk *bvk;
+    cz_threadpool *pool; /* owned, for opts.threads > 1; NULL: global or one */
 };
 
 void cz_prover_opts_default(cz_prover_opts *o)
@@ -42,6 +50,57 @@ static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
     return st;
 }
 
+/* A BN254 prover: the key, its vk, the threads. */
+static cz_status create_bn254(cz_prover *p, const char *path, const void *zkey, size_t zkey_len,
+                              const cz_zkey_load_opts *lo, char *err, size_t err_len)
+{
+    if (p->opts.device == CZ_DEVICE_CUDA)
+        return cz_io_fail(CZ_ERR_UNSUPPORTED, err, err_len, path ? path : "zkey",
+                          "a BN254 (bn128) key: the GPU backend proves BLS12-381 only for now "
+                          "(CZ_DEVICE_CPU or CZ_DEVICE_AUTO prove it on the CPU)");
+    cz_status st = path ? cz_bn254_zkey_load_ex(&p->bkey, path, lo, err, err_len)
+                        : cz_bn254_zkey_load_bytes(&p->bkey, zkey, zkey_len, "zkey",
+                                                   p->opts.threads, err, err_len);
+    if (st)
+        return st;
+    if (p->opts.threads > 1 && !(p->pool = cz_threadpool_create((int)p->opts.threads)))
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prover", "cannot start %u threads",
+                          p->opts.threads);
+    if ((st = cz_bn254_vk_from_zkey(&p->bvk, p->bkey)))
+        cz_io_fail(st, err, err_len, "prover", "out of memory");
+    return st;
+}
+
+static cz_status prove_bn254(cz_prover *p, const void *wtns, size_t wtns_len, char **pj,
+                             char **uj, char *err, size_t err_len)
+{
+    cz_bn254_fr *w;
+    uint32_t nw;
+    cz_status st = cz_bn254_wtns_parse(&w, &nw, wtns, wtns_len, "witness", p->bkey->n_vars, err,
+                                       err_len);
+    if (st)
+        return st;
+    cz_threadpool *pool = p->pool ? p->pool : p->opts.threads == 1 ? NULL
+                                                                  : cz_threadpool_global();
+    cz_bn254_proof proof;
+    st = cz_bn254_groth16_prove(&proof, p->bkey, w, pool, NULL, NULL, err, err_len);
+    if (!st && p->opts.verify) {
+        char e2[256];
+        if (cz_bn254_groth16_verify(p->bvk, w + 1, p->bkey->n_public, &proof, e2, sizeof e2))
+            st = cz_io_fail(CZ_ERR_VERIFY, err, err_len, "prove",
+                            "the new proof failed its self-check (%s): does the witness "
+                            "satisfy the circuit?", e2);
+    }
+    if (!st) {
+        *pj = cz_bn254_proof_to_json(&proof);
+        *uj = cz_bn254_public_to_json(w + 1, p->bkey->n_public);
+        if (!*pj || !*uj)
+            st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory");
+    }
+    cz_bn254_wtns_free(w, nw);
+    return st;
+}
+
 /* A prover from a .zkey file (path) or from bytes (copied). */
 static cz_status create(cz_prover **out, const char *path, const void *zkey, size_t zkey_len,
                         const cz_prover_opts *opts, char *err, size_t err_len)
@@ -57,6 +116,15 @@ static cz_status create(cz_prover **out, const char *path, const void *zkey, siz
     /* A prover may live as long as its program: the key is read into memory
        it owns (a mapped file truncated or replaced under it would fault). */
     cz_zkey_load_opts lo = {.threads = p->opts.threads, .private_copy = true};
+    if (path ? cz_zkey_file_is_bn254(path) : cz_zkey_bytes_are_bn254(zkey, zkey_len)) {
+        cz_status st = create_bn254(p, path, zkey, zkey_len, &lo, err, err_len);
+        if (st) {
+            cz_prover_destroy(p);
+            return st;
+        }
+        *out = p;
+        return CZ_OK;
+    }
     cz_status st = path ? cz_zkey_load_ex(&p->key, path, &lo, err, err_len)
                         : cz_zkey_load_bytes(&p->key, zkey, zkey_len, true, "zkey", p->opts.threads,
                                              err, err_len);
@@ -89,7 +157,7 @@ cz_status cz_prover_create_from_bytes(cz_prover **out, const void *zkey, size_t 
 size_t cz_prover_public_json_max(const cz_prover *p)
 {
     /* "[\n" + per value: 1 space, quote, <= 77 digits, quote, comma, newline + "]\n" + NUL */
-    return p ? 8 + (size_t)p->key->n_public * 84 : 0;
+    return p ? 8 + (size_t)(p->bkey ? p->bkey->n_public : p->key->n_public) * 84 : 0;
 }
 
 void cz_prover_destroy(cz_prover *p)
@@ -99,6 +167,9 @@ void cz_prover_destroy(cz_prover *p)
     cz_backend_destroy(p->be);
     cz_vk_free(p->vk);
     cz_zkey_free(p->key);
+    cz_bn254_vk_free(p->bvk);
+    cz_bn254_zkey_free(p->bkey);
+    cz_threadpool_destroy(p->pool);
     free(p);
 }
 
@@ -109,14 +180,19 @@ cz_status cz_prover_prove(cz_prover *p, const void *wtns, size_t wtns_len,
 {
     if (!p || !wtns || !proof_len || !public_len)
         return cz_io_fail(CZ_ERR_ARG, err, err_len, "cz_prover_prove", "NULL argument");
+    char *pj = NULL, *uj = NULL;
+    cz_status st;
+    if (p->bkey) {
+        st = prove_bn254(p, wtns, wtns_len, &pj, &uj, err, err_len);
+        goto copy_out;
+    }
     cz_fr *w;
     uint32_t nw;
-    cz_status st = cz_wtns_parse(&w, &nw, wtns, wtns_len, "witness", p->key->n_vars, err, err_len);
+    st = cz_wtns_parse(&w, &nw, wtns, wtns_len, "witness", p->key->n_vars, err, err_len);
     if (st)
         return st;
     cz_proof proof;
     st = cz_groth16_prove(&proof, p->key, w, p->be, NULL, NULL, err, err_len);
-    char *pj = NULL, *uj = NULL;
     if (!st && p->opts.verify) {
         char e2[256];
         if (cz_groth16_verify(p->vk, w + 1, p->key->n_public, &proof, e2, sizeof e2) != CZ_OK)
@@ -131,6 +207,7 @@ cz_status cz_prover_prove(cz_prover *p, const void *wtns, size_t wtns_len,
             st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory");
     }
     cz_wtns_free(w, nw);
+copy_out:
     if (!st) {
         size_t np = strlen(pj) + 1, nu = strlen(uj) + 1;
         int small = np > *proof_len || nu > *public_len || !proof_json || !public_json;

@@ -307,6 +307,6 @@ cz_status cz_io_check_prime_r(const uint8_t *prime, const char *name, const char
         return CZ_OK;
     if (is_bn)
         return cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
-                          "this %s is for BN254 (bn128); cuzk proves BLS12-381 only", what);
+                          "this %s is for BN254 (bn128), not BLS12-381", what);
     return cz_io_fail(CZ_ERR_CURVE, err, err_len, name, "the %s prime is not BLS12-381's r", what);
 }
