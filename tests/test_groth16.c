@@ -501,7 +501,7 @@ static void test_snarkjs_fixture(void **state)
     free(cw);
     cz_prover_destroy(p);
     cz_prover_destroy(NULL);
-    /* a BN254 key makes a BN254 prover (test_bn254_prove.c), which
+    /* a BN254 key makes a BN254 prover (test_bn254_prover.c), which
        refuses this BLS12-381 witness as the other curve's */
     size_t bn;
     char *bz = fix("bn254/small.zkey", &bn);

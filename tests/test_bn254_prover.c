@@ -1,6 +1,6 @@
 /* ctest: labels=unit timeout=300 */
 /*
- * test_bn254_prove.c: the BN254 ("bn128") proving key reader, witness
+ * test_bn254_prover.c: the BN254 ("bn128") proving key reader, witness
  * reader and prover (groth16_bn254.h), without npm.
  *
  * Fixtures: tests/fixtures/bn254/small.zkey (a snarkjs key of
