@@ -3,16 +3,21 @@
 # the same key and witness, in the same run, on chain circuits of 2^k
 # constraints (tests/circuits/chain.circom: half the witness is 0/1 values).
 #
-#   bench/prove_vs_snarkjs.sh [-b BUILD_DIR] [-r REPS] [-t THREADS] [LOG2 ...]
-#       default: -b build -r 1, LOG2 = 12 14 16
+#   bench/prove_vs_snarkjs.sh [-b BUILD_DIR] [-r REPS] [-t THREADS]
+#                             [-c bls12381|bn128] [-p PTAU] [LOG2 ...]
+#       default: -b build -r 1 -c bls12381, LOG2 = 12 14 16
 #
 # Per size: circom2 compiles Chain(N) with 2N + 1 + 3 = 2^k (domain 2^k),
 # snarkjs computes the witness, `cuzk setup --seed k` makes the key (snarkjs's
-# own BLS12-381 ceremony is far too slow at these sizes), then each prover
+# own BLS12-381 ceremony is far too slow at these sizes); with -c bn128 the
+# circuit is compiled for BN254 (circom's default prime) and the key is
+# snarkjs's `groth16 setup` over PTAU, a bn128 powers-of-tau file prepared
+# for phase 2 of power >= every LOG2 (cuzk setup is BLS12-381's only; see
+# docs/CURVES.md for one made with snarkjs), then each prover
 # runs REPS times under /usr/bin/time -v (wall time of the whole process,
 # key loading included, and peak RSS; the median run is reported), and
 # snarkjs verifies both proofs. Output: a table, then one JSON line per size:
-# {"bench":"prove","constraints":..,"cuzk_ms":..,"snarkjs_ms":..,"ratio":..,
+# {"bench":"prove","curve":..,"constraints":..,"cuzk_ms":..,"snarkjs_ms":..,"ratio":..,
 #  "cuzk_peak_rss_mb":..,"snarkjs_peak_rss_mb":..,"cuzk_prove_stage_ms":..,
 #  "threads":..,"load1":..,"commit":..}
 # ratio = snarkjs_ms / cuzk_ms (how many times faster cuzk is), both wall
@@ -26,14 +31,25 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build
 REPS=1
 THREADS=
-while getopts "b:r:t:h" o; do
+CURVE=bls12381
+PTAU=
+while getopts "b:r:t:c:p:h" o; do
     case $o in
         b) BUILD=$(cd "$OPTARG" && pwd) ;;
         r) REPS=$OPTARG ;;
         t) THREADS=$OPTARG ;;
-        *) sed -n '2,20p' "$0"; exit 2 ;;
+        c) CURVE=$OPTARG ;;
+        p) PTAU=$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG") ;;
+        *) sed -n '2,26p' "$0"; exit 2 ;;
     esac
 done
+case $CURVE in
+    bls12381) ;;
+    bn128)
+        [ -n "$PTAU" ] && [ -f "$PTAU" ] ||
+            { echo "bench: -c bn128 needs -p PTAU (a prepared bn128 powers of tau)" >&2; exit 2; } ;;
+    *) echo "bench: -c wants bls12381 or bn128, got $CURVE" >&2; exit 2 ;;
+esac
 shift $((OPTIND - 1))
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(12 14 16)
@@ -74,17 +90,24 @@ timed() {
 # median of the first field over lines "ms rss": prints that line
 median() { sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
 
-echo "bench: prove_vs_snarkjs, commit $COMMIT, $(nproc) cores, reps $REPS, sizes 2^${SIZES[*]}" >&2
+echo "bench: prove_vs_snarkjs, $CURVE, commit $COMMIT, $(nproc) cores, reps $REPS, sizes 2^${SIZES[*]}" >&2
 RESULTS=()
 for k in "${SIZES[@]}"; do
     d=$WORK/$k
     n=$(cz_chain_steps "$k")
     echo "bench: 2^$k: compile Chain($n), witness" >&2
-    cz_make_chain "$d" "$n" >/dev/null
+    cz_make_chain "$d" "$n" "$CURVE" >/dev/null
     cons=$(( 2 * n + 1 ))
-    echo "bench: 2^$k: cuzk setup" >&2
-    read -r setup_ms _ < <(timed "$d/setup.log" "$CUZK" setup --quiet "${TOPT[@]}" --seed "$k" \
-        "$d/chain.r1cs" "$d/key.zkey" "$d/vk.json")
+    if [ "$CURVE" = bn128 ]; then
+        echo "bench: 2^$k: snarkjs groth16 setup (bn128)" >&2
+        read -r setup_ms _ < <(timed "$d/setup.log" node "$SNARKJS_CLI" groth16 setup \
+            "$d/chain.r1cs" "$PTAU" "$d/key.zkey")
+        node "$SNARKJS_CLI" zkey export verificationkey "$d/key.zkey" "$d/vk.json" >/dev/null
+    else
+        echo "bench: 2^$k: cuzk setup" >&2
+        read -r setup_ms _ < <(timed "$d/setup.log" "$CUZK" setup --quiet "${TOPT[@]}" --seed "$k" \
+            "$d/chain.r1cs" "$d/key.zkey" "$d/vk.json")
+    fi
     c_runs=() s_runs=()
     for ((i = 0; i < REPS; i++)); do
         echo "bench: 2^$k: cuzk prove, run $((i + 1))" >&2
@@ -117,6 +140,6 @@ echo
 for r in "${RESULTS[@]}"; do
     read -r k cons setup_ms c_ms s_ms c_rss s_rss c_in load1 <<<"$r"
     awk -v n="$cons" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" -v ci="$c_in" -v l="$load1" \
-        -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" \
-        'BEGIN { printf "{\"bench\":\"prove\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"cuzk_prove_stage_ms\":%.1f,\"threads\":%d,\"load1\":%.2f,\"commit\":\"%s\"}\n", n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, ci, th, l, cm }'
+        -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" -v cv="$CURVE" \
+        'BEGIN { printf "{\"bench\":\"prove\",\"curve\":\"%s\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"cuzk_prove_stage_ms\":%.1f,\"threads\":%d,\"load1\":%.2f,\"commit\":\"%s\"}\n", cv, n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, ci, th, l, cm }'
 done

@@ -238,16 +238,17 @@ cz_public_same() {
 # domain of exactly 2^LOG2: 2N + 1 constraints + 2 public + 1 = 2^LOG2.
 cz_chain_steps() { echo $(( (1 << $1) / 2 - 2 )); }
 
-# cz_make_chain DIR N: compile Chain(N) for BLS12-381 in DIR and compute its
-# witness: DIR/chain.r1cs, DIR/chain.wtns (input x0 = 5, c = 7).
+# cz_make_chain DIR N [PRIME]: compile Chain(N) for BLS12-381 (or circom's
+# PRIME, e.g. bn128) in DIR and compute its witness: DIR/chain.r1cs,
+# DIR/chain.wtns (input x0 = 5, c = 7).
 cz_make_chain() {
-    local dir=$1 n=$2
+    local dir=$1 n=$2 prime=${3:-bls12381}
     mkdir -p "$dir"
     cp "$SRC/tests/circuits/chain.circom" "$dir/chain_lib.circom"
     printf 'pragma circom 2.0.0;\ninclude "chain_lib.circom";\ncomponent main {public [c]} = Chain(%d);\n' \
         "$n" >"$dir/chain.circom"
     echo '{"x0": "5", "c": "7"}' >"$dir/input.json"
-    (cd "$dir" && circom2 --prime bls12381 --r1cs --wasm -o . chain.circom >circom.log 2>&1) ||
+    (cd "$dir" && circom2 --prime "$prime" --r1cs --wasm -o . chain.circom >circom.log 2>&1) ||
         { cat "$dir/circom.log" >&2; return 1; }
     snarkjs wtns calculate "$dir/chain_js/chain.wasm" "$dir/input.json" "$dir/chain.wtns"
 }
