@@ -16,6 +16,13 @@
  * segmented scan over the segments (log2 of their count in depth), so a
  * bucket holding millions of points (small witness values, a narrow top
  * window) costs no serial chain.
+ * G2 (msm_affine.cuh; CUZK_MSM_G2_AFFINE, default on): before the
+ * segments, rounds of affine additions inside each bucket's run, one
+ * field inversion a round for all of them (Montgomery's trick), halve
+ * every run; the segments then sum what is left, compacted. On the H200
+ * this made G2 1.3-1.4x faster (2^20..2^22) and G1 slower at every size,
+ * so G1 never takes them. Their buffers (about 150 bytes a pair) are sized
+ * from the arena: fewer windows a batch, or none, the segments alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
@@ -330,6 +337,8 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
 
 /* the bit-heavy path's kernels (they use czd_scalar_plain above) */
 #include "msm_bits.cuh"
+/* G2's rounds of batched affine additions before the XYZZ segments */
+#include "msm_affine.cuh"
 
 /* a tuning knob from the environment (A/B runs on the device), or dflt */
 static int czd_msm_knob(const char *name, int dflt)
@@ -413,9 +422,47 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
+    /* G2: rounds of batched affine additions before the XYZZ segments
+       (msm_affine.cuh; G1 never takes them). CUZK_MSM_G2_AFFINE=0 none,
+       1 (default) when their buffers fit the arena (else the XYZZ
+       segments alone), 2 always (out of memory when they do not fit: for
+       tests); CUZK_MSM_G2_AFFINE_ROUNDS of them at most (default 4), each
+       while a batch holds more than 4 points a bucket. Their buffers per
+       window: two point arrays (a half and a quarter of the pairs, plus a
+       point a bucket), three key arrays, the run bounds and counts (5 words
+       a bucket), the inversion's totals, levels and prefixes. */
+    unsigned aff_rounds = 0;
+    int aff_mode = 0;
+    size_t aff_per_win = 0;
+    if constexpr (sizeof(F) != sizeof(czd_fp)) {
+        aff_mode = czd_msm_knob("CUZK_MSM_G2_AFFINE", 1);
+        int r = czd_msm_knob("CUZK_MSM_G2_AFFINE_ROUNDS", 4);
+        /* rounds run only while a batch has more than 4 points a bucket */
+        if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
+            aff_rounds = r > 16 ? 16 : (unsigned)r;
+        const size_t u1 = (n + nbw + 1) / 2 + 1, u2 = (u1 + nbw + 1) / 2 + 1;
+        aff_per_win = (u1 + u2) * (sizeof(czd_affine<F>) + 4) + u1 * 4 + (size_t)nbw * 20 +
+                      (u1 / CZD_AFF_PAIRS + 2) * 3 * sizeof(F) + 4096;
+    }
     unsigned wc = nwin;
-    while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
-        wc--;
+    if (aff_rounds) {
+        const size_t pw = per_win + aff_per_win;
+        while (wc > 1 && ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * pw + reserve > avail))
+            wc--;
+        if ((size_t)wc * pw + reserve > avail) {
+            if (aff_mode == 2)
+                return czd_fail(ctx, CZ_ERR_NOMEM,
+                                "device arena too small for the affine rounds of an MSM of %zu points",
+                                n);
+            aff_rounds = 0; /* the XYZZ segments alone */
+            wc = nwin;
+        }
+    }
+    if (!aff_rounds) {
+        while (wc > 1 &&
+               ((size_t)wc * n >= ((size_t)1 << 31) || (size_t)wc * per_win + reserve > avail))
+            wc--;
+    }
     if ((size_t)wc * per_win + reserve > avail)
         return czd_fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
     /* batches of equal size: the segments' length follows the largest
@@ -447,6 +494,62 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     CZD_TAKE(ctx, sc, char, temp, temp_bytes);
 
+    /* the affine rounds' buffers (G2): round r's points and keys in
+       aff_p/aff_k[r % 2], whose sizes bound the counts of rounds 0 and 1
+       (every later round has fewer); bounds in aff_ns/aff_ne[r % 2] (round
+       0 reads bstart/bend); aff_iota the values k_accumulate reads them
+       through. Taken last: when they do not fit, the scratch goes back and
+       the batch runs the XYZZ segments alone (mode 1). */
+    const size_t nbb_cap = (size_t)wc * nbw;
+    const size_t ub1 = (cap + nbb_cap + 1) / 2, ub2 = (ub1 + nbb_cap + 1) / 2;
+    const size_t aff_threads = (ub1 + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
+    czd_affine<F> *aff_p[2] = {nullptr, nullptr};
+    uint32_t *aff_k[2] = {nullptr, nullptr}, *aff_ns[2] = {nullptr, nullptr},
+             *aff_ne[2] = {nullptr, nullptr};
+    uint32_t *aff_cnt = nullptr, *aff_iota = nullptr;
+    unsigned long long *aff_count = nullptr;
+    F *aff_tot = nullptr, *aff_lev = nullptr, *aff_pre = nullptr;
+    char *aff_scan_tmp = nullptr;
+    size_t aff_scan_bytes = 0;
+    if constexpr (sizeof(F) != sizeof(czd_fp)) {
+        if (aff_rounds) {
+            const size_t mark = sc.off;
+            CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, aff_scan_bytes, (uint32_t *)nullptr,
+                                                       (uint32_t *)nullptr, (int)nbb_cap,
+                                                       ctx->stream));
+            const size_t lev = czd_batch_inv_size(aff_threads) + 1;
+            aff_p[0] = sc.take<czd_affine<F>>(ub1);
+            aff_p[1] = sc.take<czd_affine<F>>(ub2);
+            aff_k[0] = sc.take<uint32_t>(ub1);
+            aff_k[1] = sc.take<uint32_t>(ub2);
+            aff_iota = sc.take<uint32_t>(ub1);
+            aff_ns[0] = sc.take<uint32_t>(nbb_cap);
+            aff_ne[0] = sc.take<uint32_t>(nbb_cap);
+            aff_ns[1] = sc.take<uint32_t>(nbb_cap);
+            aff_ne[1] = sc.take<uint32_t>(nbb_cap);
+            aff_cnt = sc.take<uint32_t>(nbb_cap);
+            aff_count = sc.take<unsigned long long>(2);
+            aff_tot = sc.take<F>(aff_threads);
+            aff_lev = sc.take<F>(lev);
+            aff_pre = sc.take<F>(aff_threads + lev);
+            aff_scan_tmp = sc.take<char>(aff_scan_bytes ? aff_scan_bytes : 1);
+            if (!aff_p[0] || !aff_p[1] || !aff_k[0] || !aff_k[1] || !aff_iota || !aff_ns[0] ||
+                !aff_ne[0] || !aff_ns[1] || !aff_ne[1] || !aff_cnt || !aff_count || !aff_tot ||
+                !aff_lev || !aff_pre || !aff_scan_tmp) {
+                if (aff_mode == 2)
+                    return czd_fail(ctx, CZ_ERR_NOMEM,
+                                    "device arena exhausted: the affine rounds of an MSM of %zu "
+                                    "points need more than the %zu bytes free",
+                                    n, sc.left());
+                sc.off = mark;
+                aff_rounds = 0;
+            } else {
+                k_aff_iota<<<czd_blocks(ub1, 256), 256, 0, ctx->stream>>>(aff_iota, ub1);
+                CZD_LAUNCHED(ctx, "k_aff_iota");
+            }
+        }
+    }
+
     for (unsigned w0 = 0; w0 < nwin; w0 += wc) {
         unsigned wcb = nwin - w0 < wc ? nwin - w0 : wc;
         size_t total = (size_t)wcb * n;
@@ -468,23 +571,75 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, sk, total, sentinel);
         CZD_LAUNCHED(ctx, "k_bounds");
         prof.mark("bounds");
-        size_t nseg = (total + seg - 1) / seg;
+        /* what the XYZZ segments sum: the sorted pairs, or (G2) what the
+           affine rounds leave of them: ub entries (valid ones, then
+           sentinels), the same runs a round's fewer points */
+        const czd_affine<F> *rp = pts;
+        const uint32_t *rk = sk, *rv = sv, *rs = bstart, *re = bend;
+        size_t ub = total, bseg = seg;
+        if constexpr (sizeof(F) != sizeof(czd_fp)) {
+            unsigned r = 0;
+            for (; r < aff_rounds && ub > 4 * nbb; r++) {
+                const int o = r & 1;
+                k_aff_counts<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_cnt, rs, re, nbb);
+                CZD_LAUNCHED(ctx, "k_aff_counts");
+                size_t sb = aff_scan_bytes;
+                CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(aff_scan_tmp, sb, aff_cnt, aff_ns[o],
+                                                           (int)nbb, ctx->stream));
+                k_aff_ends<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_ne[o], aff_count + o,
+                                                                          aff_ns[o], aff_cnt, nbb);
+                CZD_LAUNCHED(ctx, "k_aff_ends");
+                const size_t ub_next = (ub + nbb + 1) / 2; /* >= the count, < ub */
+                k_aff_keys<<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(
+                    aff_k[o], rk, rs, aff_ns[o], aff_count + o, ub, ub_next, sentinel);
+                CZD_LAUNCHED(ctx, "k_aff_keys");
+                const size_t nt = (ub_next + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
+                k_aff_fwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                    aff_p[o], aff_tot, aff_k[o], rp, rp == pts ? rv : nullptr, rs, re, aff_ns[o],
+                    aff_count + o, nt);
+                CZD_LAUNCHED(ctx, "k_aff_fwd");
+                cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
+                if (bst != CZ_OK)
+                    return bst;
+                k_aff_bwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                    aff_p[o], aff_tot, aff_k[o], rp, rp == pts ? rv : nullptr, rs, re, aff_ns[o],
+                    aff_count + o, nt);
+                CZD_LAUNCHED(ctx, "k_aff_bwd");
+                rp = aff_p[o];
+                rk = aff_k[o];
+                rv = aff_iota;
+                rs = aff_ns[o];
+                re = aff_ne[o];
+                ub = ub_next;
+            }
+            if (r) {
+                /* segments for one wave over what is left, as many as
+                   the partial buffers hold */
+                bseg = (ub + seg_target - 1) / seg_target;
+                if (bseg < 32)
+                    bseg = 32;
+                if ((ub + bseg - 1) / bseg > nseg_max)
+                    bseg = (ub + nseg_max - 1) / nseg_max;
+                prof.mark("affine");
+            }
+        }
+        size_t nseg = (ub + bseg - 1) / bseg;
         X *bk = buckets + (size_t)w0 * nbw;
         k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-            bk, first_part, last_part, sk, sv, bstart, bend, pts, total, seg, nseg, sentinel);
+            bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
         X *scan_in = first_part, *scan_out = first_scan;
         for (size_t s = 1; s < nseg; s *= 2) {
-            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, sk, nseg,
-                                                                          seg, s, sentinel);
+            k_fix_scan<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(scan_out, scan_in, rk, nseg,
+                                                                          bseg, s, sentinel);
             CZD_LAUNCHED(ctx, "k_fix_scan");
             X *tmp = scan_in;
             scan_in = scan_out;
             scan_out = tmp;
         }
-        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, bstart,
-                                                                  bend, nbb, seg);
+        k_fixup<F><<<czd_blocks(nbb, 128), 128, 0, ctx->stream>>>(bk, scan_in, last_part, rs, re, nbb,
+                                                                  bseg);
         CZD_LAUNCHED(ctx, "k_fixup");
         prof.mark("fixup");
     }

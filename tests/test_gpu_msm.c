@@ -15,6 +15,14 @@
  * 1s (repeated points, P and -P and infinity inside one chain), a single
  * non-bit scalar, plain scalars r, r + 1 and 2^256 - 1 (others that reduce
  * to 0, 1 and a large value), forced windows, and G2.
+ * G2's batched affine rounds (CUZK_MSM_G2_AFFINE=0, 1, 2 in each case:
+ * none, when they fit, always) with forced windows and round limits at the
+ * sizes where rounds start, runs of odd and even length, P + P, P + (-P),
+ * 2P + (-2P) and infinity inside runs, all-zero, all-one, equal and hot
+ * scalars, mostly empty windows, plain scalars >= r, one point everywhere,
+ * the bit path's others, and small arenas (the rounds in window batches;
+ * where their buffers do not fit, the XYZZ segments alone, or out of
+ * memory when forced). Those need a GPU: the model has no rounds.
  * Skips (exit 77) without a CUDA build or device.
  */
 #include "test_util.h"
@@ -95,6 +103,34 @@ static void fill_scalars(cz_fr *s, size_t n, int kind, cz_rng *rng)
     }
 }
 
+/* Montgomery scalars to plain integers (CZ_CUDA_MSM_PLAIN), every third
+   one >= r: s + r where that fits 256 bits, or 2^256 - 1 */
+static void plain_scalars(cz_fr *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t l[4];
+        cz_fr_to_limbs(l, &s[i]);
+        memcpy(s[i].l, l, sizeof l);
+    }
+    for (size_t i = 0; i < n; i += 3) { /* s + r, or 2^256 - 1 */
+        static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
+                                      0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+        if (i % 2) {
+            memset(s[i].l, 0xff, sizeof s[i].l);
+            continue;
+        }
+        unsigned __int128 c = 0;
+        uint64_t t[4];
+        for (int k = 0; k < 4; k++) {
+            c += (unsigned __int128)s[i].l[k] + r[k];
+            t[k] = (uint64_t)c;
+            c >>= 64;
+        }
+        if (!c) /* fits 256 bits */
+            memcpy(s[i].l, t, sizeof t);
+    }
+}
+
 static void g1_case(size_t n, int kind, int edges_pts, unsigned plain, cz_rng *rng)
 {
     cz_g1_affine *p = g1_points(n, NULL, rng);
@@ -106,30 +142,8 @@ static void g1_case(size_t n, int kind, int edges_pts, unsigned plain, cz_rng *r
         cz_g1_affine_neg(&p[5], &p[4]);   /* P and -P */
         p[n - 1] = p[0];
     }
-    if (plain) { /* plain integers, some >= r */
-        for (size_t i = 0; i < n; i++) {
-            uint64_t l[4];
-            cz_fr_to_limbs(l, &s[i]);
-            memcpy(s[i].l, l, sizeof l);
-        }
-        for (size_t i = 0; i < n; i += 3) { /* s + r, or 2^256 - 1 */
-            static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
-                                          0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
-            if (i % 2) {
-                memset(s[i].l, 0xff, sizeof s[i].l);
-                continue;
-            }
-            unsigned __int128 c = 0;
-            uint64_t t[4];
-            for (int k = 0; k < 4; k++) {
-                c += (unsigned __int128)s[i].l[k] + r[k];
-                t[k] = (uint64_t)c;
-                c >>= 64;
-            }
-            if (!c) /* fits 256 bits */
-                memcpy(s[i].l, t, sizeof t);
-        }
-    }
+    if (plain)
+        plain_scalars(s, n);
     cz_g1_jac got, want;
     cz_msm_opts o = {.pool = cz_threadpool_global(),
                      .form = plain ? CZ_MSM_SCALAR_PLAIN : CZ_MSM_SCALAR_MONT};
@@ -532,6 +546,326 @@ static void test_bits_g2(void **state)
     }
 }
 
+/* ---- G2's batched affine rounds (cuda/msm_affine.cuh) ----
+ * CUZK_MSM_G2_AFFINE: 0 the XYZZ segments alone, 1 the rounds when their
+ * buffers fit the arena, 2 the rounds always (out of memory when they do
+ * not fit, which shows that they ran); CUZK_MSM_G2_AFFINE_ROUNDS: at most
+ * that many rounds. The model has no rounds: these tests need a GPU. */
+
+/* set (value) or clear (NULL) a knob of the MSM */
+static void knob(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+/* the knobs as the test found them (the device script sets them for a run) */
+static char *g_knob_mode, *g_knob_rounds;
+
+static void knobs_save(void)
+{
+    const char *m = getenv("CUZK_MSM_G2_AFFINE"), *r = getenv("CUZK_MSM_G2_AFFINE_ROUNDS");
+    g_knob_mode = m ? strdup(m) : NULL;
+    g_knob_rounds = r ? strdup(r) : NULL;
+}
+
+static void knobs_restore(void)
+{
+    knob("CUZK_MSM_G2_AFFINE", g_knob_mode);
+    knob("CUZK_MSM_G2_AFFINE_ROUNDS", g_knob_rounds);
+    free(g_knob_mode);
+    free(g_knob_rounds);
+    g_knob_mode = g_knob_rounds = NULL;
+}
+
+/* the CPU's sum of scalars s (plain integers with CZ_CUDA_MSM_PLAIN) */
+static void g2_want(cz_g2_jac *want, const cz_g2_affine *p, const cz_fr *s, size_t n,
+                    unsigned flags)
+{
+    cz_msm_opts o = {.pool = cz_threadpool_global(),
+                     .form = (flags & CZ_CUDA_MSM_PLAIN) ? CZ_MSM_SCALAR_PLAIN : CZ_MSM_SCALAR_MONT};
+    assert_int_equal(cz_g2_msm(want, p, s, n, &o), CZ_OK);
+}
+
+/* the GPU MSM of resident points pb under each mode (0, 1, 2) and each
+   round limit of rounds[] (NULL-terminated; the default when empty) */
+static void g2_affine_check(cz_cuda_buf *pb, const cz_fr *s, size_t n, unsigned flags, unsigned c,
+                            const cz_g2_jac *want, const char *const *rounds, const char *what)
+{
+    size_t nr = 0;
+    while (rounds && rounds[nr])
+        nr++;
+    for (int m = 0; m < 3; m++) {
+        static const char *const modes[] = {"0", "1", "2"};
+        knob("CUZK_MSM_G2_AFFINE", modes[m]);
+        /* mode 0 ignores the round limit: once */
+        for (size_t r = 0; r < (m && nr ? nr : 1); r++) {
+            const char *lim = m && nr ? rounds[r] : NULL;
+            knob("CUZK_MSM_G2_AFFINE_ROUNDS", lim);
+            cz_g2_jac got;
+            check(cz_cuda_g2_msm_dev(g_ctx, &got, pb, s, NULL, n, flags, c));
+            if (!cz_g2_jac_eq(&got, want))
+                fail_msg("G2 MSM %s n=%zu flags=%u c=%u affine=%s rounds=%s differs from the CPU",
+                         what, n, flags, c, modes[m], lim ? lim : "default");
+        }
+    }
+    knob("CUZK_MSM_G2_AFFINE_ROUNDS", NULL);
+}
+
+/* points with every special case of an affine addition inside buckets:
+   in each group of 8, P P -P -P (round 0 doubles, round 1 adds 2P and
+   -2P: infinity), Q -Q (infinity in round 0), infinity, R */
+static void g2_special_points(cz_g2_affine *p, size_t n)
+{
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        p[i + 1] = p[i];
+        cz_g2_affine_neg(&p[i + 2], &p[i]);
+        p[i + 3] = p[i + 2];
+        cz_g2_affine_neg(&p[i + 5], &p[i + 4]);
+        cz_g2_affine_infinity(&p[i + 6]);
+    }
+}
+
+/* forced windows and round limits at the bounds where a batch starts to
+   take rounds (more than 4 points a bucket), odd and even runs, special
+   points; every scalar equal so that each bucket's run is long */
+static void test_g2_affine_rounds(void **state)
+{
+    (void)state;
+    if (cz_cuda_is_model()) {
+        printf("# the model has no affine rounds\n");
+        return;
+    }
+    knobs_save();
+    cz_rng rng;
+    cz_test_rng(&rng);
+    const size_t nmax = 3000;
+    cz_g2_affine *p = g2_points(nmax, &rng);
+    cz_fr *s = malloc(nmax * sizeof *s);
+    cz_cuda_buf pb;
+    check(cz_cuda_buf_alloc(g_ctx, &pb, nmax * sizeof *p));
+    static const char *const rounds[] = {"1", "2", "3", "16", NULL};
+    static const unsigned cs[] = {2, 3, 6, 9};
+    for (size_t k = 0; k < sizeof cs / sizeof *cs; k++) {
+        size_t nbw = (size_t)1 << (cs[k] - 1);
+        size_t ns[] = {4 * nbw, 4 * nbw + 1, 8 * nbw + 3, 16 * nbw + 16, nmax};
+        for (size_t j = 0; j < sizeof ns / sizeof *ns; j++) {
+            size_t n = ns[j] < nmax ? ns[j] : nmax;
+            for (int kind = 0; kind < 3; kind++) {
+                /* 0: random and edge scalars over random points; 1: the
+                   same over special points; 2: every scalar equal (one
+                   long run a window), special points */
+                cz_g2_affine *q = malloc(n * sizeof *q);
+                memcpy(q, p, n * sizeof *q);
+                if (kind)
+                    g2_special_points(q, n);
+                fill_scalars(s, n, kind == 2 ? SC_EQUAL : SC_EDGES, &rng);
+                check(cz_cuda_upload(g_ctx, &pb, 0, q, n * sizeof *q));
+                cz_g2_jac want;
+                g2_want(&want, q, s, n, 0);
+                char what[48];
+                snprintf(what, sizeof what, "rounds kind %d", kind);
+                g2_affine_check(&pb, s, n, CZ_CUDA_MSM_GENERAL, cs[k], &want, rounds, what);
+                free(q);
+            }
+        }
+    }
+    check(cz_cuda_buf_free(g_ctx, &pb));
+    free(p);
+    free(s);
+    knobs_restore();
+}
+
+/* default windows: all-zero, all-one, equal and hot scalars (one bucket
+   with most points), mostly empty windows (sentinels among the rounds'
+   inputs), plain scalars >= r, repeated, opposite and infinity points,
+   one point everywhere (chains of doublings), on the general, the bit and
+   the automatic path, at sizes around the inversion's levels of 32 and
+   the rounds' 16 pairs a thread */
+static void test_g2_affine_edges(void **state)
+{
+    (void)state;
+    if (cz_cuda_is_model()) {
+        printf("# the model has no affine rounds\n");
+        return;
+    }
+    knobs_save();
+    cz_rng rng;
+    cz_test_rng(&rng);
+    static const size_t sizes[] = {1, 129, 1000, 4097, 16387, 40001};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t n = sizes[k];
+        cz_g2_affine *p = g2_points(n, &rng), *one = malloc(n * sizeof *one);
+        cz_fr *s = malloc(n * sizeof *s);
+        cz_cuda_buf pb;
+        check(cz_cuda_buf_alloc(g_ctx, &pb, n * sizeof *p));
+        for (int kind = 0; kind < 9; kind++) {
+            const cz_g2_affine *q = p;
+            unsigned flags = CZ_CUDA_MSM_GENERAL;
+            cz_fr v;
+            switch (kind) {
+            case 0: /* all zero */
+                for (size_t i = 0; i < n; i++)
+                    cz_fr_zero(&s[i]);
+                break;
+            case 1: /* all one: every point in one bucket of window 0 */
+                for (size_t i = 0; i < n; i++)
+                    cz_fr_one(&s[i]);
+                break;
+            case 2: /* every scalar r - 1 */
+                fill_scalars(s, n, SC_EQUAL, &rng);
+                break;
+            case 3: /* a hot bucket: 90 % one scalar, the rest random */
+                cz_fr_random(&v, &rng);
+                for (size_t i = 0; i < n; i++) {
+                    if (cz_rng_u64(&rng) % 10)
+                        s[i] = v;
+                    else
+                        cz_fr_random(&s[i], &rng);
+                }
+                break;
+            case 4: /* values 0..3: mostly empty windows */
+                fill_scalars(s, n, SC_SMALL, &rng);
+                break;
+            case 5: /* plain scalars, some >= r */
+                fill_scalars(s, n, SC_EDGES, &rng);
+                plain_scalars(s, n);
+                flags |= CZ_CUDA_MSM_PLAIN;
+                break;
+            case 6: /* special points, random and edge scalars, automatic path */
+                memcpy(one, p, n * sizeof *one);
+                g2_special_points(one, n);
+                q = one;
+                fill_scalars(s, n, SC_EDGES, &rng);
+                flags = 0;
+                break;
+            case 7: /* one point everywhere, a hot scalar */
+                for (size_t i = 0; i < n; i++)
+                    one[i] = p[0];
+                q = one;
+                cz_fr_random(&v, &rng);
+                for (size_t i = 0; i < n; i++) {
+                    if (cz_rng_u64(&rng) % 4)
+                        s[i] = v;
+                    else
+                        cz_fr_random(&s[i], &rng);
+                }
+                break;
+            default: /* PoRep-like on the bit path: the others' Pippenger */
+                bits_scalars(s, n, BITS_POREP, &rng);
+                for (size_t i = 0; i < n; i += 7)
+                    cz_fr_random(&s[i], &rng);
+                flags = CZ_CUDA_MSM_BITS;
+                break;
+            }
+            check(cz_cuda_upload(g_ctx, &pb, 0, q, n * sizeof *q));
+            cz_g2_jac want;
+            g2_want(&want, q, s, n, flags);
+            if (kind == 0)
+                assert_true(cz_g2_jac_is_infinity(&want));
+            char what[32];
+            snprintf(what, sizeof what, "edges kind %d", kind);
+            g2_affine_check(&pb, s, n, flags, 0, &want, NULL, what);
+        }
+        check(cz_cuda_buf_free(g_ctx, &pb));
+        free(p);
+        free(one);
+        free(s);
+    }
+    knobs_restore();
+}
+
+/* the G2 MSM of 2^17 points in an arena of mib MiB under mode */
+static cz_status g2_arena_msm(cz_g2_jac *got, size_t mib, const char *mode, const cz_g2_affine *p,
+                              const cz_fr *s, size_t n)
+{
+    cz_cuda_ctx *ctx;
+    char err[256];
+    check(cz_cuda_ctx_create(&ctx, 0, mib << 20, 0, err, sizeof err));
+    knob("CUZK_MSM_G2_AFFINE", mode);
+    cz_status st = cz_cuda_g2_msm(ctx, got, p, s, n, CZ_CUDA_MSM_GENERAL);
+    if (st != CZ_OK && st != CZ_ERR_NOMEM)
+        fail_msg("G2 MSM in %zu MiB, affine=%s: %s: %s", mib, mode, cz_strerror(st),
+                 cz_cuda_ctx_error(ctx));
+    cz_cuda_ctx_destroy(ctx);
+    return st;
+}
+
+/* the smallest arena (MiB, within [lo, hi]) where mode's MSM fits, its
+   result checked; hi + 1 when none does */
+static size_t g2_arena_least(const char *mode, size_t lo, size_t hi, const cz_g2_affine *p,
+                             const cz_fr *s, size_t n, const cz_g2_jac *want)
+{
+    size_t a = lo, b = hi + 1;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        cz_g2_jac got;
+        if (g2_arena_msm(&got, mid, mode, p, s, n) == CZ_OK) {
+            if (!cz_g2_jac_eq(&got, want))
+                fail_msg("G2 MSM in %zu MiB, affine=%s differs from the CPU", mid, mode);
+            b = mid;
+        } else {
+            a = mid + 1;
+        }
+    }
+    return a;
+}
+
+/* small arenas: the rounds in several window batches, and where their
+   buffers do not fit, the XYZZ segments alone (mode 1) or out of memory
+   (mode 2) */
+static void test_g2_affine_arena(void **state)
+{
+    (void)state;
+    if (cz_cuda_is_model()) {
+        printf("# the model has no affine rounds\n");
+        return;
+    }
+    if (!cz_test_full()) {
+        printf("# 2^17 G2 in small arenas left out of a quick run\n");
+        return;
+    }
+    knobs_save();
+    cz_rng rng;
+    cz_test_rng(&rng);
+    size_t n = (size_t)1 << 17;
+    cz_g2_affine *p = g2_points(n, &rng);
+    cz_fr *s = malloc(n * sizeof *s);
+    fill_scalars(s, n, SC_RANDOM, &rng);
+    cz_g2_jac want, got;
+    g2_want(&want, p, s, n, 0);
+    const size_t hi = 4096;
+    size_t a0 = g2_arena_least("0", 32, hi, p, s, n, &want);
+    size_t a2 = g2_arena_least("2", a0, hi, p, s, n, &want);
+    printf("# 2^17 G2 fits %zu MiB with the XYZZ segments alone, %zu with the affine rounds\n", a0,
+           a2);
+    assert_true(a0 <= hi);
+    assert_true(a2 <= hi);
+    /* the rounds' buffers (~21 MB a window of 2^17 pairs) do not fit where
+       the XYZZ segments (~2 MB a window) do */
+    assert_true(a2 > a0);
+    /* just below: mode 2 out of memory, mode 1 the XYZZ segments */
+    assert_int_equal(g2_arena_msm(&got, a2 - 1, "2", p, s, n), CZ_ERR_NOMEM);
+    assert_int_equal(g2_arena_msm(&got, a2 - 1, "1", p, s, n), CZ_OK);
+    assert_true(cz_g2_jac_eq(&got, &want));
+    assert_int_equal(g2_arena_msm(&got, a0, "1", p, s, n), CZ_OK);
+    assert_true(cz_g2_jac_eq(&got, &want));
+    /* the rounds in batches of a few windows, then all at once */
+    static const size_t more[] = {30, 100, 700};
+    for (size_t k = 0; k < sizeof more / sizeof *more; k++) {
+        for (int m = 1; m <= 2; m++) {
+            assert_int_equal(g2_arena_msm(&got, a2 + more[k], m == 1 ? "1" : "2", p, s, n), CZ_OK);
+            if (!cz_g2_jac_eq(&got, &want))
+                fail_msg("G2 MSM in %zu MiB, affine=%d differs from the CPU", a2 + more[k], m);
+        }
+    }
+    free(p);
+    free(s);
+    knobs_restore();
+}
+
 int main(void)
 {
     if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
@@ -551,7 +885,8 @@ int main(void)
         cmocka_unit_test(test_g1_large),   cmocka_unit_test(test_g2_sizes),
         cmocka_unit_test(test_bits_g1),    cmocka_unit_test(test_bits_g1_points),
         cmocka_unit_test(test_bits_g1_plain), cmocka_unit_test(test_bits_g1_large),
-        cmocka_unit_test(test_bits_g2),
+        cmocka_unit_test(test_bits_g2),    cmocka_unit_test(test_g2_affine_rounds),
+        cmocka_unit_test(test_g2_affine_edges), cmocka_unit_test(test_g2_affine_arena),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cz_cuda_ctx_destroy(g_ctx);
