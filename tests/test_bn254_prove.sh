@@ -13,6 +13,7 @@
 #     both verifiers refuse it;
 #   - a witness of the wrong length, BLS12-381's witness, and --device cuda
 #     (the GPU backend is BLS12-381's) are refused with exit 2 and one line;
+#   - cuzk export-vk writes snarkjs's verification_key.json byte for byte;
 #   - cuzk info names the curve of the key and the witness.
 # tests/test_bn254_prover.c checks the same prover without npm. Skips (77)
 # when node or snarkjs is missing.
@@ -106,6 +107,10 @@ cz_expect_err "--device cuda on a bn128 key" "$CUZK" prove --device cuda "$ZK" "
 cz_check "  the GPU backend is BLS12-381's" bash -c 'printf "%s" "$1" | grep -q "BLS12-381 only"' _ "$RUN_ERR"
 head -c 30000 "$ZK" >"$TMP/trunc.zkey"
 cz_expect_err "a truncated bn128 key" "$CUZK" prove --quiet "$TMP/trunc.zkey" "$B/small.wtns" "$TMP/p.json" "$TMP/u.json"
+
+echo "== cuzk export-vk"
+cz_expect 0 "cuzk export-vk small.zkey (bn128)" "$CUZK" export-vk --quiet "$ZK" "$TMP/vk.json"
+cz_check "  byte for byte snarkjs's zkey export verificationkey (small_vk.json)" cmp "$TMP/vk.json" "$VK"
 
 echo "== cuzk info"
 cz_expect 0 "cuzk info small.zkey" "$CUZK" info "$ZK"

@@ -77,6 +77,19 @@ static void test_key(void **state)
                                            sizeof err), CZ_OK);
     assert_memory_equal(k3->a, key->a, key->n_vars * sizeof *key->a);
     assert_memory_equal(k3->qb.val, key->qb.val, key->qb.nnz * sizeof *key->qb.val);
+    /* its vk is snarkjs's exported small_vk.json, byte for byte (with
+       vk_alphabeta_12 = e(alpha1, beta2) computed here) */
+    cz_bn254_vk *vk = NULL;
+    assert_int_equal(cz_bn254_vk_from_zkey(&vk, key), CZ_OK);
+    char *vj = cz_bn254_vk_to_json(vk);
+    size_t vl;
+    uint8_t *want = read_fix(FIX "small_vk.json", &vl);
+    assert_non_null(vj);
+    assert_int_equal(strlen(vj), vl);
+    assert_memory_equal(vj, want, vl);
+    free(vj);
+    free(want);
+    cz_bn254_vk_free(vk);
     /* the BLS12-381 key is not BN254 */
     uint8_t *bz = read_fix("tests/fixtures/small.zkey", &len);
     assert_false(cz_zkey_bytes_are_bn254(bz, len));

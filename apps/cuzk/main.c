@@ -239,8 +239,9 @@ static const char *cmd_help(const char *cmd)
         return "usage: cuzk export-vk [opts] KEY verification_key.json\n"
                "\n"
                "Write the verification key of a proving key (.zkey or .czk), as\n"
-               "`snarkjs zkey export verificationkey` does. Of a .czk only the vk and IC\n"
-               "sections are read (and checked).\n"
+               "`snarkjs zkey export verificationkey` does (BLS12-381, or BN254 for a\n"
+               "snarkjs bn128 key). Of a .czk only the vk and IC sections are read\n"
+               "(and checked).\n"
                "\n"
                "options: --threads N, --quiet, --json\n"
                "exit: 0, 2 bad input, 3 internal error\n";
@@ -483,8 +484,23 @@ static bool is_czk(const char *path)
 /* Load a proving key, .zkey or .czk. vk_only: what a verification key
    needs (a .czk reads its vk and IC sections only). circuit (may be NULL):
    a .czk whose header names another circuit is refused before it is read. */
+/* Whether a .czk load decompresses on GPU `device` (the --device of a
+   proof): "cuda", or "auto" where the proof itself will take a GPU. */
+static bool load_on_gpu(const char *device, uint64_t domain_size)
+{
+    if (!device)
+        return false;
+    if (!strcmp(device, "cuda"))
+        return true;
+    return !strcmp(device, "auto") && !cz_backend_oneshot_prefers_cpu(domain_size) &&
+           cz_cuda_device_count() > 0;
+}
+
+#define LOAD_GPU_ARENA ((size_t)512 << 20) /* two 96 MiB chunks of points and their output */
+
 static cz_status load_key(cz_zkey **key, const char *path, unsigned threads, bool vk_only,
-                          const char *circuit, char *err, size_t err_len)
+                          const char *circuit, const char *device, int gpu, char *err,
+                          size_t err_len)
 {
     *key = NULL;
     if (!is_czk(path))
@@ -512,7 +528,25 @@ static cz_status load_key(cz_zkey **key, const char *path, unsigned threads, boo
                         info.circuit, circuit, circuit);
     if (!st) {
         cz_nkey_load_opts o = {.threads = threads, .vk_only = vk_only};
+        /* Its points decompressed and subgroup-checked on the GPU (minutes
+           on the CPU for a large key): a context of its own with a small
+           arena, gone before the prover's backend takes its share of the
+           card. Without one, the CPU (the reader also falls back to it if
+           the GPU fails midway). */
+        cz_cuda_ctx *dc = NULL;
+        if (!vk_only && load_on_gpu(device, info.domain_size)) {
+            char derr[256] = "";
+            if (cz_cuda_ctx_create(&dc, gpu, LOAD_GPU_ARENA, 0, derr, sizeof derr) == CZ_OK) {
+                o.decompress = cz_cuda_nkey_decompress;
+                o.decompress_ctx = dc;
+                o.decompress_on = "the gpu";
+            } else {
+                cz_log(CZ_LOG_WARN, "cuzk", "%s: no GPU for the key's points (%s): decompressing "
+                       "on the cpu", path, derr);
+            }
+        }
         st = cz_nkey_load_fd(key, fd, size, path, &o, err, err_len);
+        cz_cuda_ctx_destroy(dc);
     }
     close(fd);
     return st;
@@ -687,7 +721,8 @@ static int cmd_prove(const cli *c0)
     progress(c, "load key");
     t = now_ms();
     cz_zkey *key;
-    st = load_key(&key, zkey_path, c->threads, false, c->circuit, err, sizeof err);
+    st = load_key(&key, zkey_path, c->threads, false, c->circuit, c->device, c->gpu, err,
+                  sizeof err);
     if (st)
         return fail(st, err);
     stage_done(c, "load_key", now_ms() - t);
@@ -879,15 +914,37 @@ static int cmd_export_vk(const cli *c)
         return rc;
     char err[512];
     double t = now_ms();
-    cz_zkey *key;
-    cz_status st = load_key(&key, c->args[0], c->threads, true, NULL, err, sizeof err);
-    if (st)
-        return fail(st, err);
-    stage_done(c, "load_key", now_ms() - t);
-    t = now_ms();
-    st = write_vk(key, c->args[1], err, sizeof err);
-    uint32_t npub = key->n_public;
-    cz_zkey_free(key);
+    cz_status st;
+    uint32_t npub;
+    if (cz_zkey_file_is_bn254(c->args[0])) {
+        /* a snarkjs bn128 key: its vk as snarkjs exports it */
+        cz_bn254_zkey *bkey = NULL;
+        cz_zkey_load_opts lo = {.threads = c->threads, .no_matrices = true};
+        if ((st = cz_bn254_zkey_load_ex(&bkey, c->args[0], &lo, err, sizeof err)))
+            return fail(st, err);
+        stage_done(c, "load_key", now_ms() - t);
+        t = now_ms();
+        cz_bn254_vk *vk = NULL;
+        char *text = NULL;
+        if (cz_bn254_vk_from_zkey(&vk, bkey) || !(text = cz_bn254_vk_to_json(vk)))
+            st = cz_io_fail(CZ_ERR_NOMEM, err, sizeof err, c->args[1], "out of memory");
+        else
+            st = cz_write_text(c->args[1], text, err, sizeof err);
+        free(text);
+        cz_bn254_vk_free(vk);
+        npub = bkey->n_public;
+        cz_bn254_zkey_free(bkey);
+    } else {
+        cz_zkey *key;
+        st = load_key(&key, c->args[0], c->threads, true, NULL, NULL, 0, err, sizeof err);
+        if (st)
+            return fail(st, err);
+        stage_done(c, "load_key", now_ms() - t);
+        t = now_ms();
+        st = write_vk(key, c->args[1], err, sizeof err);
+        npub = key->n_public;
+        cz_zkey_free(key);
+    }
     if (st)
         return fail(st, err);
     stage_done(c, "export_vk", now_ms() - t);

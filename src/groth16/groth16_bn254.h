@@ -126,5 +126,9 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
    NULL when out of memory. */
 char *cz_bn254_proof_to_json(const cz_bn254_proof *p);
 char *cz_bn254_public_to_json(const cz_bn254_fr *pub, size_t n);
+/* snarkjs's verification_key.json of a bn128 key (vk_alphabeta_12 =
+   e(alpha1, beta2) computed here), byte for byte as `snarkjs zkey export
+   verificationkey` writes it; NULL when out of memory. */
+char *cz_bn254_vk_to_json(const cz_bn254_vk *vk);
 
 #endif

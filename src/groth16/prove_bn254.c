@@ -21,6 +21,7 @@
 #include "groth16/groth16_bn254.h"
 #include "io/binfile.h"
 #include "msm/msm_bn254.h"
+#include "pairing/bn254_pairing.h"
 #include "poly/ntt_bn254.h"
 #include "util/rng.h"
 
@@ -287,4 +288,39 @@ char *cz_bn254_public_to_json(const cz_bn254_fr *pub, size_t n)
         }
     }
     return dump(a);
+}
+
+static json_t *fp2_json(const cz_bn254_fp2 *a)
+{
+    char c0[CZ_BN254_STR_MAX], c1[CZ_BN254_STR_MAX];
+    cz_bn254_fp_to_dec(c0, &a->c0);
+    cz_bn254_fp_to_dec(c1, &a->c1);
+    return json_pack("[ss]", c0, c1);
+}
+
+static json_t *fp6_json(const cz_bn254_fp6 *a)
+{
+    return json_pack("[ooo]", fp2_json(&a->c0), fp2_json(&a->c1), fp2_json(&a->c2));
+}
+
+char *cz_bn254_vk_to_json(const cz_bn254_vk *vk)
+{
+    if (!vk || !vk->ic)
+        return NULL;
+    /* vk_alphabeta_12 = e(alpha1, beta2), as snarkjs writes it */
+    cz_bn254_fp12 ab;
+    cz_bn254_pairing(&ab, &vk->alpha1, &vk->beta2);
+    json_t *ic = json_array();
+    for (uint32_t i = 0; ic && i <= vk->n_public; i++)
+        if (json_array_append_new(ic, g1_json(&vk->ic[i]))) {
+            json_decref(ic);
+            ic = NULL;
+        }
+    if (!ic)
+        return NULL;
+    return dump(json_pack("{s:s,s:s,s:I,s:o,s:o,s:o,s:o,s:[oo],s:o}", "protocol", "groth16",
+                          "curve", "bn128", "nPublic", (json_int_t)vk->n_public, "vk_alpha_1",
+                          g1_json(&vk->alpha1), "vk_beta_2", g2_json(&vk->beta2), "vk_gamma_2",
+                          g2_json(&vk->gamma2), "vk_delta_2", g2_json(&vk->delta2),
+                          "vk_alphabeta_12", fp6_json(&ab.c0), fp6_json(&ab.c1), "IC", ic));
 }
