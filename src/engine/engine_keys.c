@@ -166,6 +166,25 @@ static void free_key(key *k)
     free(k);
 }
 
+/* A .czk's points through the first device's backend (its decompress
+   hook: on the GPU), its lock held per chunk (96 MiB of points) as for a
+   proof, so proofs running meanwhile interleave with the load. A device
+   that cannot (shut down, no hook) answers CZ_ERR_UNSUPPORTED and the
+   reader takes the CPU. */
+static cz_status key_decompress(void *ctx, bool g2, void *out, const uint8_t *in, size_t n,
+                                size_t *first_bad)
+{
+    device *dv = ctx;
+    pthread_mutex_lock(&dv->lock);
+    double t0 = ce_now_ms();
+    cz_status st = dv->be && dv->be->decompress
+                       ? dv->be->decompress(dv->be, g2, out, in, n, first_bad)
+                       : CZ_ERR_UNSUPPORTED;
+    dv->busy_ms += ce_now_ms() - t0;
+    pthread_mutex_unlock(&dv->lock);
+    return st;
+}
+
 cz_status cz_engine_key_load(cz_engine *e, const char *id, const char *path, char *err, size_t err_len)
 {
     return cz_engine_key_load_from(e, id, path, CZ_FROM_OPERATOR, err, err_len);
@@ -269,6 +288,11 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
         cz_zkey_load_opts lo = {.threads = (unsigned)e->cfg.prove_threads, .private_copy = true,
                                 .max_file_bytes = size, .mem_limit = need};
         cz_nkey_load_opts no = {.threads = (unsigned)e->cfg.prove_threads, .mem_limit = need};
+        if (!e->host_prove) { /* a GPU backend (set at the engine's start) */
+            no.decompress = key_decompress;
+            no.decompress_ctx = &e->devs[0];
+            no.decompress_on = "the gpu";
+        }
         st = nkey ? cz_nkey_load_fd(&k->zkey, fd, size, path, &no, err, err_len)
                   : cz_zkey_load_fd(&k->zkey, fd, size, path, &lo, err, err_len);
         if (!st && (st = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
