@@ -70,6 +70,9 @@ seed() { # name: (re)write the seeds into $B/corpus/name, keeping what the fuzze
         json) cp "$S"/*.json "$F"/*.json "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
         nkey) cp "$S"/*.czk "$dir"/ 2>/dev/null || true ;;
         bn254_json) cp "$F"/bn254/*.json "$dir"/ 2>/dev/null || true ;;
+        bn254_prove) # the first byte picks the reader: 0 the key, 1 the witness
+            for f in "$F"/bn254/*.zkey; do { printf '\0'; cat "$f"; } >"$dir/$(basename "$f")"; done
+            for f in "$F"/bn254/*.wtns; do { printf '\1'; cat "$f"; } >"$dir/$(basename "$f")"; done ;;
         bn254_*) python3 - "$ROOT/tests/vectors/bn254.json" "$1" "$dir" <<'PY'
 import json, sys, os
 d = json.load(open(sys.argv[1])); name = sys.argv[2]; out = sys.argv[3]
