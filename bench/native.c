@@ -16,13 +16,22 @@
  *             includes the key's upload; its timings say so), with the
  *             prover's own split (a/b/c, NTT, the five MSMs);
  *   verify    cz_groth16_verify against the key's vk, public inputs
- *             w[1..n_public]: a proof that fails makes the run fail.
+ *             w[1..n_public]: a proof that fails makes the run fail;
+ *   decomp    loading a .czk of this key: its G1 (A) and G2 (B2) points
+ *             compressed, then decompressed and subgroup-checked through
+ *             the backend's hook (the GPU; up to 2^23 G1 and 2^21 G2
+ *             points, checked equal to the key's) and on the CPU (all
+ *             threads, up to 2^16 / 2^14 points): points per second of
+ *             each, and the time the key's points (IC, A, B1, B2, C, H)
+ *             take to load at those rates.
  * Output: a table and a JSON line per figure (bench, preset, partition, ms,
  * commit, machine) as the other benches, and a summary: the median prove
  * time of the partitions after the first, and the time of a whole proof
  * (every partition) if witness and prove overlap (max of the two sums)
  * and if they do not (their sum).
  */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +63,111 @@ static void emit(const char *bench, const char *preset, int partition, double ms
            "\"commit\":\"%s\",\"machine\":\"%s\"}\n",
            bench, preset, partition, ms, extra_json ? extra_json : "", g_commit, g_machine);
     fflush(stdout);
+}
+
+/* ---- decomp: a .czk's points decompressed on the backend and the CPU ---- */
+
+typedef struct {
+    bool g2;
+    const void *pts;
+    uint8_t *c;
+    void *out;
+    _Atomic int bad;
+} dc_job;
+
+static void dc_compress(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    dc_job *j = arg;
+    for (size_t i = b; i < e; i++) {
+        if (j->g2)
+            cz_g2_to_compressed(j->c + 96 * i, (const cz_g2_affine *)j->pts + i);
+        else
+            cz_g1_to_compressed(j->c + 48 * i, (const cz_g1_affine *)j->pts + i);
+    }
+}
+
+static void dc_cpu(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    dc_job *j = arg;
+    for (size_t i = b; i < e; i++) {
+        cz_status st = j->g2 ? cz_g2_from_compressed((cz_g2_affine *)j->out + i, j->c + 96 * i)
+                             : cz_g1_from_compressed((cz_g1_affine *)j->out + i, j->c + 48 * i);
+        if (st != CZ_OK)
+            j->bad = 1;
+    }
+}
+
+/* points per second of the backend's hook (0: none) and of the CPU, for
+   the first n points of pts; -1 on a wrong result */
+static int dc_rates(cz_backend *be, cz_threadpool *pool, bool g2, const void *pts, size_t n,
+                    double *gpu_pps, double *cpu_pps)
+{
+    size_t ib = g2 ? 96 : 48, ob = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    size_t ng = n < ((size_t)1 << (g2 ? 21 : 23)) ? n : ((size_t)1 << (g2 ? 21 : 23));
+    size_t nc = n < ((size_t)1 << (g2 ? 14 : 16)) ? n : ((size_t)1 << (g2 ? 14 : 16));
+    dc_job j = {.g2 = g2, .pts = pts, .c = malloc(ng * ib), .out = malloc(ng * ob)};
+    int rc = 0;
+    *gpu_pps = *cpu_pps = 0;
+    if (!j.c || !j.out || ng == 0) {
+        rc = ng ? -1 : 0;
+        goto out;
+    }
+    cz_parallel_for(pool, ng, 4096, dc_compress, &j);
+    if (be->decompress) {
+        size_t first_bad = 0;
+        cz_status st = be->decompress(be, g2, j.out, j.c, ng > 4096 ? 4096 : ng, &first_bad);
+        double t = cz_bench_wall_now(); /* after a warm-up call (the module's load) */
+        if (st == CZ_OK)
+            st = be->decompress(be, g2, j.out, j.c, ng, &first_bad);
+        double s = cz_bench_wall_now() - t;
+        if (st != CZ_OK || memcmp(j.out, pts, ng * ob) != 0) {
+            fprintf(stderr, "bench-native: decomp: the backend's %s points are wrong (%s)\n",
+                    g2 ? "G2" : "G1", cz_strerror(st));
+            rc = -1;
+            goto out;
+        }
+        *gpu_pps = (double)ng / s;
+    }
+    double t = cz_bench_wall_now();
+    cz_parallel_for(pool, nc, 64, dc_cpu, &j);
+    double s = cz_bench_wall_now() - t;
+    if (j.bad || memcmp(j.out, pts, nc * ob) != 0) {
+        fprintf(stderr, "bench-native: decomp: the CPU's %s points are wrong\n", g2 ? "G2" : "G1");
+        rc = -1;
+        goto out;
+    }
+    *cpu_pps = (double)nc / s;
+out:
+    free(j.c);
+    free(j.out);
+    return rc;
+}
+
+static int bench_decomp(const cz_zkey *key, cz_backend *be, cz_threadpool *pool, const char *preset)
+{
+    double g1g, g1c, g2g, g2c;
+    if (dc_rates(be, pool, false, key->a, key->n_vars, &g1g, &g1c) ||
+        dc_rates(be, pool, true, key->b2, key->n_b, &g2g, &g2c))
+        return -1;
+    double n1 = (double)key->n_public + 1 + key->n_vars + key->n_b +
+                (key->n_vars - key->n_public - 1) + key->domain_size;
+    double n2 = key->n_b;
+    double load_gpu = g1g > 0 && g2g > 0 ? n1 / g1g + n2 / g2g : 0, load_cpu = n1 / g1c + n2 / g2c;
+    char txt[512], js[512];
+    snprintf(txt, sizeof txt,
+             "G1 %s %.3g pts/s, cpu %.3g pts/s (%d threads); G2 %s %.3g, cpu %.3g; this key's "
+             "%.0f G1 + %.0f G2 points: %s %.1f s, cpu %.1f s",
+             be->name, g1g, g1c, cz_threadpool_size(pool), be->name, g2g, g2c, n1, n2, be->name,
+             load_gpu, load_cpu);
+    snprintf(js, sizeof js,
+             "\"device\":\"%s\",\"g1_pps\":%.1f,\"g1_cpu_pps\":%.1f,\"g2_pps\":%.1f,"
+             "\"g2_cpu_pps\":%.1f,\"cpu_threads\":%d,\"key_g1\":%.0f,\"key_g2\":%.0f,"
+             "\"key_load_s\":%.3f,\"key_load_cpu_s\":%.3f,",
+             be->name, g1g, g1c, g2g, g2c, cz_threadpool_size(pool), n1, n2, load_gpu, load_cpu);
+    emit("decomp", preset, -1, (load_gpu > 0 ? load_gpu : load_cpu) * 1e3, txt, js);
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -127,6 +241,8 @@ static int run(const cz_porep_params *p, const char *device, int partitions, uin
         fprintf(stderr, "bench-native: vk failed\n");
         goto out;
     }
+    if (bench_decomp(key, be, pool, p->name))
+        goto out;
 
     t = cz_bench_wall_now();
     if (cz_c1_generate(&c1, p, seed, err, sizeof err)) {
