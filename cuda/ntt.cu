@@ -22,12 +22,12 @@
  *
  * That is the old path (k_dif_pass), kept for comparison and selected by
  * CUZK_NTT_OLD=1. The default path (log_n >= 3) runs the passes of
- * ntt_pass.cuh: the same decomposition, each thread's 8 elements in
- * registers through rounds of three radix-2 stages, twiddles of a pass from
+ * ntt_pass.cuh: the same decomposition, each thread's 2^R elements in
+ * registers through rounds of R radix-2 stages, twiddles of a pass from
  * one table of 2^(k-1) roots, twists from a table of the powers of w_N'
  * when N' <= 2^18 (one product) and from the lo/hi tables above (two)
- * otherwise; a DIF pass's twist is applied by the next pass as it loads
- * (CZD_NTT_DIF_TWIST_STORE=1: at its own store). The coset's g^x is
+ * otherwise; a DIF pass's twist is applied by the next pass as it loads,
+ * or by itself at its store (variants with TS). The coset's g^x is
  * applied at the first pass's load; the natural order comes from the last
  * pass's store through shared memory, by groups of rows (out of place,
  * through a scratch copy of the data), fused with 1/n and h^f. The H step
@@ -35,8 +35,38 @@
  * the forward as a DIT from that order (natural out): no permutation
  * anywhere; the coset scale g^j / n is folded into the DIT's twists when
  * g^2 = w (the first DIT pass scales its own digit), else it is a product
- * in the last DIF pass; c's last DIT pass writes a * b - c into a. n < 8
- * uses one thread's direct DFT (k_ntt_tiny). Figures: docs/PERF.md.
+ * in the last DIF pass; c's last DIT pass writes a * b - c into a. The
+ * inverse's last pass and the forward's first work on the same rows of
+ * 2^k elements (L = 0) and meet in the same registers: k_ntt_mid runs
+ * them as one kernel, one read and write of each vector less
+ * (CUZK_NTT_H_FUSE=0: two kernels). n < 8 uses one thread's direct DFT
+ * (k_ntt_tiny). Figures: docs/PERF.md. Knobs for A/B runs on the device:
+ * CUZK_NTT_VARIANT, CUZK_NTT_H_FUSE, CUZK_NTT_BLOCK_LOG (9..the variant's
+ * BL), CUZK_NTT_DIRECT_LOG (largest twist table read directly, 12..22,
+ * default 18), CUZK_NTT_OLD.
+ *
+ * Variants (ntt_pass.cuh's CZD_NTT_VARIANTS, one translation unit each,
+ * cuda/ntt_v<i>.cu): the pass kernels are instantiated side by side for
+ * several choices of R (elements per thread), 16-byte global accesses
+ * (VEC), the DIF twist at the store (TS) and the register budget
+ * (__launch_bounds__), and CUZK_NTT_VARIANT (name or index, read at each
+ * transform) picks one, so that one build on the device times them all.
+ * The default is CZD_NTT_DEFAULT_VARIANT (r2v). ptxas (nvcc 13.0.88, sm_90,
+ * -Xptxas -v), registers and spill stores in bytes, over the 6 DIF and
+ * 6 DIT kernels of a variant (low round of 1..3 stages, with and without
+ * the extras; R = 2: 4 and 4):
+ *   r3    (R 3, 4-byte accesses, twist at the load, 256 threads, 2 blocks):
+ *         128 regs; DIF 148-284 B spilled, DIT 28-92 (commit 38ea5dd's)
+ *   r3v   (r3 with 16-byte accesses): 128; DIF 124-248, DIT 20-64
+ *   r3vs  (r3v, DIF twist at the store): 128; DIF 136-156, DIT 20-64
+ *   r3v1  (r3v, 1 block: up to 255 regs): DIF 152-158, DIT 164-180, no spills
+ *   r2v   (R 2, 16-byte, 512 threads, 1 block): DIF 88-92, DIT 92-102, no spills
+ *   r2vs  (r2v, DIF twist at the store): DIF 92-96, DIT 92-102, no spills
+ *   r2v10 (r2v in blocks of 2^10 elements, 256 threads, 3 blocks): 80;
+ *         no spills but DIF with extras and a low round of 2 (52 B)
+ * Occupancy follows: r3/r3v/r3vs 16 warps per SM (2 blocks of 2^11
+ * elements), r3v1 8 (one block; 12 with CUZK_NTT_BLOCK_LOG=10), r2v/r2vs
+ * 16 (one block of 2^11), r2v10 24 (three of 2^10).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,41 +296,25 @@ static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
 /* ---- the register-round passes (ntt_pass.cuh) ---- */
 
 #define CZD_NTT_PASS_KMAX 10
-#define CZD_NTT_BLOCK_LOG 11 /* 2^11 elements (64 KiB of shared memory) per block */
-
-/* elements per block: 2^11, or CUZK_NTT_BLOCK_LOG (9..11) for tuning */
-static unsigned czd_ntt_block_log(void)
+/* elements per block: 2^max (the variant's BL), or CUZK_NTT_BLOCK_LOG
+   (9..max) for tuning */
+static unsigned czd_ntt_block_log(unsigned max)
 {
     const char *e = getenv("CUZK_NTT_BLOCK_LOG");
-    unsigned b = e && *e ? (unsigned)atoi(e) : CZD_NTT_BLOCK_LOG;
-    return b < 9 ? 9 : b > CZD_NTT_BLOCK_LOG ? CZD_NTT_BLOCK_LOG : b;
+    unsigned b = e && *e ? (unsigned)atoi(e) : max;
+    return b < 9 ? 9 : b > max ? max : b;
 }
 #define CZD_NTT_DIRECT_LOG 18 /* twist tables of up to 2^18 powers (8 MiB) are read directly */
 
-template <bool DIT, int RLOW, bool X>
-__global__ void __launch_bounds__(256, 2) k_ntt_pass(const czd_pass_args<czd_fr> a)
+/* the largest twist table read directly: 2^18 powers, or
+   CUZK_NTT_DIRECT_LOG (12..22) for tuning (19 makes the H step's second
+   forward pass at 2^27 take one product per twist instead of two, from a
+   16 MiB table) */
+static unsigned czd_ntt_direct_log(void)
 {
-    extern __shared__ uint4 czd_ntt_sh[];
-    czd_pass<czd_fr, DIT, RLOW, X> t(a, blockIdx.x, threadIdx.x);
-    t.load();
-    t.compute(0);
-    for (unsigned ri = 1; ri <= t.nu; ri++) {
-        if (ri > 1)
-            __syncthreads();
-        t.put(czd_ntt_sh, ri - 1);
-        __syncthreads();
-        t.get(czd_ntt_sh, ri);
-        t.compute(ri);
-    }
-    if (X && a.rows) {
-        if (t.nu)
-            __syncthreads();
-        t.put(czd_ntt_sh, t.nu);
-        __syncthreads();
-        t.store_rows(czd_ntt_sh, threadIdx.x, blockDim.x);
-    } else {
-        t.store();
-    }
+    const char *e = getenv("CUZK_NTT_DIRECT_LOG");
+    unsigned d = e && *e ? (unsigned)atoi(e) : CZD_NTT_DIRECT_LOG;
+    return d < 12 ? 12 : d > 22 ? 22 : d;
 }
 
 /* t[i] = b.at(i << shift), i < count */
@@ -308,7 +322,7 @@ __global__ void k_pow_direct(czd_fr *t, czd_powt<czd_fr> b, size_t count, unsign
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count)
-        t[i] = b.at((uint64_t)i << shift);
+        t[i] = b.at<false>((uint64_t)i << shift);
 }
 
 __global__ void k_mul_const(czd_fr *t, size_t count, czd_fr c)
@@ -404,7 +418,7 @@ static cz_status czd_powt_make(czd_ctx *ctx, czd_scratch &sc, czd_powt<czd_fr> *
    forward transform, whose twists then also apply the coset w (w^2 the
    transform's root; see czd_pass_args::coset) */
 static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, const czd_fr &w,
-                               unsigned log_n, unsigned extra)
+                               unsigned log_n, unsigned extra, unsigned bl)
 {
     const unsigned root_log = log_n + extra;
     pl->log_n = log_n;
@@ -412,7 +426,7 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
     cz_status st = czd_powt_make(ctx, sc, &pl->wt, w, root_log, nullptr);
     if (st != CZ_OK)
         return st;
-    const unsigned bl = czd_ntt_block_log();
+    const unsigned direct_log = czd_ntt_direct_log();
     unsigned s0 = 0;
     for (unsigned p = 0; p < pl->npass; p++) {
         unsigned k = log_n / pl->npass + (p < log_n % pl->npass ? 1 : 0);
@@ -432,7 +446,7 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
         pl->twd[p] = nullptr;
         if (L == 0) {
             pl->tw[p] = CZD_TW_NONE;
-        } else if (root_log - s0 <= CZD_NTT_DIRECT_LOG) {
+        } else if (root_log - s0 <= direct_log) {
             size_t nt = (size_t)1 << (root_log - s0);
             CZD_TAKE(ctx, sc, czd_fr, twd, nt);
             k_pow_direct<<<czd_blocks(nt, 256), 256, 0, ctx->stream>>>(twd, pl->wt, nt, s0);
@@ -456,9 +470,10 @@ __global__ void k_pow_bitrev(czd_fr *t, czd_powt<czd_fr> b, unsigned k, unsigned
 }
 
 /* pass p's arguments; its twist: a DIT pass's own, a DIF pass's
-   predecessor's (applied at the load) */
+   predecessor's (applied at the load), or its own with ts (the variant
+   applies it at the store) */
 static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, const czd_fr *src,
-                                           czd_fr *dst, bool dit)
+                                           czd_fr *dst, bool dit, bool ts)
 {
     czd_pass_args<czd_fr> a;
     memset(&a, 0, sizeof a);
@@ -470,8 +485,8 @@ static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, c
     a.lc = pl->lc[p];
     a.roots = pl->roots[p];
     a.twp = pl->wt;
-    unsigned tp = dit || CZD_NTT_DIF_TWIST_STORE ? p : p - 1;
-    if (dit || CZD_NTT_DIF_TWIST_STORE || p > 0) {
+    unsigned tp = dit || ts ? p : p - 1;
+    if (dit || ts || p > 0) {
         a.tw = pl->tw[tp];
         a.twd = pl->twd[tp];
         a.tw_s0 = pl->s0[tp];
@@ -481,41 +496,56 @@ static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, c
     return a;
 }
 
-template <bool DIT, int RLOW, bool X>
-static cz_status czd_pass_launch1(czd_ctx *ctx, const czd_pass_args<czd_fr> &a)
+/* ---- the variants (ntt_pass.cuh's CZD_NTT_VARIANTS) ---- */
+
+/* r2v: no spills at 16 warps per SM (see the DESIGN note); a guess until
+   the device times the variants */
+#define CZD_NTT_DEFAULT_VARIANT 4
+
+struct czd_ntt_variant {
+    const char *name;
+    int r, vec, ts, minb;
+    unsigned bl;
+    cz_status (*launch)(czd_ctx *, bool, const czd_pass_args<czd_fr> &);
+    cz_status (*mid)(czd_ctx *, const czd_pass_args<czd_fr> &, const czd_pass_args<czd_fr> &);
+};
+#define CZD_NTT_VARIANT_ROW(i, name, r, vec, ts, minb, bl)                                         \
+    {name, r, vec, ts, minb, bl, czd_ntt_launch_v##i, czd_ntt_mid_v##i},
+static const czd_ntt_variant czd_ntt_variants[CZD_NTT_NVARIANTS] = {CZD_NTT_VARIANTS(CZD_NTT_VARIANT_ROW)};
+#undef CZD_NTT_VARIANT_ROW
+
+/* CUZK_NTT_VARIANT: a variant's name or index, read at each transform (a
+   test or a benchmark may change it between calls); unset or empty: the
+   default. An unknown value is refused (CZ_ERR_ARG). */
+static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant **out)
 {
-    static bool attr_set[64];
-    unsigned E = 1u << (a.k + a.lc);
-    size_t shmem = (size_t)E * sizeof(czd_fr);
-    if (shmem > 48 * 1024 && !attr_set[ctx->device & 63]) {
-        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_pass<DIT, RLOW, X>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)(sizeof(czd_fr) << CZD_NTT_BLOCK_LOG)));
-        attr_set[ctx->device & 63] = true;
+    const char *e = getenv("CUZK_NTT_VARIANT");
+    *out = &czd_ntt_variants[CZD_NTT_DEFAULT_VARIANT];
+    if (!e || !*e)
+        return CZ_OK;
+    for (int i = 0; i < CZD_NTT_NVARIANTS; i++) {
+        char num[8];
+        snprintf(num, sizeof num, "%d", i);
+        if (strcmp(e, czd_ntt_variants[i].name) == 0 || strcmp(e, num) == 0) {
+            *out = &czd_ntt_variants[i];
+            return CZ_OK;
+        }
     }
-    size_t blocks = ((size_t)1 << a.log_n) >> (a.k + a.lc);
-    k_ntt_pass<DIT, RLOW, X><<<(unsigned)blocks, E / 8, shmem, ctx->stream>>>(a);
-    CZD_LAUNCHED(ctx, DIT ? "k_ntt_pass<dit>" : "k_ntt_pass<dif>");
-    return CZ_OK;
+    char names[128] = "";
+    for (int i = 0; i < CZD_NTT_NVARIANTS; i++) {
+        strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
+        strncat(names, czd_ntt_variants[i].name, sizeof names - strlen(names) - 1);
+    }
+    return czd_fail(ctx, CZ_ERR_ARG, "CUZK_NTT_VARIANT=%.32s: no such NTT variant (%s, or 0..%d)", e,
+                    names, CZD_NTT_NVARIANTS - 1);
 }
 
-static cz_status czd_pass_launch(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr> &a)
+/* CUZK_NTT_H_FUSE=0: the H step runs the inverse's last pass and the
+   forward's first as two kernels instead of one (k_ntt_mid) */
+static bool czd_ntt_h_fuse(void)
 {
-    bool x = a.pre || a.post || a.pa || a.rows || a.pre_x;
-    switch (czd_rlow(a.k) + (dit ? 3 : 0) + (x ? 6 : 0)) {
-    case 1: return czd_pass_launch1<false, 1, false>(ctx, a);
-    case 2: return czd_pass_launch1<false, 2, false>(ctx, a);
-    case 3: return czd_pass_launch1<false, 3, false>(ctx, a);
-    case 4: return czd_pass_launch1<true, 1, false>(ctx, a);
-    case 5: return czd_pass_launch1<true, 2, false>(ctx, a);
-    case 6: return czd_pass_launch1<true, 3, false>(ctx, a);
-    case 7: return czd_pass_launch1<false, 1, true>(ctx, a);
-    case 8: return czd_pass_launch1<false, 2, true>(ctx, a);
-    case 9: return czd_pass_launch1<false, 3, true>(ctx, a);
-    case 10: return czd_pass_launch1<true, 1, true>(ctx, a);
-    case 11: return czd_pass_launch1<true, 2, true>(ctx, a);
-    default: return czd_pass_launch1<true, 3, true>(ctx, a);
-    }
+    const char *e = getenv("CUZK_NTT_H_FUSE");
+    return !(e && *e && strcmp(e, "0") == 0);
 }
 
 static const char *czd_pass_name(bool dit, unsigned p)
@@ -530,6 +560,10 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
 {
     if (log_n > 31)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
+    const czd_ntt_variant *nv;
+    cz_status st;
+    if ((st = czd_ntt_variant_get(ctx, &nv)) != CZ_OK)
+        return st;
     if (czd_ntt_old_path() || log_n > 28)
         return czd_ntt_old(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
     czd_fr *a = (czd_fr *)dev_a;
@@ -556,9 +590,8 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     char what[48];
     snprintf(what, sizeof what, "ntt 2^%u", log_n);
     czd_prof prof(ctx, what);
-    cz_status st;
     czd_ntt_plan pl;
-    if ((st = czd_plan_make(ctx, sc, &pl, w, log_n, 0)) != CZ_OK)
+    if ((st = czd_plan_make(ctx, sc, &pl, w, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK)
         return st;
     czd_powt<czd_fr> pre_t = {nullptr, nullptr, 0}, post_t = {nullptr, nullptr, 0};
     if (pre_g && (st = czd_powt_make(ctx, sc, &pre_t, g, log_n, nullptr)) != CZ_OK)
@@ -585,7 +618,7 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     prof.mark("tables");
     for (unsigned p = 0; p < pl.npass; p++) {
         bool last = p + 1 == pl.npass;
-        czd_pass_args<czd_fr> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp, false);
+        czd_pass_args<czd_fr> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp, false, nv->ts);
         if (p == 0 && pre_g) {
             pa.pre = 1;
             pa.pre_t = pre_t;
@@ -598,14 +631,14 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
                 unsigned m = log_n - pa.k;
                 if (m > 3)
                     m = 3;
-                unsigned bl = czd_ntt_block_log();
+                unsigned bl = czd_ntt_block_log(nv->bl);
                 if (pa.k + m > bl)
                     m = bl > pa.k ? bl - pa.k : 0;
                 pa.rows = 1;
                 pa.lc = m;
             }
         }
-        if ((st = czd_pass_launch(ctx, false, pa)) != CZ_OK)
+        if ((st = nv->launch(ctx, false, pa)) != CZ_OK)
             return st;
         prof.mark(czd_pass_name(false, p));
     }
@@ -623,7 +656,10 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
     czd_fr *v[3] = {(czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c};
     size_t n = (size_t)1 << log_n;
+    const czd_ntt_variant *nv;
     cz_status st;
+    if ((st = czd_ntt_variant_get(ctx, &nv)) != CZ_OK)
+        return st;
     if (czd_ntt_old_path() || log_n < 3) {
         for (int i = 0; i < 3; i++) {
             if ((st = czd_ntt(ctx, v[i], log_n, w_inv_host, nullptr, 0, n_inv_host, g_host)) != CZ_OK)
@@ -648,12 +684,12 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
     czd_ntt_plan fwd, inv;
     czd_powt<czd_fr> scale = {nullptr, nullptr, 0};
     czd_fr *pre_x = nullptr;
-    if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n, 0)) != CZ_OK)
+    if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK)
         return st;
     if (g_half) {
         /* g = w_2n: the forward plan from g; the first DIT pass scales its
            digit (pre_x, 1/n folded in), the twists of the others theirs */
-        if ((st = czd_plan_make(ctx, sc, &fwd, g, log_n, 1)) != CZ_OK)
+        if ((st = czd_plan_make(ctx, sc, &fwd, g, log_n, 1, czd_ntt_block_log(nv->bl))) != CZ_OK)
             return st;
         unsigned kl = fwd.k[fwd.npass - 1];
         pre_x = sc.take<czd_fr>((size_t)1 << kl);
@@ -662,27 +698,33 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         k_pow_bitrev<<<czd_blocks((size_t)1 << kl, 128), 128, 0, ctx->stream>>>(
             pre_x, fwd.wt, kl, fwd.s0[fwd.npass - 1], ni);
         CZD_LAUNCHED(ctx, "k_pow_bitrev");
-    } else if ((st = czd_plan_make(ctx, sc, &fwd, w, log_n, 0)) != CZ_OK ||
+    } else if ((st = czd_plan_make(ctx, sc, &fwd, w, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK ||
                (st = czd_powt_make(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK) {
         return st;
     }
     prof.mark("tables");
+    const bool fuse = czd_ntt_h_fuse();
     for (int i = 0; i < 3; i++) {
         /* coefficients, bit-reversed (times g^j / n unless g_half) */
+        czd_pass_args<czd_fr> last;
         for (unsigned p = 0; p < inv.npass; p++) {
-            czd_pass_args<czd_fr> pa = czd_pass_base(&inv, p, v[i], v[i], false);
+            czd_pass_args<czd_fr> pa = czd_pass_base(&inv, p, v[i], v[i], false, nv->ts);
             if (p + 1 == inv.npass && !g_half) {
                 pa.post = CZD_POST_POW;
                 pa.post_t = scale;
             }
-            if ((st = czd_pass_launch(ctx, false, pa)) != CZ_OK)
+            if (fuse && p + 1 == inv.npass) {
+                last = pa; /* run with the forward's first pass below */
+                break;
+            }
+            if ((st = nv->launch(ctx, false, pa)) != CZ_OK)
                 return st;
             prof.mark(czd_pass_name(false, p));
         }
         /* values on the coset, natural order; c's last pass makes h in a */
         for (unsigned q = fwd.npass; q-- > 0;) {
             bool prod = i == 2 && q == 0;
-            czd_pass_args<czd_fr> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i], true);
+            czd_pass_args<czd_fr> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i], true, nv->ts);
             if (prod) {
                 pa.pa = v[0];
                 pa.pb = v[1];
@@ -692,7 +734,13 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
                 if (q + 1 == fwd.npass)
                     pa.pre_x = pre_x;
             }
-            if ((st = czd_pass_launch(ctx, true, pa)) != CZ_OK)
+            if (fuse && q + 1 == fwd.npass) {
+                if ((st = nv->mid(ctx, last, pa)) != CZ_OK)
+                    return st;
+                prof.mark("mid");
+                continue;
+            }
+            if ((st = nv->launch(ctx, true, pa)) != CZ_OK)
                 return st;
             prof.mark(czd_pass_name(true, q));
         }

@@ -8,7 +8,14 @@
  * a .* b - c), and the sizes above 2^20 up to CZ_TEST_NTT_MAX_LOG (default
  * 24, at most 28) against the CPU NTT in full, one kind per size and both
  * roots in turn, plus a round trip and a direct evaluation of a few
- * outputs. Skips (exit 77) without a CUDA build or device.
+ * outputs. Every GPU computation runs under each variant of the passes
+ * (CUZK_NTT_VARIANT, cuda/ntt_pass.cuh's CZD_NTT_VARIANTS) against the
+ * same CPU result: all of them by default, CZ_TEST_NTT_VARIANTS (names,
+ * comma-separated) or CUZK_NTT_VARIANT alone pick some; the host model
+ * has no variants and runs the first only. An unknown variant is refused.
+ * The H step runs with its middle passes fused (default) and not
+ * (CUZK_NTT_H_FUSE=0).
+ * Skips (exit 77) without a CUDA build or device.
  */
 #include "test_util.h"
 
@@ -21,6 +28,39 @@
 #include "util/threadpool.h"
 
 static cz_cuda_ctx *g_ctx;
+
+/* the variants of cuda/ntt_pass.cuh's CZD_NTT_VARIANTS, by name */
+static const char *const k_variants[] = {"r3", "r3v", "r3vs", "r3v1", "r2v", "r2vs", "r2v10"};
+#define MAX_VARIANTS 16
+static char g_var[MAX_VARIANTS][16];
+static int g_nvar;
+static const char *g_cur = "";
+static int g_model;
+
+static void variants_init(void)
+{
+    const char *list = getenv("CZ_TEST_NTT_VARIANTS"), *one = getenv("CUZK_NTT_VARIANT");
+    g_nvar = 0;
+    if (list && *list) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t && g_nvar < MAX_VARIANTS;
+             t = strtok_r(NULL, ", ", &save))
+            snprintf(g_var[g_nvar++], sizeof g_var[0], "%s", t);
+    } else if (one && *one) {
+        snprintf(g_var[g_nvar++], sizeof g_var[0], "%s", one);
+    } else {
+        int n = g_model ? 1 : (int)(sizeof k_variants / sizeof k_variants[0]);
+        for (int i = 0; i < n; i++)
+            snprintf(g_var[g_nvar++], sizeof g_var[0], "%s", k_variants[i]);
+    }
+}
+
+static void variant_set(int i)
+{
+    g_cur = g_var[i];
+    setenv("CUZK_NTT_VARIANT", g_cur, 1);
+}
 
 static void check(cz_status st)
 {
@@ -38,7 +78,7 @@ static void compare(const cz_fr *got, const cz_fr *want, size_t n, const char *w
 {
     for (size_t i = 0; i < n; i++)
         if (!cz_fr_eq(&got[i], &want[i]))
-            fail_msg("%s 2^%u differs at %zu of %zu", what, log_n, i, n);
+            fail_msg("%s 2^%u differs at %zu of %zu (variant %s)", what, log_n, i, n, g_cur);
 }
 
 static void test_vs_cpu(void **state)
@@ -67,16 +107,19 @@ static void test_vs_cpu(void **state)
                 continue; /* every kind at small sizes, one per size above */
             random_vec(a, n, &rng);
             memcpy(c, a, n * sizeof *a);
-            memcpy(g_, a, n * sizeof *a);
             switch (kind) {
             case 0: cz_ntt_forward(d, c, pool); break;
             case 1: cz_ntt_inverse(d, c, pool); break;
             case 2: cz_ntt_coset_forward(d, c, &shift, pool); break;
             default: cz_ntt_coset_inverse(d, c, &shift, pool); break;
             }
-            check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
-            static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
-            compare(g_, c, n, names[kind], log_n);
+            for (int vi = 0; vi < g_nvar; vi++) {
+                variant_set(vi);
+                memcpy(g_, a, n * sizeof *a);
+                check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
+                static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
+                compare(g_, c, n, names[kind], log_n);
+            }
         }
         cz_ntt_domain_destroy(d);
     }
@@ -101,16 +144,19 @@ static void test_dev_bitrev(void **state)
         cz_ntt_forward(d, c, cz_threadpool_global());
         cz_cuda_buf buf;
         check(cz_cuda_buf_alloc(g_ctx, &buf, n * sizeof *a));
-        check(cz_cuda_upload(g_ctx, &buf, 0, a, n * sizeof *a));
-        check(cz_cuda_ntt_dev(g_ctx, &buf, log_n, &d->omega, CZ_CUDA_NTT_FORWARD, NULL,
-                              CZ_CUDA_NTT_BITREV_OUT));
-        check(cz_cuda_download(g_ctx, g_, &buf, 0, n * sizeof *a));
-        for (size_t i = 0; i < n; i++) {
-            size_t r = 0;
-            for (unsigned b = 0; b < log_n; b++)
-                r |= ((i >> b) & 1) << (log_n - 1 - b);
-            if (!cz_fr_eq(&g_[r], &c[i]))
-                fail_msg("bit-reversed output 2^%u differs at %zu", log_n, i);
+        for (int vi = 0; vi < g_nvar; vi++) {
+            variant_set(vi);
+            check(cz_cuda_upload(g_ctx, &buf, 0, a, n * sizeof *a));
+            check(cz_cuda_ntt_dev(g_ctx, &buf, log_n, &d->omega, CZ_CUDA_NTT_FORWARD, NULL,
+                                  CZ_CUDA_NTT_BITREV_OUT));
+            check(cz_cuda_download(g_ctx, g_, &buf, 0, n * sizeof *a));
+            for (size_t i = 0; i < n; i++) {
+                size_t r = 0;
+                for (unsigned b = 0; b < log_n; b++)
+                    r |= ((i >> b) & 1) << (log_n - 1 - b);
+                if (!cz_fr_eq(&g_[r], &c[i]))
+                    fail_msg("bit-reversed output 2^%u differs at %zu (variant %s)", log_n, i, g_cur);
+            }
         }
         /* an inverse of a bit-reversed request is refused */
         assert_int_equal(cz_cuda_ntt_dev(g_ctx, &buf, log_n, &d->omega, CZ_CUDA_NTT_INVERSE,
@@ -164,23 +210,36 @@ static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *
     size_t n = (size_t)1 << log_n;
     cz_ntt_domain *d;
     assert_int_equal(cz_ntt_domain_create(&d, log_n, root), CZ_OK);
-    cz_fr *v[3], *g_ = malloc(n * sizeof *g_);
+    cz_fr *v[3], *in[3], *g_ = malloc(n * sizeof *g_);
     cz_cuda_buf buf[3];
     for (int i = 0; i < 3; i++) {
         v[i] = malloc(n * sizeof *v[i]);
+        in[i] = malloc(n * sizeof *in[i]);
         random_vec(v[i], n, rng);
+        memcpy(in[i], v[i], n * sizeof *g_);
         check(cz_cuda_buf_alloc(g_ctx, &buf[i], n * sizeof *g_));
-        check(cz_cuda_upload(g_ctx, &buf[i], 0, v[i], n * sizeof *g_));
     }
-    check(cz_cuda_ntt_h_dev(g_ctx, buf, log_n, &d->omega, g ? g : &d->omega_2n));
-    check(cz_cuda_download(g_ctx, g_, &buf[0], 0, n * sizeof *g_));
     h_cpu(d, v[0], v[1], v[2], g);
-    compare(g_, v[0], n,
-            g ? "H step on a coset" : root == CZ_NTT_ROOT_5 ? "H step (root 5)" : "H step (root 7)",
-            log_n);
+    /* every variant, with the middle passes fused (the default) and not */
+    for (int vi = 0; vi < g_nvar; vi++) {
+        variant_set(vi);
+        for (int fuse = 1; fuse >= (g_model ? 1 : 0); fuse--) {
+            setenv("CUZK_NTT_H_FUSE", fuse ? "1" : "0", 1);
+            for (int i = 0; i < 3; i++)
+                check(cz_cuda_upload(g_ctx, &buf[i], 0, in[i], n * sizeof *g_));
+            check(cz_cuda_ntt_h_dev(g_ctx, buf, log_n, &d->omega, g ? g : &d->omega_2n));
+            check(cz_cuda_download(g_ctx, g_, &buf[0], 0, n * sizeof *g_));
+            static const char *what[2][3] = {
+                {"H step on a coset (unfused)", "H step (root 5, unfused)", "H step (root 7, unfused)"},
+                {"H step on a coset", "H step (root 5)", "H step (root 7)"}};
+            compare(g_, v[0], n, what[fuse][g ? 0 : root == CZ_NTT_ROOT_5 ? 1 : 2], log_n);
+        }
+        unsetenv("CUZK_NTT_H_FUSE");
+    }
     for (int i = 2; i >= 0; i--) {
         check(cz_cuda_buf_free(g_ctx, &buf[i]));
         free(v[i]);
+        free(in[i]);
     }
     free(g_);
     cz_ntt_domain_destroy(d);
@@ -234,7 +293,6 @@ static void test_large(void **state)
         assert_non_null(g_);
         random_vec(a, n, &rng);
         memcpy(c, a, n * sizeof *a);
-        memcpy(g_, a, n * sizeof *a);
         int kind = (int)(log_n % 4);
         switch (kind) {
         case 0: cz_ntt_forward(d, c, pool); break;
@@ -242,24 +300,33 @@ static void test_large(void **state)
         case 2: cz_ntt_coset_forward(d, c, &shift, pool); break;
         default: cz_ntt_coset_inverse(d, c, &shift, pool); break;
         }
-        check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
-        static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
-        compare(g_, c, n, names[kind], log_n);
-        /* a forward transform: a few outputs by direct evaluation (one
-           thread: up to 2^24), and the round trip */
-        memcpy(g_, a, n * sizeof *a);
-        check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_FORWARD, NULL));
-        for (int t = 0; t < 2 && log_n <= 24; t++) {
-            size_t i = t == 0 ? 1 : (size_t)(cz_rng_u64(&rng) & (n - 1));
-            cz_fr x, v;
-            uint64_t ex = i;
+        /* a forward transform's outputs 1 and one at random by direct
+           evaluation (one thread: up to 2^24) */
+        size_t at[2] = {1, (size_t)(cz_rng_u64(&rng) & (n - 1))};
+        cz_fr val[2];
+        int nat = log_n <= 24 ? 2 : 0;
+        for (int t = 0; t < nat; t++) {
+            cz_fr x;
+            uint64_t ex = at[t];
             cz_fr_pow(&x, &d->omega, &ex, 1);
-            eval_at(&v, a, n, &x);
-            if (!cz_fr_eq(&v, &g_[i]))
-                fail_msg("forward 2^%u: output %zu is not a(w^%zu)", log_n, i, i);
+            eval_at(&val[t], a, n, &x);
         }
-        check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_INVERSE, NULL));
-        compare(g_, a, n, "round trip", log_n);
+        for (int vi = 0; vi < g_nvar; vi++) {
+            variant_set(vi);
+            memcpy(g_, a, n * sizeof *a);
+            check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
+            static const char *names[] = {"forward", "inverse", "coset forward", "coset inverse"};
+            compare(g_, c, n, names[kind], log_n);
+            /* the forward transform's evaluated outputs, and the round trip */
+            memcpy(g_, a, n * sizeof *a);
+            check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_FORWARD, NULL));
+            for (int t = 0; t < nat; t++)
+                if (!cz_fr_eq(&val[t], &g_[at[t]]))
+                    fail_msg("forward 2^%u: output %zu is not a(w^%zu) (variant %s)", log_n, at[t],
+                             at[t], g_cur);
+            check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, CZ_CUDA_NTT_INVERSE, NULL));
+            compare(g_, a, n, "round trip", log_n);
+        }
         free(a), free(c), free(g_);
         cz_ntt_domain_destroy(d);
         if (log_n == 22 || log_n == 24)
@@ -275,6 +342,20 @@ static void test_bad_args(void **state)
     cz_fr_one(&x);
     assert_int_equal(cz_cuda_ntt(g_ctx, &x, 29, &one, CZ_CUDA_NTT_FORWARD, NULL), CZ_ERR_ARG);
     assert_int_equal(cz_cuda_ntt(g_ctx, &x, 0, &one, CZ_CUDA_NTT_COSET_FORWARD, NULL), CZ_ERR_ARG);
+    if (!g_model) { /* the model has no variants */
+        const char *old = getenv("CUZK_NTT_VARIANT");
+        char keep[64];
+        snprintf(keep, sizeof keep, "%s", old ? old : "");
+        setenv("CUZK_NTT_VARIANT", "no-such-variant", 1);
+        cz_fr v[8];
+        for (int i = 0; i < 8; i++)
+            cz_fr_set_u64(&v[i], (uint64_t)i);
+        assert_int_equal(cz_cuda_ntt(g_ctx, v, 3, &one, CZ_CUDA_NTT_FORWARD, NULL), CZ_ERR_ARG);
+        if (old)
+            setenv("CUZK_NTT_VARIANT", keep, 1);
+        else
+            unsetenv("CUZK_NTT_VARIANT");
+    }
 }
 
 int main(void)
@@ -292,6 +373,12 @@ int main(void)
         return 77;
     }
     printf("# device: %s\n", cz_cuda_device_name(g_ctx));
+    g_model = strncmp(cz_cuda_device_name(g_ctx), "cuzk GPU model", 14) == 0;
+    variants_init();
+    printf("# NTT variants:");
+    for (int i = 0; i < g_nvar; i++)
+        printf(" %s", g_var[i]);
+    printf("\n");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vs_cpu),
         cmocka_unit_test(test_dev_bitrev),
