@@ -573,7 +573,9 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
         uint32_t n = 0;
         cz_status ws = cz_wtns_parse_into(NULL, 0, &n, req->witness, req->witness_len,
                                           "uploaded witness", 0, err, err_len);
-        if (!ws && !(j->wbuf = cz_hostpool_get(e->pool, (size_t)n * sizeof(cz_fr)))) {
+        /* pinned: the key is not known yet (a compact key's witness
+           would not need it) */
+        if (!ws && !(j->wbuf = cz_hostpool_get(e->pool, (size_t)n * sizeof(cz_fr), 1))) {
             ce_set_err(err, err_len, "uploaded witness: out of memory");
             ws = CZ_ERR_NOMEM;
         }

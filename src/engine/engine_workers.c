@@ -162,6 +162,8 @@ void *ce_witness_main(void *arg)
         ce_span_add(e, j, ST_QUEUE, -1);
         ce_hist_add(&e->hist[ST_QUEUE], (j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0]) / 1e3);
         uint32_t n_vars = j->key->zkey->n_vars;
+        /* a compact key's witness goes to a GPU packed: not worth a pin */
+        int pin = !j->key->zkey->compact;
         char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
         cz_origin origin = j->origin;
         /* a porep partition: the job's c1 (kept until all its partitions
@@ -183,7 +185,7 @@ void *ce_witness_main(void *arg)
             /* Synthesise partition `part` into a pooled (pinned) buffer,
                the challenges in parallel on the engine's pool. */
             cz_porep_partition in;
-            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr)))) {
+            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr), pin))) {
                 ce_set_err(err, sizeof err, "partition %u: out of memory", part);
                 st = CZ_ERR_NOMEM;
             } else if ((st = cz_c1_partition(c1, part, &in, err, sizeof err)) ||
@@ -198,7 +200,7 @@ void *ce_witness_main(void *arg)
         if (!st && path) {
             /* Decode into a pooled (pinned) buffer; the parser checks the
                count against the key before it writes a value. */
-            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr)))) {
+            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr), pin))) {
                 ce_set_err(err, sizeof err, "%s: out of memory", path);
                 st = CZ_ERR_NOMEM;
             } else if ((st = cz_wtns_parse_into(wb->data, n_vars, &nw, data, len, path, n_vars,

@@ -4,6 +4,7 @@
 #include "engine/hostpool.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "util/log.h"
@@ -12,7 +13,8 @@
 #define HP_PAGE ((size_t)4096)
 #define HP_MAX_BES 64
 
-enum { L_NONE, L_USE, L_IDLE, L_RETIRED };
+/* L_DIRTY: given back, not yet wiped (the wiper's queue) */
+enum { L_NONE, L_USE, L_IDLE, L_RETIRED, L_DIRTY, L_COUNT };
 
 typedef struct {
     cz_hostbuf *head, *tail;
@@ -21,12 +23,16 @@ typedef struct {
 
 struct cz_hostpool {
     pthread_mutex_t mu;
-    pthread_cond_t cv;              /* busy dropped */
+    pthread_cond_t cv;              /* busy dropped, or a wipe done */
+    pthread_cond_t cv_dirty;        /* the wiper has work, or stop */
+    pthread_t wiper;
+    int wiper_on, stop;
+    cz_hostbuf *in_wipe;            /* the buffer the wiper is wiping (on no list) */
     cz_backend *bes[HP_MAX_BES];
     int n_bes, n_pin;               /* backends; of which with host_pin */
     int detached, busy, pin_fail_logged;
     size_t max_idle;
-    hp_list lists[4];               /* indexed by L_* */
+    hp_list lists[L_COUNT];         /* indexed by L_* */
     uint64_t used_bytes;            /* sum of `used` over lent buffers */
     uint64_t pinned_bytes, allocations;
 };
@@ -72,13 +78,61 @@ static size_t round_page(size_t bytes)
 
 /* The free buffer get() lends for `need` (page-rounded) bytes: the
    smallest that fits, at most twice the size. */
-static cz_hostbuf *best_fit_locked(cz_hostpool *p, size_t need)
+static bool fits(const cz_hostbuf *b, size_t need)
+{
+    return b->cap >= need && b->cap / 2 <= need;
+}
+
+static cz_hostbuf *best_fit_in(cz_hostpool *p, int which, size_t need)
 {
     cz_hostbuf *best = NULL;
-    for (cz_hostbuf *b = p->lists[L_IDLE].head; b; b = b->next)
-        if (b->cap >= need && b->cap / 2 <= need && (!best || b->cap < best->cap))
+    for (cz_hostbuf *b = p->lists[which].head; b; b = b->next)
+        if (fits(b, need) && (!best || b->cap < best->cap))
             best = b;
     return best;
+}
+
+static cz_hostbuf *best_fit_locked(cz_hostpool *p, size_t need)
+{
+    return best_fit_in(p, L_IDLE, need);
+}
+
+/* b (on no list, wiped) becomes free; the oldest free ones beyond
+   max_idle retire */
+static void make_idle_locked(cz_hostpool *p, cz_hostbuf *b)
+{
+    l_push(p, L_IDLE, b);
+    while (p->lists[L_IDLE].n > p->max_idle) { /* retire the oldest: freed later */
+        cz_hostbuf *old = p->lists[L_IDLE].head;
+        l_unlink(p, old);
+        l_push(p, L_RETIRED, old);
+    }
+}
+
+/* The wiper: wipes given-back buffers, then frees them for get(). At
+   stop it ends once its queue is empty. */
+static void *wiper_main(void *arg)
+{
+    cz_hostpool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->stop && !p->lists[L_DIRTY].head)
+            pthread_cond_wait(&p->cv_dirty, &p->mu);
+        cz_hostbuf *b = p->lists[L_DIRTY].head;
+        if (!b)
+            break; /* stop, and nothing left to wipe */
+        l_unlink(p, b);
+        p->in_wipe = b;
+        pthread_mutex_unlock(&p->mu);
+        cz_wipe(b->data, b->used); /* the witness is secret */
+        pthread_mutex_lock(&p->mu);
+        b->used = 0;
+        p->in_wipe = NULL;
+        make_idle_locked(p, b);
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
 }
 
 /* Take b out of the pool onto *out (a singly linked list for release). */
@@ -135,7 +189,9 @@ cz_hostpool *cz_hostpool_create(cz_backend *const *bes, int n_bes, size_t max_id
         return NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
+    pthread_cond_init(&p->cv_dirty, NULL);
     p->max_idle = max_idle;
+    p->wiper_on = pthread_create(&p->wiper, NULL, wiper_main, p) == 0; /* else put() wipes */
     for (int d = 0; d < n_bes && p->n_bes < HP_MAX_BES; d++) {
         p->bes[p->n_bes++] = bes[d];
         if (bes[d] && bes[d]->host_pin && bes[d]->host_unpin)
@@ -144,7 +200,7 @@ cz_hostpool *cz_hostpool_create(cz_backend *const *bes, int n_bes, size_t max_id
     return p;
 }
 
-cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes)
+cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes, int pin)
 {
     if (bytes > SIZE_MAX - HP_PAGE)
         return NULL;
@@ -152,7 +208,19 @@ cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes)
 
     pthread_mutex_lock(&p->mu);
     cz_hostbuf *dead = detach_locked(p, 0, 0); /* retired buffers: free them now */
-    cz_hostbuf *best = best_fit_locked(p, need);
+    cz_hostbuf *best;
+    size_t stale = 0; /* bytes of a given-back buffer still to wipe here */
+    for (;;) {
+        if ((best = best_fit_locked(p, need)))
+            break;
+        if ((best = best_fit_in(p, L_DIRTY, need))) { /* not wiped yet: wipe it here */
+            stale = best->used;
+            break;
+        }
+        if (!p->in_wipe || !fits(p->in_wipe, need))
+            break;
+        pthread_cond_wait(&p->cv, &p->mu); /* the wiper frees it in a moment */
+    }
     if (best) {
         l_unlink(p, best);
         l_push(p, L_USE, best);
@@ -160,9 +228,11 @@ cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes)
         p->used_bytes += bytes;
         pthread_mutex_unlock(&p->mu);
         cz_hostpool_release(p, dead);
+        if (stale)
+            cz_wipe(best->data, stale); /* the last holder's witness */
         return best;
     }
-    int pin = !p->detached && p->n_pin > 0;
+    pin = pin && !p->detached && p->n_pin > 0;
     if (pin)
         p->busy++; /* the backends stay until this pin is recorded */
     pthread_mutex_unlock(&p->mu);
@@ -218,24 +288,31 @@ void cz_hostpool_put(cz_hostpool *p, cz_hostbuf *b)
 {
     if (!b)
         return;
-    cz_wipe(b->data, b->used); /* the witness is secret */
+    if (!p->wiper_on)
+        cz_wipe(b->data, b->used); /* the witness is secret */
     pthread_mutex_lock(&p->mu);
     l_unlink(p, b);
     p->used_bytes -= b->used;
-    b->used = 0;
-    l_push(p, L_IDLE, b);
-    while (p->lists[L_IDLE].n > p->max_idle) { /* retire the oldest: freed later */
-        cz_hostbuf *old = p->lists[L_IDLE].head;
-        l_unlink(p, old);
-        l_push(p, L_RETIRED, old);
+    if (p->wiper_on) { /* wiped before it is lent again; b->used says how much */
+        l_push(p, L_DIRTY, b);
+        pthread_cond_signal(&p->cv_dirty);
+    } else {
+        b->used = 0;
+        make_idle_locked(p, b);
     }
     pthread_mutex_unlock(&p->mu);
+}
+
+/* bytes given back and not yet free: queued for the wiper or in its hands */
+static uint64_t waiting_locked(const cz_hostpool *p)
+{
+    return p->lists[L_DIRTY].bytes + (p->in_wipe ? p->in_wipe->cap : 0);
 }
 
 uint64_t cz_hostpool_charge(cz_hostpool *p, size_t reuse)
 {
     pthread_mutex_lock(&p->mu);
-    uint64_t c = p->lists[L_IDLE].bytes + p->lists[L_RETIRED].bytes +
+    uint64_t c = p->lists[L_IDLE].bytes + p->lists[L_RETIRED].bytes + waiting_locked(p) +
                  (p->lists[L_USE].bytes - p->used_bytes);
     if (reuse && reuse <= SIZE_MAX - HP_PAGE) {
         const cz_hostbuf *b = best_fit_locked(p, round_page(reuse));
@@ -274,14 +351,15 @@ void cz_hostpool_stats_get(cz_hostpool *p, cz_hostpool_stats *o)
 {
     pthread_mutex_lock(&p->mu);
     const hp_list *u = &p->lists[L_USE], *i = &p->lists[L_IDLE], *r = &p->lists[L_RETIRED];
-    o->buffers = u->n + i->n + r->n;
-    o->bytes = u->bytes + i->bytes + r->bytes;
+    uint64_t wn = p->lists[L_DIRTY].n + (p->in_wipe != NULL), wb = waiting_locked(p);
+    o->buffers = u->n + i->n + r->n + wn;
+    o->bytes = u->bytes + i->bytes + r->bytes + wb;
     o->pinned_bytes = p->pinned_bytes;
     o->in_use = u->n;
     o->in_use_bytes = u->bytes;
-    o->idle = i->n + r->n;
-    o->idle_bytes = i->bytes + r->bytes;
-    o->charge = i->bytes + r->bytes + (u->bytes - p->used_bytes);
+    o->idle = i->n + r->n + wn;
+    o->idle_bytes = i->bytes + r->bytes + wb;
+    o->charge = i->bytes + r->bytes + wb + (u->bytes - p->used_bytes);
     o->allocations = p->allocations;
     o->max_idle = p->max_idle;
     pthread_mutex_unlock(&p->mu);
@@ -297,11 +375,11 @@ void cz_hostpool_detach(cz_hostpool *p)
         return;
     }
     p->detached = 1;
-    while (p->busy > 0)
+    while (p->busy > 0 || p->in_wipe) /* the wiper's buffer is on no list: let it land */
         pthread_cond_wait(&p->cv, &p->mu);
     /* At shutdown only (no proof runs): unpinning under the pool mutex
        keeps a concurrent put or get from seeing a half-unpinned buffer. */
-    for (int l = L_USE; l <= L_RETIRED; l++)
+    for (int l = L_USE; l < L_COUNT; l++)
         for (cz_hostbuf *b = p->lists[l].head; b; b = b->next)
             unpin(p, b);
     p->pinned_bytes = 0;
@@ -313,7 +391,14 @@ void cz_hostpool_destroy(cz_hostpool *p)
     if (!p)
         return;
     cz_hostpool_detach(p);
-    for (int l = L_USE; l <= L_RETIRED; l++) {
+    if (p->wiper_on) { /* it wipes what is queued, then ends */
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_cond_signal(&p->cv_dirty);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->wiper, NULL);
+    }
+    for (int l = L_USE; l < L_COUNT; l++) {
         cz_hostbuf *b = p->lists[l].head;
         while (b) {
             cz_hostbuf *nx = b->next;
@@ -323,6 +408,7 @@ void cz_hostpool_destroy(cz_hostpool *p)
         }
     }
     pthread_cond_destroy(&p->cv);
+    pthread_cond_destroy(&p->cv_dirty);
     pthread_mutex_destroy(&p->mu);
     free(p);
 }

@@ -10,9 +10,19 @@
  * else allocates page-aligned memory and pins it on every device backend
  * that has a host_pin hook (one backend per device; the CPU backend has
  * none). A buffer whose pinning fails is kept unpinned (one debug line per
- * pool says so). put() wipes the bytes the holder asked for (witnesses are
- * secret) and keeps the buffer free for the next get(), most recently
- * returned last.
+ * pool says so). get(pin = 0) allocates a new buffer unpinned: a witness
+ * that never crosses the bus whole (a compact key's witness goes up
+ * packed, ~2 % of its bytes) is not worth a pin, which for a 4 GiB buffer
+ * takes seconds and stalls the device's other work meanwhile.
+ *
+ * Wiping: put() hands the buffer to the pool's wiper thread, which wipes
+ * the bytes the holder asked for (witnesses are secret) and then keeps the
+ * buffer free for the next get(), most recently returned last. So put() is
+ * quick even for a 4 GiB witness (the wipe takes ~0.4 s) and the engine
+ * may call it under its mutex. A get() that finds no free buffer but one
+ * waiting to be wiped takes that one and wipes it itself; one that only
+ * fits the buffer being wiped waits for it. Without a wiper thread (its
+ * creation failed) put() wipes inline.
  *
  * Bounds: at most `max_idle` buffers stay free; put() of one more retires
  * the oldest free one. Unpinning is slow and a backend's pin hooks may wait
@@ -67,10 +77,11 @@ typedef struct cz_hostpool cz_hostpool;
 /* A pool pinning on bes[0..n_bes) where they have host_pin (the array is
    copied; at most 64 are used). NULL: out of memory. */
 cz_hostpool *cz_hostpool_create(cz_backend *const *bes, int n_bes, size_t max_idle);
-/* A buffer of at least `bytes` bytes; NULL: out of memory. */
-cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes);
-/* Give a buffer back (wiped here). NULL is ignored. Never slow but for
-   the wipe: safe under the engine mutex. */
+/* A buffer of at least `bytes` bytes, pinned when new and `pin` (a free
+   buffer is lent as it is); NULL: out of memory. */
+cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes, int pin);
+/* Give a buffer back (wiped by the wiper thread before it is lent again).
+   NULL is ignored. Quick: safe under the engine mutex. */
 void cz_hostpool_put(cz_hostpool *p, cz_hostbuf *b);
 /* Bytes to count against the host memory budget (see DESIGN). reuse != 0:
    less the bytes of the free buffer that a get(reuse) would lend (a
