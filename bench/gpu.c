@@ -3,7 +3,7 @@
  *
  *   bench-gpu [--msm-min 16] [--msm-max 26] [--ntt-min 16] [--ntt-max 27]
  *             [--g2-max 22] [--h-min 20] [--h-max 27] [--reps 5]
- *             [--only msm|ntt|h|g2|bits|fixed|compact] [--wsweep LOG]
+ *             [--only PART[,PART...]] (msm ntt h g2 bits fixed compact) [--wsweep LOG]
  *             [--bits LOG,LOG,...] [--bits-g2 N] [--bits-general 0|1]
  *             [--fixed-base N] [--compact LOG,LOG,...]
  *
@@ -511,6 +511,24 @@ static uint64_t log_set(const char *v)
     return set;
 }
 
+/* --only: a comma-separated list of parts (NULL: every part) */
+static bool wants(const char *only, const char *part)
+{
+    if (!only)
+        return true;
+    size_t n = strlen(part);
+    for (const char *p = only; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncmp(p, part, n))
+            return true;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22, h_lo = 20, h_hi = 27;
@@ -570,24 +588,24 @@ int main(int argc, char **argv)
             cz_cuda_arena_bytes(ctx) / (double)(1u << 30), now_ms() - t0);
     cz_rng rng;
     cz_rng_seed(&rng, 0x6b7a63756461ULL);
-    if (!only || !strcmp(only, "ntt"))
+    if (wants(only, "ntt"))
         bench_ntt(ctx, ntt_lo, ntt_hi, reps, &rng);
-    if (!only || !strcmp(only, "h"))
+    if (wants(only, "h"))
         bench_h(ctx, h_lo, h_hi, reps, &rng);
-    if (!only || !strcmp(only, "msm"))
+    if (wants(only, "msm"))
         bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
-    if (!only || !strcmp(only, "g2"))
+    if (wants(only, "g2"))
         bench_msm(ctx, 1, msm_lo, g2_hi, reps, &rng);
-    if (!only || !strcmp(only, "bits")) {
+    if (wants(only, "bits")) {
         for (unsigned lg = 0; lg < 31; lg++)
             if (bits_logs >> lg & 1)
                 bench_bits(ctx, 0, (size_t)1 << lg, reps, &rng);
         if (bits_g2)
             bench_bits(ctx, 1, bits_g2, reps, &rng);
     }
-    if (fixed_n && (!only || !strcmp(only, "fixed")))
+    if (fixed_n && (wants(only, "fixed")))
         bench_fixed_base(ctx, fixed_n, reps, &rng);
-    if (!only || !strcmp(only, "compact"))
+    if (wants(only, "compact"))
         for (unsigned lg = 0; lg < 31; lg++)
             if (compact_logs >> lg & 1)
                 bench_compact(ctx, lg, reps, &rng);

@@ -9,14 +9,21 @@
 #
 #   scripts/device_msm.sh [PHASE...]     (default: build test bench native)
 #
-# Phases: build (the MSM tests, bench-gpu, bench-native, the CLI, cuzkd and
-# cuzk-bench for scripts/device_porep.sh; with OLD, a tree to compare with,
-# its bench-gpu too, built alongside), test, bench, old (bench-gpu of this
-# tree and of OLD, same sizes, same call), native.
+# Phases: build (the MSM, NTT and decompression tests, bench-gpu,
+# bench-native, the CLI, cuzkd and cuzk-bench for scripts/device_porep.sh;
+# with OLD, a tree to compare with, its bench-gpu too, built alongside),
+# test (TESTS, a ctest regex, under each AB setting), bench (G1 and G2
+# MSMs under each AB setting), old (bench-gpu of this tree and of OLD, same
+# sizes, same call), ntt (the NTT and the H step at 2^NTT_LOG under each
+# CUZK_NTT_VARIANT of NTT_VARIANTS, H fused and not), decomp (points per
+# second decompressed on the GPU and the CPU, bench-native on porep-8m),
+# native.
 # Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
 # (window sweep sizes; 26), PARTS (bench-native partitions; 2), AB (the
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
-# other tree's folder, e.g. a `git archive` of an older commit).
+# other tree's folder, e.g. a `git archive` of an older commit), TESTS
+# (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
+# NTT_VARIANTS (names; "r3 r3v r3vs r3v1 r2v r2vs r2v10"), NTT_LOG (27).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-msm-out}
@@ -28,6 +35,10 @@ WSWEEP=${WSWEEP:-26}
 PARTS=${PARTS:-2}
 AB=${AB:-"-"}
 OLD=${OLD:-}
+TESTS=${TESTS:-'test_gpu_(msm|prove|native)'}
+TEST_TIMEOUT=${TEST_TIMEOUT:-200}
+NTT_VARIANTS=${NTT_VARIANTS:-"r3 r3v r3vs r3v1 r2v r2vs r2v10"}
+NTT_LOG=${NTT_LOG:-27}
 PHASES=("$@")
 [ ${#PHASES[@]} -gt 0 ] || PHASES=(build test bench native)
 mkdir -p "$OUT/logs"
@@ -57,8 +68,8 @@ if has build; then
     fi
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/logs/configure.log" 2>&1 ||
         { tail -30 "$OUT/logs/configure.log"; exit 1; }
-    cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native bench-gpu \
-        bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench >"$OUT/logs/build.log" 2>&1 ||
+    cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native test_gpu_ntt \
+        test_gpu_decompress bench-gpu bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench >"$OUT/logs/build.log" 2>&1 ||
         { grep -E "error" "$OUT/logs/build.log" | head -30; exit 1; }
     cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
         grep -A1 -E "Function .*k_accumulate" | cut -c1-160 >"$OUT/logs/regs.txt"
@@ -73,7 +84,7 @@ envs() { [ "$1" = "-" ] || echo "$1"; }
 if has test; then
     for a in $AB; do
         stamp "test $a"
-        (cd "$BUILD" && env $(envs "$a") timeout 200 ctest -R 'test_gpu_(msm|prove|native)' \
+        (cd "$BUILD" && env $(envs "$a") timeout "$TEST_TIMEOUT" ctest -R "$TESTS" \
             --output-on-failure -V) >"$OUT/logs/test-$a.log" 2>&1 || rc=1
         grep -E "tests passed|\[  FAILED|\[  PASSED|SKIPPED|differs|failed|Passed|Failed" \
             "$OUT/logs/test-$a.log" | head -20
@@ -118,6 +129,31 @@ if has bench; then
     CUZK_GPU_PROFILE=1 timeout 60 "$BIN/bench-gpu" --only msm --msm-min "$MSM_MAX" --msm-max "$MSM_MAX" \
         --reps 1 >/dev/null 2>"$OUT/logs/profile.txt" || rc=1
     grep -iE "msm g1|accum|sort|fixup|bucket" "$OUT/logs/profile.txt" | tail -12
+fi
+
+if has ntt; then
+    for v in $NTT_VARIANTS; do
+        for f in 1 0; do
+            stamp "ntt variant $v, H fused $f"
+            CUZK_NTT_VARIANT=$v CUZK_NTT_H_FUSE=$f CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 60 "$BIN/bench-gpu" \
+                --only ntt,h --ntt-min "$NTT_LOG" --ntt-max "$NTT_LOG" --h-min "$NTT_LOG" --h-max "$NTT_LOG" \
+                --reps 3 >"$OUT/logs/ntt-$v-$f.jsonl" 2>"$OUT/logs/ntt-$v-$f.txt" || rc=1
+            grep -vE "^#" "$OUT/logs/ntt-$v-$f.txt" | sed "s/^/$v h_fuse=$f /" | head -8
+            [ $f = 1 ] && [ "${NTT_UNFUSED:-0}" = 0 ] && break
+        done
+    done
+    stamp "ntt profile (default variant)"
+    CUZK_GPU_PROFILE=1 timeout 40 "$BIN/bench-gpu" --only ntt,h --ntt-min "$NTT_LOG" --ntt-max "$NTT_LOG" \
+        --h-min "$NTT_LOG" --h-max "$NTT_LOG" --reps 1 >/dev/null 2>"$OUT/logs/ntt-profile.txt" || rc=1
+    grep -E "^# gpu profile" "$OUT/logs/ntt-profile.txt" | tail -8
+fi
+
+if has decomp; then
+    stamp "decompression (bench-native porep-8m)"
+    timeout 120 "$BIN/bench-native" --preset porep-8m --device cuda --partitions 1 \
+        >"$OUT/logs/decomp.jsonl.txt" 2>"$OUT/logs/decomp.err" || { rc=1; tail -5 "$OUT/logs/decomp.err"; }
+    grep -iE "decomp" "$OUT/logs/decomp.jsonl.txt" | head -6
+    grep -E "nkey|decompress" "$OUT/logs/decomp.err" | head -5
 fi
 
 if has native; then
