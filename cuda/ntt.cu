@@ -51,7 +51,8 @@
  * (VEC), the DIF twist at the store (TS) and the register budget
  * (__launch_bounds__), and CUZK_NTT_VARIANT (name or index, read at each
  * transform) picks one, so that one build on the device times them all.
- * The default is CZD_NTT_DEFAULT_VARIANT (r2v). ptxas (nvcc 13.0.88, sm_90,
+ * The default is CZD_NTT_DEFAULT_VARIANT (r2v10, the fastest of the seven
+ * on the H200 at 2^27: docs/PERF.md, 2026-12-02). ptxas (nvcc 13.0.88, sm_90,
  * -Xptxas -v), registers and spill stores in bytes, over the 6 DIF and
  * 6 DIT kernels of a variant (low round of 1..3 stages, with and without
  * the extras; R = 2: 4 and 4):
@@ -498,9 +499,9 @@ static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, c
 
 /* ---- the variants (ntt_pass.cuh's CZD_NTT_VARIANTS) ---- */
 
-/* r2v: no spills at 16 warps per SM (see the DESIGN note); a guess until
-   the device times the variants */
-#define CZD_NTT_DEFAULT_VARIANT 4
+/* r2v10: the fastest on the H200 (2^27: forward 44.5 ms, H step 284 ms,
+   against r2v's 50.9 / 321.7 and r3's 71.2 / 417.7; docs/PERF.md) */
+#define CZD_NTT_DEFAULT_VARIANT 6
 
 struct czd_ntt_variant {
     const char *name;

@@ -19,7 +19,7 @@
 # second decompressed on the GPU and the CPU, bench-native on porep-8m),
 # native.
 # Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
-# (window sweep sizes; 26), PARTS (bench-native partitions; 2), AB (the
+# (window sweep sizes; 26; empty: none), PARTS (bench-native partitions; 2), AB (the
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
@@ -31,7 +31,7 @@ BUILD=${BUILD:-/tmp/cuzk-build}
 PFX=${PFX:-/tmp/cuzk-deps}
 MSM_MAX=${MSM_MAX:-27}
 G2_MAX=${G2_MAX:-22}
-WSWEEP=${WSWEEP:-26}
+WSWEEP=${WSWEEP-26}
 PARTS=${PARTS:-2}
 AB=${AB:-"-"}
 OLD=${OLD:-}
