@@ -97,6 +97,24 @@ static void stage_done(const cli *c, const char *stage, double ms)
         json_object_set_new(g_timings, stage, json_real((double)llround(ms * 1000.0) / 1000.0));
 }
 
+/* A proof's stages, as the prover timed them (both curves) */
+static void prove_stages_done(const cli *c, const cz_prove_timings *tm)
+{
+    if (g_timings)
+        json_object_set_new(g_timings, "tier", json_string(tm->tier));
+    if (tm->upload_ms > 0)
+        stage_done(c, "key_upload", tm->upload_ms);
+    stage_done(c, "eval_abc", tm->eval_abc_ms);
+    stage_done(c, "ntt_h", tm->ntt_ms);
+    stage_done(c, "msm_a", tm->msm_a_ms);
+    stage_done(c, "msm_b1", tm->msm_b1_ms);
+    stage_done(c, "msm_b2", tm->msm_b2_ms);
+    stage_done(c, "msm_c", tm->msm_c_ms);
+    stage_done(c, "msm_h", tm->msm_h_ms);
+    stage_done(c, "assemble", tm->assemble_ms);
+    stage_done(c, "prove", tm->total_ms);
+}
+
 static int status_exit(cz_status st)
 {
     switch (st) {
@@ -631,17 +649,7 @@ static int cmd_prove_bn254(const cli *c)
         cz_bn254_zkey_free(key);
         return fail(st == CZ_ERR_VERIFY ? CZ_ERR_INTERNAL : st, err);
     }
-    if (g_timings)
-        json_object_set_new(g_timings, "tier", json_string(tm.tier));
-    stage_done(c, "eval_abc", tm.eval_abc_ms);
-    stage_done(c, "ntt_h", tm.ntt_ms);
-    stage_done(c, "msm_a", tm.msm_a_ms);
-    stage_done(c, "msm_b1", tm.msm_b1_ms);
-    stage_done(c, "msm_b2", tm.msm_b2_ms);
-    stage_done(c, "msm_c", tm.msm_c_ms);
-    stage_done(c, "msm_h", tm.msm_h_ms);
-    stage_done(c, "assemble", tm.assemble_ms);
-    stage_done(c, "prove", tm.total_ms);
+    prove_stages_done(c, &tm);
 
     int self_check_failed = 0;
     if (!c->no_verify) {
@@ -797,19 +805,7 @@ static int cmd_prove(const cli *c0)
     }
     if (!c->quiet)
         fprintf(stderr, "cuzk: key tier %s\n", tm.tier);
-    if (g_timings)
-        json_object_set_new(g_timings, "tier", json_string(tm.tier));
-    if (tm.upload_ms > 0)
-        stage_done(c, "key_upload", tm.upload_ms);
-    stage_done(c, "eval_abc", tm.eval_abc_ms);
-    stage_done(c, "ntt_h", tm.ntt_ms);
-    stage_done(c, "msm_a", tm.msm_a_ms);
-    stage_done(c, "msm_b1", tm.msm_b1_ms);
-    stage_done(c, "msm_b2", tm.msm_b2_ms);
-    stage_done(c, "msm_c", tm.msm_c_ms);
-    stage_done(c, "msm_h", tm.msm_h_ms);
-    stage_done(c, "assemble", tm.assemble_ms);
-    stage_done(c, "prove", tm.total_ms);
+    prove_stages_done(c, &tm);
 
     int self_check_failed = 0;
     if (!c->no_verify) {
