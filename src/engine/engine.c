@@ -340,9 +340,7 @@ void cz_engine_destroy(cz_engine *e, int grace_ms)
     ce_keys_free_failures(e);
     for (key *k = e->keys, *nx; k; k = nx) {
         nx = k->next;
-        cz_vk_free(k->vk);
-        cz_zkey_free(k->zkey);
-        free(k);
+        ce_key_free(k);
     }
     for (int d = 0; e->devs && d < e->n_devs; d++)
         pthread_mutex_destroy(&e->devs[d].lock);

@@ -27,6 +27,7 @@
 #include "engine/engine.h"
 #include "engine/hostpool.h"
 #include "groth16/groth16.h"
+#include "groth16/groth16_bn254.h"
 #include "io/json.h"
 #include "io/paths.h"
 
@@ -38,8 +39,15 @@ typedef struct key {
     struct key *next;
     char id[128];
     char path[PATH_MAX];
+    /* A key is of one curve: BLS12-381 (zkey, vk) or, with bn254 set, a
+       snarkjs bn128 key (bzkey, bvk), proven on the CPU. n_vars, n_public
+       and domain_size are the key's, whichever curve. */
+    int bn254;
     cz_zkey *zkey;
     cz_vk *vk;
+    cz_bn254_zkey *bzkey;
+    cz_bn254_vk *bvk;
+    uint32_t n_vars, n_public, domain_size;
     uint64_t bytes;
     int users;
     double last_use, loaded_at, load_ms;
@@ -50,6 +58,10 @@ typedef struct key {
     uint64_t seed;
     int seeded;
 } key;
+
+/* A bn128 key's witness lives in the same pool buffers as a BLS12-381
+   one: both fields' elements are four 64-bit limbs. */
+_Static_assert(sizeof(cz_bn254_fr) == sizeof(cz_fr), "witness values of both curves are 32 bytes");
 
 /* Stages that make spans and histograms. */
 enum { ST_QUEUE, ST_WITNESS, ST_PROVE_QUEUE, ST_PROVE, ST_VERIFY, ST_TOTAL, ST_COUNT };
@@ -75,8 +87,10 @@ typedef struct job {
     cz_c1 *c1;
     const cz_porep_params *porep;
     cz_hostbuf *wbuf;            /* pool buffer holding the parsed witness */
-    cz_fr *w;                    /* parsed witness (secret): wbuf->data */
+    cz_fr *w;                    /* parsed witness (secret): wbuf->data; for a bn128
+                                    key it holds cz_bn254_fr values (the same 32 B) */
     uint32_t nw;
+    int w_bn254;                 /* an uploaded witness is a bn128 one */
     uint64_t mem;                /* host memory reserved */
     int worker;                  /* prove worker, -1 none */
     double t[ST_COUNT][2];       /* start, end per stage (engine ms) */
@@ -210,6 +224,8 @@ uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j);
 void *ce_witness_main(void *arg);
 void *ce_prove_main(void *arg);
 
+/* engine_keys.c: free a key no list holds any more (either curve). */
+void ce_key_free(key *k);
 /* engine_keys.c (engine mutex held) */
 key *ce_find_key_locked(cz_engine *e, const char *id);
 json_t *ce_key_json_locked(cz_engine *e, const key *k);

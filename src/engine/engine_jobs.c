@@ -417,12 +417,16 @@ static int porep_key_fits(const key *k, const cz_porep_params *p, const cz_porep
              dom = 1;
     while (dom < rows)
         dom <<= 1;
-    const cz_zkey *z = k->zkey;
-    if (z->n_vars == nv && z->n_public == c->n_public && z->domain_size == dom)
+    if (k->bn254) {
+        ce_set_err(err, err_len, "key '%s' is a BN254 (bn128) key, and a c1 of preset %s is "
+                   "proven with a BLS12-381 key", k->id, p->name);
+        return 0;
+    }
+    if (k->n_vars == nv && k->n_public == c->n_public && k->domain_size == dom)
         return 1;
     ce_set_err(err, err_len, "key '%s' (%u variables, %u public inputs, domain %u) is not a key of "
                "preset %s, the c1's registered_proof (%llu variables, %u public inputs, domain "
-               "%llu)", k->id, z->n_vars, z->n_public, z->domain_size, p->name,
+               "%llu)", k->id, k->n_vars, k->n_public, k->domain_size, p->name,
                (unsigned long long)nv, c->n_public, (unsigned long long)dom);
     return 0;
 }
@@ -571,21 +575,45 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
            the wrong length is answered at once (4xx) rather than as a
            failed job; the witness stage then has nothing left to do. */
         uint32_t n = 0;
-        cz_status ws = cz_wtns_parse_into(NULL, 0, &n, req->witness, req->witness_len,
-                                          "uploaded witness", 0, err, err_len);
-        /* pinned: the key is not known yet (a compact key's witness
-           would not need it) */
-        if (!ws && !(j->wbuf = cz_hostpool_get(e->pool, (size_t)n * sizeof(cz_fr), 1))) {
-            ce_set_err(err, err_len, "uploaded witness: out of memory");
-            ws = CZ_ERR_NOMEM;
-        }
-        if (!ws)
-            ws = cz_wtns_parse_into(j->wbuf->data, n, &j->nw, req->witness, req->witness_len,
+        cz_status ws;
+        if (cz_wtns_bytes_are_bn254(req->witness, req->witness_len)) {
+            /* a bn128 witness (for a bn128 key: checked below), decoded
+               into a pool buffer of the same 32-byte values */
+            cz_bn254_fr *bw = NULL;
+            ws = cz_bn254_wtns_parse(&bw, &n, req->witness, req->witness_len,
+                                     "uploaded witness", 0, err, err_len);
+            if (!ws && !(j->wbuf = cz_hostpool_get(e->pool, (size_t)n * sizeof(cz_fr), 1))) {
+                ce_set_err(err, err_len, "uploaded witness: out of memory");
+                ws = CZ_ERR_NOMEM;
+            }
+            if (!ws) {
+                memcpy(j->wbuf->data, bw, (size_t)n * sizeof *bw);
+                j->nw = n;
+                j->w_bn254 = 1;
+            }
+            cz_bn254_wtns_free(bw, n);
+            if (ws) {
+                cz_hostpool_put(e->pool, j->wbuf); /* wipes */
+                free(j);
+                return ws;
+            }
+        } else { /* BLS12-381 */
+            ws = cz_wtns_parse_into(NULL, 0, &n, req->witness, req->witness_len,
                                     "uploaded witness", 0, err, err_len);
-        if (ws) {
-            cz_hostpool_put(e->pool, j->wbuf); /* wipes */
-            free(j);
-            return ws;
+            /* pinned: the key is not known yet (a compact key's witness
+               would not need it) */
+            if (!ws && !(j->wbuf = cz_hostpool_get(e->pool, (size_t)n * sizeof(cz_fr), 1))) {
+                ce_set_err(err, err_len, "uploaded witness: out of memory");
+                ws = CZ_ERR_NOMEM;
+            }
+            if (!ws)
+                ws = cz_wtns_parse_into(j->wbuf->data, n, &j->nw, req->witness,
+                                        req->witness_len, "uploaded witness", 0, err, err_len);
+            if (ws) {
+                cz_hostpool_put(e->pool, j->wbuf); /* wipes */
+                free(j);
+                return ws;
+            }
         }
         j->w = j->wbuf->data;
         j->wtns_len = req->witness_len;
@@ -655,9 +683,14 @@ cz_status cz_engine_submit(cz_engine *e, const cz_job_request *req, char *job_id
                                            "{\"preset\"} or load one of that preset"
                                          : "load it first");
         st = CZ_ERR_NOT_FOUND;
-    } else if (j->w && j->nw != k->zkey->n_vars) {
+    } else if (j->w && j->w_bn254 != k->bn254) {
+        ce_set_err(err, err_len, "uploaded witness is a %s witness, and key '%s' is a %s key",
+                   j->w_bn254 ? "BN254 (bn128)" : "BLS12-381", key_id,
+                   k->bn254 ? "BN254 (bn128)" : "BLS12-381");
+        st = CZ_ERR_CURVE;
+    } else if (j->w && j->nw != k->n_vars) {
         ce_set_err(err, err_len, "uploaded witness has %u values, key '%s' expects %u", j->nw,
-                key_id, k->zkey->n_vars);
+                key_id, k->n_vars);
         st = CZ_ERR_WITNESS;
     } else if (porep && !porep_key_fits(k, j->porep, &counts, err, err_len)) {
         st = CZ_ERR_ARG;

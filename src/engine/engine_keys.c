@@ -159,11 +159,32 @@ static struct loading *find_loading_locked(cz_engine *e, const char *id)
 
 static void admit_key_unlock(cz_engine *e, key *k);
 
-static void free_key(key *k)
+void ce_key_free(key *k)
 {
+    if (!k)
+        return;
     cz_vk_free(k->vk);
     cz_zkey_free(k->zkey);
+    cz_bn254_vk_free(k->bvk);
+    cz_bn254_zkey_free(k->bzkey);
     free(k);
+}
+
+/* The host memory a loaded bn128 key holds: its file's copy, the aligned
+   copies of unaligned sections (bounded by the file) and the two
+   matrices. */
+static uint64_t bn254_key_bytes(const cz_bn254_zkey *z)
+{
+    uint64_t b = z->blob.len;
+    for (size_t i = 0; i < sizeof z->copies / sizeof z->copies[0]; i++)
+        if (z->copies[i]) {
+            b += z->blob.len; /* an upper bound: a copy is one section */
+            break;
+        }
+    const cz_bn254_csr *m[2] = {&z->qa, &z->qb};
+    for (int i = 0; i < 2; i++)
+        b += 8 * ((uint64_t)m[i]->n_rows + 1) + m[i]->nnz * (4 + sizeof(cz_bn254_fr));
+    return b;
 }
 
 /* A .czk's points through the first device's backend (its decompress
@@ -218,6 +239,7 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
     int nkey = pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
                !memcmp(magic, CZ_NKEY_MAGIC, sizeof magic);
     uint64_t hold;
+    int bn254 = 0;
     if (nkey) {
         cz_nkey_info ni;
         st = cz_nkey_peek_fd(&ni, fd, size, path, err, err_len);
@@ -227,6 +249,14 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
         cz_zkey_info info;
         st = cz_zkey_peek_fd(&info, &need, fd, size, path, err, err_len);
         hold = need;
+        if (st == CZ_ERR_CURVE && info.bn254) {
+            /* a snarkjs bn128 key: its loader checks every section; at
+               its peak the file is read (size), copied aligned (size)
+               and its matrices made (fewer bytes than its H points) */
+            bn254 = 1;
+            st = CZ_OK;
+            hold = need = 3 * size;
+        }
     }
     if (st) {
         close(fd);
@@ -293,10 +323,26 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
             no.decompress_ctx = &e->devs[0];
             no.decompress_on = "the gpu";
         }
-        st = nkey ? cz_nkey_load_fd(&k->zkey, fd, size, path, &no, err, err_len)
-                  : cz_zkey_load_fd(&k->zkey, fd, size, path, &lo, err, err_len);
-        if (!st && (st = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
-            ce_set_err(err, err_len, "%s: cannot derive the verification key", path);
+        if (bn254) {
+            /* read through the checked descriptor, then validated */
+            cz_blob b;
+            k->bn254 = 1;
+            st = cz_blob_read_fd(&b, fd, size, path, err, err_len);
+            if (!st) {
+                st = cz_bn254_zkey_load_bytes(&k->bzkey, b.data, b.len, path,
+                                              (unsigned)e->cfg.prove_threads, err, err_len);
+                cz_blob_release(&b);
+            }
+            if (!st && (st = cz_bn254_vk_from_zkey(&k->bvk, k->bzkey)) != CZ_OK)
+                ce_set_err(err, err_len, "%s: cannot derive the verification key", path);
+            if (!st)
+                hold = bn254_key_bytes(k->bzkey);
+        } else {
+            st = nkey ? cz_nkey_load_fd(&k->zkey, fd, size, path, &no, err, err_len)
+                      : cz_zkey_load_fd(&k->zkey, fd, size, path, &lo, err, err_len);
+            if (!st && (st = cz_vk_from_zkey(&k->vk, k->zkey)) != CZ_OK)
+                ce_set_err(err, err_len, "%s: cannot derive the verification key", path);
+        }
     }
     close(fd);
 
@@ -311,7 +357,7 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
     if (st) {
         pthread_mutex_unlock(&e->mu);
         if (k)
-            free_key(k);
+            ce_key_free(k);
         return st;
     }
     k->load_ms = ce_now_ms() - t0;
@@ -328,6 +374,15 @@ static void admit_key_unlock(cz_engine *e, key *k)
 {
     char id[sizeof k->id]; /* k may be evicted by another thread once the mutex drops */
     memcpy(id, k->id, sizeof id);
+    if (k->bzkey) {
+        k->n_vars = k->bzkey->n_vars;
+        k->n_public = k->bzkey->n_public;
+        k->domain_size = k->bzkey->domain_size;
+    } else {
+        k->n_vars = k->zkey->n_vars;
+        k->n_public = k->zkey->n_public;
+        k->domain_size = k->zkey->domain_size;
+    }
     k->next = e->keys;
     e->keys = k;
     e->mem_keys += k->bytes;
@@ -354,7 +409,7 @@ static void admit_key_unlock(cz_engine *e, key *k)
     for (key *v = victims, *nx; v; v = nx) {
         nx = v->next;
         cz_log(CZ_LOG_INFO, "engine", "key %s evicted to make room for %s", v->id, id);
-        free_key(v);
+        ce_key_free(v);
     }
     if (over)
         cz_log(CZ_LOG_WARN, "engine", "key %s loaded; host memory is over budget until running "
@@ -829,6 +884,16 @@ char *cz_engine_key_vk_json(cz_engine *e, const char *id)
 {
     pthread_mutex_lock(&e->mu);
     key *k = ce_find_key_locked(e, id ? id : "");
+    if (k && k->bn254) {
+        cz_bn254_vk b = *k->bvk;
+        b.ic = malloc(((size_t)b.n_public + 1) * sizeof *b.ic);
+        if (b.ic)
+            memcpy(b.ic, k->bvk->ic, ((size_t)b.n_public + 1) * sizeof *b.ic);
+        pthread_mutex_unlock(&e->mu);
+        char *s = b.ic ? cz_bn254_vk_to_json(&b) : NULL;
+        free(b.ic);
+        return s;
+    }
     cz_vk v = {0};
     if (k) {
         v = *k->vk;
@@ -903,9 +968,7 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
     }
     unlink_key_locked(e, k);
     pthread_mutex_unlock(&e->mu);
-    cz_vk_free(k->vk);
-    cz_zkey_free(k->zkey);
-    free(k);
+    ce_key_free(k);
     return CZ_OK;
 }
 
@@ -914,9 +977,9 @@ json_t *ce_key_json_locked(cz_engine *e, const key *k)
     json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:f, s:I, s:I, s:I, s:f}", "id", k->id,
                      "path", k->path, "tier", k->tier, "bytes", (json_int_t)k->bytes, "users",
                      k->users, "last_use_s_ago", (ce_now_ms() - k->last_use) / 1e3, "load_ms",
-                     k->load_ms, "n_vars", (json_int_t)k->zkey->n_vars, "n_public",
-                     (json_int_t)k->zkey->n_public, "domain_size",
-                     (json_int_t)k->zkey->domain_size, "loaded_s_ago",
+                     k->load_ms, "n_vars", (json_int_t)k->n_vars, "n_public",
+                     (json_int_t)k->n_public, "domain_size",
+                     (json_int_t)k->domain_size, "loaded_s_ago",
                      (ce_now_ms() - k->loaded_at) / 1e3);
     if (k->preset[0]) { /* made from a preset: no file */
         json_object_set_new(o, "path", json_null());
@@ -925,7 +988,8 @@ json_t *ce_key_json_locked(cz_engine *e, const key *k)
     } else {
         json_object_set_new(o, "preset", json_null());
     }
-    json_object_set_new(o, "compact", json_boolean(k->zkey->compact));
+    json_object_set_new(o, "compact", json_boolean(k->zkey && k->zkey->compact));
+    json_object_set_new(o, "curve", json_string(k->bn254 ? "bn128" : "bls12381"));
     json_object_set_new(o, "state", json_string("ready"));
     return o;
 }

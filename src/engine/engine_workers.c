@@ -53,7 +53,7 @@ uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j)
        there whole, a, b, c and h in device memory: the host then holds the
        witness only (should the key have left the device since, the proof
        takes its vectors on the host for that once). */
-    uint64_t n = k->zkey->domain_size, v = k->zkey->n_vars;
+    uint64_t n = k->domain_size, v = k->n_vars;
     if (!e->host_prove && !strcmp(k->tier, "resident"))
         n = 0;
     /* a witness named by path is read whole before it is decoded: its
@@ -128,7 +128,7 @@ void *ce_witness_main(void *arg)
                 uint64_t need = ce_job_mem_estimate(e, j->key, j) - held;
                 /* Pooled witness buffers count too, less the one this job
                    will reuse (its estimate has the witness already). */
-                size_t reuse = j->wbuf ? 0 : (size_t)j->key->zkey->n_vars * sizeof(cz_fr);
+                size_t reuse = j->wbuf ? 0 : (size_t)j->key->n_vars * sizeof(cz_fr);
                 uint64_t use = e->mem_jobs + e->mem_keys + cz_hostpool_charge(e->pool, reuse);
                 if (use + need > e->mem_budget) {
                     /* Idle pooled buffers give way: free them rather than
@@ -161,9 +161,11 @@ void *ce_witness_main(void *arg)
         j->t[ST_QUEUE][1] = j->t[ST_WITNESS][0] = ce_now_ms() - e->t0;
         ce_span_add(e, j, ST_QUEUE, -1);
         ce_hist_add(&e->hist[ST_QUEUE], (j->t[ST_QUEUE][1] - j->t[ST_QUEUE][0]) / 1e3);
-        uint32_t n_vars = j->key->zkey->n_vars;
-        /* a compact key's witness goes to a GPU packed: not worth a pin */
-        int pin = !j->key->zkey->compact;
+        uint32_t n_vars = j->key->n_vars;
+        int bn254 = j->key->bn254;
+        /* a compact key's witness goes to a GPU packed, a bn128 key's to
+           the CPU: neither is worth a pin */
+        int pin = !bn254 && !j->key->zkey->compact;
         char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
         cz_origin origin = j->origin;
         /* a porep partition: the job's c1 (kept until all its partitions
@@ -200,9 +202,19 @@ void *ce_witness_main(void *arg)
         if (!st && path) {
             /* Decode into a pooled (pinned) buffer; the parser checks the
                count against the key before it writes a value. */
+            cz_bn254_fr *bw = NULL;
             if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr), pin))) {
                 ce_set_err(err, sizeof err, "%s: out of memory", path);
                 st = CZ_ERR_NOMEM;
+            } else if (bn254) { /* a bn128 key: a bn128 witness of its n_vars values */
+                if ((st = cz_bn254_wtns_parse(&bw, &nw, data, len, path, n_vars, err,
+                                              sizeof err))) {
+                    cz_hostpool_put(e->pool, wb);
+                    wb = NULL;
+                } else {
+                    memcpy(wb->data, bw, (size_t)nw * sizeof *bw);
+                }
+                cz_bn254_wtns_free(bw, nw);
             } else if ((st = cz_wtns_parse_into(wb->data, n_vars, &nw, data, len, path, n_vars,
                                                 err, sizeof err))) {
                 cz_hostpool_put(e->pool, wb);
@@ -257,18 +269,33 @@ void *ce_prove_main(void *arg)
         ce_stage_end(e, j, ST_PROVE_QUEUE, wk->index);
         const cz_zkey *zk = j->key->zkey;
         const cz_vk *vk = j->key->vk;
+        const cz_bn254_zkey *bzk = j->key->bzkey;
+        const cz_bn254_vk *bvk = j->key->bvk;
+        const cz_bn254_fr *bw = (const cz_bn254_fr *)(const void *)j->w;
+        uint32_t n_public = j->key->n_public;
         pthread_mutex_unlock(&e->mu);
 
         char err[512] = "";
         cz_proof proof;
+        cz_bn254_proof bproof;
         cz_prove_timings pt;
         memset(&pt, 0, sizeof pt);
-        pthread_mutex_lock(&wk->dev->lock);
-        double t0 = ce_now_ms();
-        cz_status st = cz_groth16_prove(&proof, zk, j->w, wk->dev->be, NULL, &pt, err, sizeof err);
-        double t1 = ce_now_ms();
-        wk->dev->busy_ms += t1 - t0;
-        pthread_mutex_unlock(&wk->dev->lock);
+        double t0, t1;
+        cz_status st;
+        if (bzk) {
+            /* a bn128 key: the CPU prover on the engine's pool, the
+               device (and its lock) untouched whatever the backend */
+            t0 = ce_now_ms();
+            st = cz_bn254_groth16_prove(&bproof, bzk, bw, e->synth, NULL, &pt, err, sizeof err);
+            t1 = ce_now_ms();
+        } else {
+            pthread_mutex_lock(&wk->dev->lock);
+            t0 = ce_now_ms();
+            st = cz_groth16_prove(&proof, zk, j->w, wk->dev->be, NULL, &pt, err, sizeof err);
+            t1 = ce_now_ms();
+            wk->dev->busy_ms += t1 - t0;
+            pthread_mutex_unlock(&wk->dev->lock);
+        }
 
         pthread_mutex_lock(&e->mu);
         j->t[ST_PROVE][0] = t0 - e->t0;
@@ -289,11 +316,13 @@ void *ce_prove_main(void *arg)
         char *pj = NULL, *uj = NULL;
         if (!st && !cancel) {
             if (e->cfg.verify &&
-                cz_groth16_verify(vk, j->w + 1, zk->n_public, &proof, err, sizeof err) != CZ_OK)
+                (bzk ? cz_bn254_groth16_verify(bvk, bw + 1, n_public, &bproof, err, sizeof err)
+                     : cz_groth16_verify(vk, j->w + 1, n_public, &proof, err, sizeof err)) != CZ_OK)
                 st = CZ_ERR_VERIFY;
             if (!st) {
-                pj = cz_proof_to_json(&proof);
-                uj = cz_public_to_json(j->w + 1, zk->n_public);
+                pj = bzk ? cz_bn254_proof_to_json(&bproof) : cz_proof_to_json(&proof);
+                uj = bzk ? cz_bn254_public_to_json(bw + 1, n_public)
+                         : cz_public_to_json(j->w + 1, n_public);
                 if (!pj || !uj) {
                     st = CZ_ERR_NOMEM;
                     snprintf(err, sizeof err, "out of memory writing the proof");
