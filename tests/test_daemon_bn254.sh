@@ -107,6 +107,12 @@ j=$(cz_await "$id")
 cz_check "a bn128 witness by path for the BLS12-381 key: the job fails" \
     test "$(jq -r .status <<<"$j")" = failed || echo "$j" >&2
 
+cz_expect 0 "gen-c1 porep-mini" "$BENCH" gen-c1 --preset porep-mini --seed 9 --out "$TMP/c1.json"
+jq -c '{type: "porep", key: "bn", c1: .}' "$TMP/c1.json" >"$TMP/porep_req.json"
+api POST /v1/proofs -H 'Content-Type: application/json' --data-binary "@$TMP/porep_req.json" >/dev/null
+cz_check "a porep job naming the bn128 key: 400 naming BN254" \
+    test "$(code)" = 400 -a -n "$(grep -o 'BN254' "$TMP/.body")" || cat "$TMP/.body" >&2
+
 # ---- the device: untouched by bn128 proofs, busy with BLS12-381 ones -----------------------
 st=$(api GET /v1/status)
 echo "device 0: $(jq -c '.devices[0] | {backend, busy_ms}' <<<"$st")"
