@@ -37,7 +37,7 @@ for w in small small_2 small_3; do
         -d "{\"key\":\"bn\",\"witness_path\":\"$BN/$w.wtns\"}" | jq -r .job_id)
     j=$(cz_await "$id")
     n=$((n + 1))
-    cz_check "$w.wtns by path: done" test "$(jq -r .status <<<"$j")" = done || echo "$j" >&2
+    cz_check "$w.wtns by path: done" test "$(jq -r .status <<<"$j")" = "done" || echo "$j" >&2
     jq .proof <<<"$j" >"$TMP/proof-$n.json"
     jq .public <<<"$j" >"$TMP/public-$n.json"
     cp "$BN/$w.wtns" "$TMP/w-$n.wtns"
@@ -45,7 +45,7 @@ for w in small small_2 small_3; do
         --data-binary "@$BN/$w.wtns" | jq -r .job_id)
     j=$(cz_await "$id")
     n=$((n + 1))
-    cz_check "$w.wtns uploaded: done" test "$(jq -r .status <<<"$j")" = done || echo "$j" >&2
+    cz_check "$w.wtns uploaded: done" test "$(jq -r .status <<<"$j")" = "done" || echo "$j" >&2
     jq .proof <<<"$j" >"$TMP/proof-$n.json"
     jq .public <<<"$j" >"$TMP/public-$n.json"
     cp "$BN/$w.wtns" "$TMP/w-$n.wtns"
@@ -123,7 +123,7 @@ cz_check "after the bn128 jobs the device has not been busy (they prove on the C
 id=$(api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' \
     --data-binary "@$FIX/small.wtns" | jq -r .job_id)
 j=$(cz_await "$id")
-cz_check "a BLS12-381 job next to the bn128 key: done" test "$(jq -r .status <<<"$j")" = done
+cz_check "a BLS12-381 job next to the bn128 key: done" test "$(jq -r .status <<<"$j")" = "done"
 jq .proof <<<"$j" >"$TMP/bls_proof.json"
 jq .public <<<"$j" >"$TMP/bls_public.json"
 cz_expect 0 "cuzk verify accepts the BLS12-381 proof" "$CUZK" verify --quiet "$FIX/small_vk.json" \
