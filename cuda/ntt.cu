@@ -52,7 +52,7 @@
  * (__launch_bounds__), and CUZK_NTT_VARIANT (name or index, read at each
  * transform) picks one, so that one build on the device times them all.
  * The default is CZD_NTT_DEFAULT_VARIANT (r2v10, the fastest of the seven
- * on the H200 at 2^27: docs/PERF.md, 2026-12-02). ptxas (nvcc 13.0.88, sm_90,
+ * timed on the H200 at 2^27: docs/PERF.md, 2026-12-02). ptxas (nvcc 13.0.88, sm_90,
  * -Xptxas -v), registers and spill stores in bytes, over the 6 DIF and
  * 6 DIT kernels of a variant (low round of 1..3 stages, with and without
  * the extras; R = 2: 4 and 4):
@@ -65,6 +65,8 @@
  *   r2vs  (r2v, DIF twist at the store): DIF 92-96, DIT 92-102, no spills
  *   r2v10 (r2v in blocks of 2^10 elements, 256 threads, 3 blocks): 80;
  *         no spills but DIF with extras and a low round of 2 (52 B)
+ *   r2v10s (r2v10, DIF twist at the store, as r2vs is to r2v): 78-80;
+ *         three DIF kernels spill 20-56 B; not yet timed on the device
  * Occupancy follows: r3/r3v/r3vs 16 warps per SM (2 blocks of 2^11
  * elements), r3v1 8 (one block; 12 with CUZK_NTT_BLOCK_LOG=10), r2v/r2vs
  * 16 (one block of 2^11), r2v10 24 (three of 2^10).

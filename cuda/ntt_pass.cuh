@@ -438,8 +438,9 @@ CZD_UNROLL
     X(3, "r3v1", 3, true, false, 1, 11)                                                     \
     X(4, "r2v", 2, true, false, 1, 11)                                                      \
     X(5, "r2vs", 2, true, true, 1, 11)                                                      \
-    X(6, "r2v10", 2, true, false, 3, 10)
-#define CZD_NTT_NVARIANTS 7
+    X(6, "r2v10", 2, true, false, 3, 10)                                                    \
+    X(7, "r2v10s", 2, true, true, 3, 10)
+#define CZD_NTT_NVARIANTS 8
 
 template <int I>
 struct czd_nv_at;

@@ -222,8 +222,8 @@ static cz_status read_header(cz_zkey_info *info, const cz_binfile *f, char *err,
             info->bn254 = true;
             return cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
                               "this key is for BN254 (bn128), not BLS12-381: cuzk prove "
-                              "takes it on the CPU; the daemon and the GPU backend "
-                              "are BLS12-381 only for now");
+                              "and cuzkd take it on the CPU; the GPU backend is "
+                              "BLS12-381 only for now");
         }
     }
     if (n8q != 48)
