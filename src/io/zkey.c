@@ -267,6 +267,7 @@ static cz_status read_header(cz_zkey_info *info, const cz_binfile *f, char *err,
 cz_status cz_zkey_read_info(cz_zkey_info *info, const uint8_t *data, size_t len,
                             const char *name, char *err, size_t err_len)
 {
+    memset(info, 0, sizeof *info); /* a refusal leaves it zeroed (bn254 false) */
     cz_binfile f;
     cz_status st = cz_binfile_parse(&f, data, len, name, "zkey", 1, err, err_len);
     if (st)
