@@ -1,0 +1,285 @@
+/*
+ * bn254_fp_x8.c: eight independent BN254 Fp products at once
+ * (cz_bn254_fp_mul_x8, bn254_fp_x8.h), for the batched loops of the MSM.
+ *
+ * DESIGN. fp_x8.c's scheme for BLS12-381, with BN254's sizes. Where the
+ * compiler targets AVX-512 IFMA, the eight products run one per 64-bit lane
+ * of zmm registers in radix 2^52, five limbs (p < 2^254 < 2^260):
+ *   - in: the four words of a, shifted left by 4 bits (a < p gives
+ *     a 2^4 < 2^258), and of b, cut into 52-bit limbs;
+ *   - a word-by-word Montgomery product with R' = 2^260: 5 rounds of
+ *     T += a b_i (5 vpmadd52luq + 5 vpmadd52huq), q = T_0 n0' mod 2^52 (1),
+ *     T += q p without the low word of q p_0 (T_0 + lo(q p_0) is T_0
+ *     rounded up to a multiple of 2^52: 4 lo + 5 hi), T >>= 52: 20 IFMA
+ *     instructions a round, 100 for eight products (12.5 a product, against
+ *     fp_x8.c's 256 / 8 = 32 for 8 limbs, and 32 mulx with their add chains
+ *     for one scalar 4 x 64-bit product). The lanes keep their carries in
+ *     the 12 spare bits (each limb gains below 4 * 2^52 a round, so under
+ *     2^57 after five) and settle them at the end. a 2^4 b / 2^260 =
+ *     a b / 2^256 is the Montgomery product of bn254.h, below 2p since
+ *     a 2^4 b < p^2 2^4 < p 2^260, so one conditional subtraction reduces
+ *     it fully;
+ *   - out: the 52-bit limbs joined back into four 64-bit words.
+ * Loads and stores transpose the 8 x 4 words of the operands and results
+ * with two-source permutes (no gathers or scatters). The results equal
+ * eight cz_bn254_fp_mul calls bit for bit (test_bn254_fp_x8 compares
+ * them); elsewhere (no IFMA, CZ_NO_ASM, -O0) it is those eight calls.
+ * Constant time: no branches on the values.
+ */
+#include "field/bn254_fp_x8.h"
+
+#if CZ_BN254_FP_HAVE_X8
+#include <immintrin.h>
+
+typedef __m512i V;
+
+/* Every loop is unrolled completely (as in fp_x8.c: rolled loops keep the
+   limbs in memory). */
+
+static const uint64_t p52[5] = {0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL,
+                                0xa029b85045b68ULL, 0x030644e72e131ULL};
+#define N0_52 0x20782e4866389ULL /* -p^-1 mod 2^52 */
+#define MASK52 0xfffffffffffffULL
+
+/* bits [start, start + 52) of the integer with words w[0..nw) */
+static inline __attribute__((always_inline)) V ext52(const V *w, int nw, int start)
+{
+    V r = _mm512_setzero_si512();
+    #pragma GCC unroll 8
+    for (int k = 0; k < nw; k++) {
+        int sh = 64 * k - start; /* where word k's bit 0 lands in the limb */
+        if (sh >= 52 || sh <= -64)
+            continue;
+        r = _mm512_or_si512(r, sh >= 0 ? _mm512_slli_epi64(w[k], (unsigned)sh)
+                                       : _mm512_srli_epi64(w[k], (unsigned)-sh));
+    }
+    return _mm512_and_si512(r, _mm512_set1_epi64((long long)MASK52));
+}
+
+void cz_bn254_fp_v8_load(cz_bn254_fp_v8 *out, const cz_bn254_fp x[8], int shift)
+{
+    /* word k of element e is qword 4e + k: elements 0-3 lie in z0|z1,
+       4-7 in z2|z3 (16-qword windows); one permute per window and word,
+       the two halves blended */
+    const uint64_t *q = x[0].l;
+    V z0 = _mm512_loadu_si512(q), z1 = _mm512_loadu_si512(q + 8);
+    V z2 = _mm512_loadu_si512(q + 16), z3 = _mm512_loadu_si512(q + 24);
+    V w[5];
+    #pragma GCC unroll 8
+    for (int k = 0; k < 4; k++) {
+        V idx = _mm512_set_epi64(12 + k, 8 + k, 4 + k, k, 12 + k, 8 + k, 4 + k, k);
+        V a = _mm512_permutex2var_epi64(z0, idx, z1);
+        V b = _mm512_permutex2var_epi64(z2, idx, z3);
+        w[k] = _mm512_mask_blend_epi64(0xf0, a, b);
+    }
+    int nw = 4;
+    if (shift) { /* x 2^4 */
+        w[4] = _mm512_srli_epi64(w[3], 60);
+        #pragma GCC unroll 8
+        for (int k = 3; k > 0; k--)
+            w[k] = _mm512_or_si512(_mm512_slli_epi64(w[k], 4), _mm512_srli_epi64(w[k - 1], 60));
+        w[0] = _mm512_slli_epi64(w[0], 4);
+        nw = 5;
+    }
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        out->l[j] = ext52(w, nw, 52 * j);
+}
+
+void cz_bn254_fp_v8_shl4(cz_bn254_fp_v8 *out, const cz_bn254_fp_v8 *a)
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    V prev = _mm512_setzero_si512();
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++) {
+        V cur = a->l[j];
+        out->l[j] = _mm512_and_si512(
+            _mm512_or_si512(_mm512_slli_epi64(cur, 4), _mm512_srli_epi64(prev, 48)), mask);
+        prev = cur;
+    }
+}
+
+void cz_bn254_fp_v8_mont(cz_bn254_fp_v8 *out, const cz_bn254_fp_v8 *a, const cz_bn254_fp_v8 *b)
+{
+    V A[5], B[5], P[5], t[6];
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++) {
+        A[j] = a->l[j];
+        B[j] = b->l[j];
+        P[j] = _mm512_set1_epi64((long long)p52[j]);
+    }
+    const V zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)N0_52);
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    #pragma GCC unroll 8
+    for (int j = 0; j < 6; j++)
+        t[j] = zero;
+    #pragma GCC unroll 8
+    for (int i = 0; i < 5; i++) {
+        #pragma GCC unroll 8
+        for (int j = 0; j < 5; j++) {
+            t[j] = _mm512_madd52lo_epu64(t[j], A[j], B[i]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], A[j], B[i]);
+        }
+        V q = _mm512_madd52lo_epu64(zero, t[0], n0);
+        /* t[0] + lo(q p0) is t[0] rounded up to a multiple of 2^52: carry
+           ceil(t[0] / 2^52) up without that product, shift down a limb */
+        t[1] = _mm512_madd52hi_epu64(t[1], q, P[0]);
+        #pragma GCC unroll 8
+        for (int j = 1; j < 5; j++) {
+            t[j] = _mm512_madd52lo_epu64(t[j], q, P[j]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], q, P[j]);
+        }
+        t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(_mm512_add_epi64(t[0], mask), 52));
+        #pragma GCC unroll 8
+        for (int j = 0; j < 5; j++)
+            t[j] = t[j + 1];
+        t[5] = zero;
+    }
+    /* settle the carries (T < 2p < 2^255: limb 4 takes the rest), then
+       T - p; keep T where that borrows */
+    #pragma GCC unroll 8
+    for (int j = 0; j < 4; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+        t[j] = _mm512_and_si512(t[j], mask);
+    }
+    V d[5], c = zero;
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++) {
+        V s = _mm512_add_epi64(_mm512_sub_epi64(t[j], P[j]), c);
+        c = _mm512_srai_epi64(s, 52);
+        d[j] = _mm512_and_si512(s, mask);
+    }
+    __mmask8 keep = _mm512_cmplt_epi64_mask(c, zero); /* T < p */
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        out->l[j] = _mm512_mask_blend_epi64(keep, d[j], t[j]);
+}
+
+void cz_bn254_fp_v8_store(cz_bn254_fp out[8], const cz_bn254_fp_v8 *a)
+{
+    const V zero = _mm512_setzero_si512();
+    V t[5];
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        t[j] = a->l[j];
+    /* join the limbs into words (col[k]: word k of the eight results) */
+    V col[4];
+    #pragma GCC unroll 8
+    for (int k = 0; k < 4; k++) {
+        V r = zero;
+        #pragma GCC unroll 8
+        for (int j = 0; j < 5; j++) {
+            int sh = 52 * j - 64 * k; /* where limb j's bit 0 lands in word k */
+            if (sh >= 64 || sh <= -52)
+                continue;
+            r = _mm512_or_si512(r, sh >= 0 ? _mm512_slli_epi64(t[j], (unsigned)sh)
+                                           : _mm512_srli_epi64(t[j], (unsigned)-sh));
+        }
+        col[k] = r;
+    }
+    /* transpose 4 x 8 -> 8 x 4: pairs (col0, col1), (col2, col3) interleaved
+       (u0: words 0-1 of results 0, 2, 4, 6; u1: of 1, 3, 5, 7; u2, u3: words
+       2-3), then 128-bit pieces joined into results' 256-bit rows */
+    V u0 = _mm512_unpacklo_epi64(col[0], col[1]);
+    V u1 = _mm512_unpackhi_epi64(col[0], col[1]);
+    V u2 = _mm512_unpacklo_epi64(col[2], col[3]);
+    V u3 = _mm512_unpackhi_epi64(col[2], col[3]);
+    const V ilo = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);     /* results 0|2 (1|3) */
+    const V ihi = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);   /* results 4|6 (5|7) */
+    V r02 = _mm512_permutex2var_epi64(u0, ilo, u2);
+    V r46 = _mm512_permutex2var_epi64(u0, ihi, u2);
+    V r13 = _mm512_permutex2var_epi64(u1, ilo, u3);
+    V r57 = _mm512_permutex2var_epi64(u1, ihi, u3);
+    _mm256_storeu_si256((__m256i *)out[0].l, _mm512_castsi512_si256(r02));
+    _mm256_storeu_si256((__m256i *)out[2].l, _mm512_extracti64x4_epi64(r02, 1));
+    _mm256_storeu_si256((__m256i *)out[1].l, _mm512_castsi512_si256(r13));
+    _mm256_storeu_si256((__m256i *)out[3].l, _mm512_extracti64x4_epi64(r13, 1));
+    _mm256_storeu_si256((__m256i *)out[4].l, _mm512_castsi512_si256(r46));
+    _mm256_storeu_si256((__m256i *)out[6].l, _mm512_extracti64x4_epi64(r46, 1));
+    _mm256_storeu_si256((__m256i *)out[5].l, _mm512_castsi512_si256(r57));
+    _mm256_storeu_si256((__m256i *)out[7].l, _mm512_extracti64x4_epi64(r57, 1));
+}
+
+/* carries of signed limbs up the lanes; returns the last carry (0 or -1
+   for the callers' values) */
+static inline __attribute__((always_inline)) V settle(V t[5])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    V c = _mm512_setzero_si512();
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++) {
+        V s = _mm512_add_epi64(t[j], c);
+        c = _mm512_srai_epi64(s, 52);
+        t[j] = _mm512_and_si512(s, mask);
+    }
+    return c;
+}
+
+void cz_bn254_fp_v8_add_nr(cz_bn254_fp_v8 *out, const cz_bn254_fp_v8 *a, const cz_bn254_fp_v8 *b)
+{
+    V t[5];
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+    settle(t);
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        out->l[j] = t[j];
+}
+
+void cz_bn254_fp_v8_add(cz_bn254_fp_v8 *out, const cz_bn254_fp_v8 *a, const cz_bn254_fp_v8 *b)
+{
+    V t[5], d[5];
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+    settle(t);
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        d[j] = _mm512_sub_epi64(t[j], _mm512_set1_epi64((long long)p52[j]));
+    V c = settle(d);
+    __mmask8 keep = _mm512_cmplt_epi64_mask(c, _mm512_setzero_si512()); /* a + b < p */
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        out->l[j] = _mm512_mask_blend_epi64(keep, d[j], t[j]);
+}
+
+void cz_bn254_fp_v8_sub(cz_bn254_fp_v8 *out, const cz_bn254_fp_v8 *a, const cz_bn254_fp_v8 *b)
+{
+    V t[5], d[5];
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        t[j] = _mm512_sub_epi64(a->l[j], b->l[j]);
+    V c = settle(t);
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        d[j] = _mm512_add_epi64(t[j], _mm512_set1_epi64((long long)p52[j]));
+    settle(d);
+    __mmask8 neg = _mm512_cmplt_epi64_mask(c, _mm512_setzero_si512()); /* a < b */
+    #pragma GCC unroll 8
+    for (int j = 0; j < 5; j++)
+        out->l[j] = _mm512_mask_blend_epi64(neg, t[j], d[j]);
+}
+
+void cz_bn254_fp_mul_x8(cz_bn254_fp out[8], const cz_bn254_fp a[8], const cz_bn254_fp b[8])
+{
+    cz_bn254_fp_v8 A, B;
+    cz_bn254_fp_v8_load(&A, a, 1);
+    cz_bn254_fp_v8_load(&B, b, 0);
+    cz_bn254_fp_v8_mont(&A, &A, &B);
+    cz_bn254_fp_v8_store(out, &A);
+}
+
+int cz_bn254_fp_mul_x8_is_simd(void) { return 1; }
+
+#else
+
+void cz_bn254_fp_mul_x8(cz_bn254_fp out[8], const cz_bn254_fp a[8], const cz_bn254_fp b[8])
+{
+    for (int e = 0; e < 8; e++)
+        cz_bn254_fp_mul(&out[e], &a[e], &b[e]);
+}
+
+int cz_bn254_fp_mul_x8_is_simd(void) { return 0; }
+
+#endif
