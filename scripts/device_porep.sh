@@ -88,6 +88,14 @@ daemon_batch() { # NAME COPIES JOBS EXTRA-SET...
     "$BIN/cuzkd" --listen "unix:$SOCK" --device cuda --set engine.witness_workers=2 "$@" \
         --log-level info >"$OUT/cuzkd-$name.log" 2>&1 &
     local dpid=$!
+    # host memory over the run: the daemon's RSS and the machine's used
+    # memory, sampled each second (peaks printed at the end)
+    (while kill -0 $dpid 2>/dev/null; do
+        echo "$(date +%s) $(awk '/^VmRSS/ {print $2}' /proc/$dpid/status 2>/dev/null || echo 0)" \
+            "$(awk '/^MemTotal/ {t=$2} /^MemAvailable/ {a=$2} END {print t - a}' /proc/meminfo)"
+        sleep 1
+    done) >"$OUT/mem-$name.txt" 2>/dev/null &
+    local mpid=$!
     for _ in $(seq 1 300); do "$BIN/cuzk-bench" --addr "unix:$SOCK" status >/dev/null 2>&1 && break; sleep 0.2; done
     local B=("$BIN/cuzk-bench" --addr "unix:$SOCK")
     stamp "$name: preload $PRESET"
@@ -110,7 +118,19 @@ daemon_batch() { # NAME COPIES JOBS EXTRA-SET...
     [ $bad -eq 0 ] && [ $good -gt 0 ] || rc=1
     "${B[@]}" status >"$OUT/status-$name.json" 2>&1
     "${B[@]}" timeline --svg "$OUT/timeline-$name.svg" | tail -2
+    grep -E "^Vm(HWM|RSS)" /proc/$dpid/status | tr '\n' ' ' | sed "s/^/$name: cuzkd /"
+    echo
     kill -TERM $dpid
+    wait $mpid 2>/dev/null
+    awk -v n="$name" '{ if ($2 > r) r = $2; if ($3 > u) u = $3 }
+        END { printf "%s: peak cuzkd RSS %.1f GiB, peak host memory in use %.1f GiB (%d samples)\n",
+              n, r / 1048576, u / 1048576, NR }' "$OUT/mem-$name.txt"
+    local f
+    for f in buffer synthesis; do
+        grep -oE "witness buffer [0-9.]+ ms, synthesis [0-9.]+" "$OUT/cuzkd-$name.log" |
+            awk -v f=$f '{ print (f == "buffer") ? $3 : $6 }' | sort -n |
+            awk -v n="$name" -v f=$f '{ v[NR] = $1 } END { if (NR) printf "%s: witness %s, ms: min %s median %s max %s (%d partitions)\n", n, f, v[1], v[int((NR + 1) / 2)], v[NR], NR }'
+    done
     wait $dpid
     grep -E "error|fail|OOM|out of memory" "$OUT/cuzkd-$name.log" | head -10
 }

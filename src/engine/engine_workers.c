@@ -187,16 +187,25 @@ void *ce_witness_main(void *arg)
             /* Synthesise partition `part` into a pooled (pinned) buffer,
                the challenges in parallel on the engine's pool. */
             cz_porep_partition in;
+            double t0 = ce_now_ms();
             if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr), pin))) {
                 ce_set_err(err, sizeof err, "partition %u: out of memory", part);
                 st = CZ_ERR_NOMEM;
-            } else if ((st = cz_c1_partition(c1, part, &in, err, sizeof err)) ||
-                       (st = cz_porep_witness(porep, &in, e->synth, wb->data, n_vars, err,
-                                              sizeof err))) {
-                cz_hostpool_put(e->pool, wb); /* wipes */
-                wb = NULL;
             } else {
-                nw = n_vars;
+                double t1 = ce_now_ms();
+                if ((st = cz_c1_partition(c1, part, &in, err, sizeof err)) ||
+                    (st = cz_porep_witness(porep, &in, e->synth, wb->data, n_vars, err, sizeof err))) {
+                    cz_hostpool_put(e->pool, wb); /* wipes */
+                    wb = NULL;
+                } else {
+                    nw = n_vars;
+                    /* where the stage's time goes: getting the buffer (a
+                       wait for the wiper, or a fresh allocation) and the
+                       synthesis on the shared pool (a fresh buffer's pages
+                       fault in as it writes) */
+                    cz_log(CZ_LOG_INFO, "engine", "partition %u: witness buffer %.1f ms, synthesis %.1f ms",
+                           part, t1 - t0, ce_now_ms() - t1);
+                }
             }
         }
         if (!st && path) {
