@@ -35,6 +35,7 @@
 #include "cuzk/prover.h"
 #include "groth16/groth16.h"
 #include "groth16/groth16_bn254.h"
+#include "groth16/setup_bn254.h"
 #include "io/binfile.h"
 #include "io/json.h"
 #include "io/nkey.h"
@@ -247,6 +248,8 @@ static const char *cmd_help(const char *cmd)
                "compact matrices, B density; made in memory from the recorded circuit, the\n"
                "fixed-base products on --device), anything else a snarkjs .zkey. A .czk\n"
                "needs --circuit. The same --seed gives the same key in both formats.\n"
+               "The .r1cs's prime picks the curve: BLS12-381, or BN254 (circom's default,\n"
+               "snarkjs's bn128: a bn128 .zkey and a vk with \"curve\": \"bn128\").\n"
                "FOR DEVELOPMENT AND BENCHMARKS ONLY: one party knows the toxic waste.\n"
                "\n"
                "options: --threads N, --quiet, --json, --circuit PRESET, --out KEY,\n"
@@ -1038,6 +1041,54 @@ static int setup_czk(const cli *c)
     return 0;
 }
 
+/* setup of a bn128 circuit (its .r1cs's prime is BN254's r): a snarkjs
+   bn128 .zkey (setup_bn254.h) and its vk as snarkjs exports it */
+static int setup_bn254(const cli *c)
+{
+    char err[512];
+    double t0 = now_ms(), t = t0;
+    cz_bn254_r1cs *cs;
+    cz_status st = cz_bn254_r1cs_load(&cs, c->args[0], err, sizeof err);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "read_r1cs", now_ms() - t);
+    progress(c, "setup");
+    t = now_ms();
+    cz_setup_opts o = {.seeded = c->have_seed != 0, .seed = c->seed, .threads = c->threads};
+    st = cz_bn254_groth16_setup(cs, c->args[1], &o, err, sizeof err);
+    uint32_t nc = cs->n_constraints, nw = cs->n_wires;
+    cz_bn254_r1cs_free(cs);
+    if (st)
+        return fail(st, err);
+    stage_done(c, "setup", now_ms() - t);
+    if (c->n_args == 3) {
+        /* read back with every check of the key reader, then exported */
+        t = now_ms();
+        cz_bn254_zkey *key = NULL;
+        cz_zkey_load_opts lo = {.threads = c->threads, .no_matrices = true};
+        if ((st = cz_bn254_zkey_load_ex(&key, c->args[1], &lo, err, sizeof err)))
+            return fail(st, err);
+        cz_bn254_vk *vk = NULL;
+        char *text = NULL;
+        if (cz_bn254_vk_from_zkey(&vk, key) || !(text = cz_bn254_vk_to_json(vk)))
+            st = cz_io_fail(CZ_ERR_NOMEM, err, sizeof err, c->args[2], "out of memory");
+        else
+            st = cz_write_text(c->args[2], text, err, sizeof err);
+        free(text);
+        cz_bn254_vk_free(vk);
+        cz_bn254_zkey_free(key);
+        if (st)
+            return fail(st, err);
+        stage_done(c, "export_vk", now_ms() - t);
+    }
+    stage_done(c, "total", now_ms() - t0);
+    if (c->json)
+        print_json_result(json_pack("{s:s,s:b,s:s,s:I,s:I,s:b}", "command", "setup", "ok", 1,
+                                    "curve", "bn128", "nConstraints", (json_int_t)nc, "nVars",
+                                    (json_int_t)nw, "seeded", c->have_seed != 0));
+    return 0;
+}
+
 static int cmd_setup(const cli *c0)
 {
     int rc;
@@ -1074,9 +1125,19 @@ static int cmd_setup(const cli *c0)
                 c->have_seed ? " from a fixed seed (anyone can forge proofs)" : "");
         return setup_czk(c);
     }
+    const cz_curve *curve = NULL;
+    if (!c->circuit) {
+        /* the .r1cs header's prime picks the curve */
+        char perr[512];
+        cz_status pst = cz_r1cs_file_curve(c->args[0], &curve, perr, sizeof perr);
+        if (pst)
+            return fail(pst, perr);
+    }
     fprintf(stderr, "cuzk: WARNING: this key is for development and benchmarks only: its toxic "
                     "waste was made by one party%s\n",
             c->have_seed ? " from a fixed seed (anyone can forge proofs)" : "");
+    if (curve && curve->id == CZ_CURVE_BN254)
+        return setup_bn254(c);
     char err[512];
     double t0 = now_ms(), t = t0;
     cz_r1cs *cs;

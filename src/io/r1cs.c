@@ -1,12 +1,11 @@
 /*
- * r1cs.c: the circom constraint system file (.r1cs, version 1) for setup.
+ * r1cs.c: the circom constraint system file (.r1cs, version 1) for setup:
+ * BLS12-381's reader, the writer, and the curve of a file.
  *
- * Section 1: u32 n8, prime, u32 nWires, nPubOut, nPubIn, nPrvIn, u64
- * nLabels, u32 nConstraints. Section 2: per constraint, for A, B, C a u32
- * term count then (u32 wire, n8-byte plain coefficient) terms. Section 3
- * (labels) is not needed. The reader walks section 2 twice (count, then
- * fill), checking each term against the section's end, each wire against
- * nWires and each coefficient against r.
+ * DESIGN. The reader is r1cs_impl.h's (the format is there), compiled here
+ * over BLS12-381's Fr and in r1cs_bn254.c over BN254's (docs/CURVES.md).
+ * cz_r1cs_file_curve reads only the container and the header's prime, so
+ * a caller (cuzk setup) picks the curve before reading the constraints.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,152 +13,20 @@
 
 #include "field/constants.h"
 #include "groth16/groth16.h"
+#include "groth16/setup_bn254.h"
 #include "io/binfile.h"
 
+#define R1_T cz_r1cs
+#define R1_FR_(op) cz_fr_##op
+#define R1_FR_P CZ_FR_P
+#define R1_CHECK_PRIME(p, name, err, err_len) cz_io_check_prime_r(p, name, "circuit", err, err_len)
+#define R1_CURVE_NAME "BLS12-381"
+#define R1_FN_PARSE cz_r1cs_parse
+#define R1_FN_LOAD cz_r1cs_load
+#define R1_FN_FREE cz_r1cs_free
+#include "io/r1cs_impl.h"
+
 static const uint64_t fr_p[4] = CZ_FR_P;
-
-void cz_r1cs_free(cz_r1cs *cs)
-{
-    if (!cs)
-        return;
-    free(cs->start);
-    free(cs->terms);
-    free(cs);
-}
-
-cz_status cz_r1cs_parse(cz_r1cs **out, const uint8_t *data, size_t len, const char *name,
-                        char *err, size_t err_len)
-{
-    *out = NULL;
-    cz_binfile f;
-    cz_status st = cz_binfile_parse(&f, data, len, name, "r1cs", 1, err, err_len);
-    if (st)
-        return st;
-    cz_r1cs *cs = calloc(1, sizeof *cs);
-    const cz_bin_section *s1, *s2;
-    if (!cs) {
-        st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
-        goto out;
-    }
-    if ((st = cz_binfile_section(&s1, &f, 1, "header", err, err_len)) ||
-        (st = cz_binfile_section(&s2, &f, 2, "constraints", err, err_len)))
-        goto out;
-    const uint8_t *h = data + s1->offset;
-    if (s1->size < 4 || cz_le32(h) != 32) {
-        st = cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
-                        "field elements are not 32 bytes: not a BLS12-381 circuit");
-        goto out;
-    }
-    if (s1->size != 64) {
-        st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                        "section 1 (header) has %llu bytes, expected 64", (unsigned long long)s1->size);
-        goto out;
-    }
-    if ((st = cz_io_check_prime_r(h + 4, name, "circuit", err, err_len)))
-        goto out;
-    cs->n_wires = cz_le32(h + 36);
-    cs->n_pub_out = cz_le32(h + 40);
-    cs->n_pub_in = cz_le32(h + 44);
-    cs->n_prv_in = cz_le32(h + 48);
-    cs->n_labels = cz_le64(h + 52);
-    cs->n_constraints = cz_le32(h + 60);
-    if (cs->n_wires == 0 ||
-        (uint64_t)cs->n_pub_out + cs->n_pub_in + cs->n_prv_in + 1 > cs->n_wires) {
-        st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                        "%u wires cannot hold 1 + %u outputs + %u public + %u private inputs",
-                        cs->n_wires, cs->n_pub_out, cs->n_pub_in, cs->n_prv_in);
-        goto out;
-    }
-    /* each constraint needs at least 12 bytes: bounds the allocation */
-    if ((uint64_t)cs->n_constraints * 12 > s2->size) {
-        st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                        "section 2 (constraints) has %llu bytes, too few for %u constraints",
-                        (unsigned long long)s2->size, cs->n_constraints);
-        goto out;
-    }
-    const uint8_t *c = data + s2->offset;
-    const uint64_t size = s2->size;
-    uint64_t n_terms = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        uint64_t pos = 0, t = 0;
-        for (uint32_t k = 0; k < cs->n_constraints; k++) {
-            for (int m = 0; m < 3; m++) {
-                if (size - pos < 4) {
-                    st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                                    "section 2 (constraints) ends inside constraint %u", k);
-                    goto out;
-                }
-                uint32_t nt = cz_le32(c + pos);
-                pos += 4;
-                if ((uint64_t)nt * 36 > size - pos) {
-                    st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                                    "section 2 (constraints) ends inside constraint %u", k);
-                    goto out;
-                }
-                if (pass == 1)
-                    cs->start[3 * (uint64_t)k + m] = t;
-                for (uint32_t i = 0; i < nt; i++, pos += 36, t++) {
-                    uint32_t wire = cz_le32(c + pos);
-                    if (pass == 0) {
-                        if (wire >= cs->n_wires) {
-                            st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                                            "constraint %u refers to wire %u of %u", k, wire,
-                                            cs->n_wires);
-                            goto out;
-                        }
-                        if (!cz_le_bytes_lt(c + pos + 4, fr_p, 4)) {
-                            st = cz_io_fail(CZ_ERR_RANGE, err, err_len, name,
-                                            "constraint %u has a coefficient not below r", k);
-                            goto out;
-                        }
-                    } else {
-                        uint64_t limbs[4];
-                        for (int l = 0; l < 4; l++)
-                            limbs[l] = cz_le64(c + pos + 4 + 8 * l);
-                        cs->terms[t].wire = wire;
-                        cz_fr_from_limbs(&cs->terms[t].coef, limbs);
-                    }
-                }
-            }
-        }
-        if (pass == 0) {
-            if (pos != size) {
-                st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                                "section 2 (constraints) has %llu bytes, the constraints use %llu",
-                                (unsigned long long)size, (unsigned long long)pos);
-                goto out;
-            }
-            n_terms = t;
-            cs->start = malloc((3 * (size_t)cs->n_constraints + 1) * sizeof *cs->start);
-            cs->terms = malloc((n_terms ? n_terms : 1) * sizeof *cs->terms);
-            if (!cs->start || !cs->terms) {
-                st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
-                goto out;
-            }
-        } else {
-            cs->start[3 * (uint64_t)cs->n_constraints] = t;
-        }
-    }
-    cs->n_terms = n_terms;
-out:
-    cz_binfile_free(&f);
-    if (st)
-        cz_r1cs_free(cs);
-    else
-        *out = cs;
-    return st;
-}
-
-cz_status cz_r1cs_load(cz_r1cs **out, const char *path, char *err, size_t err_len)
-{
-    cz_blob b;
-    cz_status st = cz_blob_map(&b, path, err, err_len);
-    if (st)
-        return st;
-    st = cz_r1cs_parse(out, b.data, b.len, path, err, err_len);
-    cz_blob_release(&b);
-    return st;
-}
 
 static int put(FILE *fp, const void *p, size_t n) { return fwrite(p, 1, n, fp) == n; }
 
@@ -211,4 +78,35 @@ cz_status cz_r1cs_write(const char *path, const cz_r1cs *cs, char *err, size_t e
     if (fclose(fp) != 0)
         ok = 0;
     return ok ? CZ_OK : cz_io_fail(CZ_ERR_IO, err, err_len, path, "write failed");
+}
+
+cz_status cz_r1cs_file_curve(const char *path, const cz_curve **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    cz_blob b;
+    cz_status st = cz_blob_map(&b, path, err, err_len);
+    if (st)
+        return st;
+    cz_binfile f;
+    const cz_bin_section *s1;
+    st = cz_binfile_parse(&f, b.data, b.len, path, "r1cs", 1, err, err_len);
+    if (st) {
+        cz_blob_release(&b);
+        return st;
+    }
+    if (!(st = cz_binfile_section(&s1, &f, 1, "header", err, err_len))) {
+        const uint8_t *h = (const uint8_t *)b.data + s1->offset;
+        uint32_t n8 = s1->size >= 4 ? cz_le32(h) : 0;
+        if (s1->size < 4 || (uint64_t)n8 + 4 > s1->size)
+            st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, path,
+                            "section 1 (header) has %llu bytes, too few for its prime",
+                            (unsigned long long)s1->size);
+        else if (!(*out = cz_curve_by_scalar_prime(h + 4, n8)))
+            st = cz_io_fail(CZ_ERR_CURVE, err, err_len, path,
+                            "the circuit's prime (%u bytes) is neither BLS12-381's r nor BN254's "
+                            "(bn128) r: cuzk works over these two curves only", n8);
+    }
+    cz_binfile_free(&f);
+    cz_blob_release(&b);
+    return st;
 }
