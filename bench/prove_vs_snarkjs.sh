@@ -9,17 +9,18 @@
 #
 # Per size: circom2 compiles Chain(N) with 2N + 1 + 3 = 2^k (domain 2^k),
 # snarkjs computes the witness, `cuzk setup --seed k` makes the key (snarkjs's
-# own BLS12-381 ceremony is far too slow at these sizes); with -c bn128 the
-# circuit is compiled for BN254 (circom's default prime) and the key is
-# snarkjs's `groth16 setup` over PTAU, a bn128 powers-of-tau file prepared
-# for phase 2 of power >= every LOG2 (cuzk setup is BLS12-381's only; see
-# docs/CURVES.md for one made with snarkjs), then each prover
+# own ceremony is far too slow at these sizes); with -c bn128 the circuit is
+# compiled for BN254 (circom's default prime) and the key is cuzk setup's
+# too (a snarkjs bn128 .zkey), or, with -p PTAU, snarkjs's `groth16 setup`
+# over PTAU, a bn128 powers-of-tau file prepared for phase 2 of power >=
+# every LOG2 (see docs/CURVES.md for one made with snarkjs); either way
+# both provers use the same key. Then each prover
 # runs REPS times under /usr/bin/time -v (wall time of the whole process,
 # key loading included, and peak RSS; the median run is reported), and
 # snarkjs verifies both proofs. Output: a table, then one JSON line per size:
 # {"bench":"prove","curve":..,"constraints":..,"cuzk_ms":..,"snarkjs_ms":..,"ratio":..,
 #  "cuzk_peak_rss_mb":..,"snarkjs_peak_rss_mb":..,"cuzk_prove_stage_ms":..,
-#  "threads":..,"load1":..,"commit":..}
+#  "threads":..,"load1":..,"key":"cuzk-setup"|"snarkjs-ptau","commit":..}
 # ratio = snarkjs_ms / cuzk_ms (how many times faster cuzk is), both wall
 # times of the whole process; cuzk_prove_stage_ms is cuzk's own "prove"
 # stage (from --json: witness and key in memory to proof, no file I/O);
@@ -40,14 +41,14 @@ while getopts "b:r:t:c:p:h" o; do
         t) THREADS=$OPTARG ;;
         c) CURVE=$OPTARG ;;
         p) PTAU=$(cd "$(dirname "$OPTARG")" && pwd)/$(basename "$OPTARG") ;;
-        *) sed -n '2,26p' "$0"; exit 2 ;;
+        *) sed -n '2,28p' "$0"; exit 2 ;;
     esac
 done
 case $CURVE in
     bls12381) ;;
     bn128)
-        [ -n "$PTAU" ] && [ -f "$PTAU" ] ||
-            { echo "bench: -c bn128 needs -p PTAU (a prepared bn128 powers of tau)" >&2; exit 2; } ;;
+        [ -z "$PTAU" ] || [ -f "$PTAU" ] ||
+            { echo "bench: -p $PTAU: no such file (a prepared bn128 powers of tau)" >&2; exit 2; } ;;
     *) echo "bench: -c wants bls12381 or bn128, got $CURVE" >&2; exit 2 ;;
 esac
 shift $((OPTIND - 1))
@@ -70,6 +71,8 @@ WORK=$(mktemp -d /tmp/cuzk-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] || COMMIT=$COMMIT-dirty
+KEYSRC=cuzk-setup
+[ "$CURVE" = bn128 ] && [ -n "$PTAU" ] && KEYSRC=snarkjs-ptau
 TOPT=()
 [ -n "$THREADS" ] && TOPT=(--threads "$THREADS")
 SNARKJS_CLI=$NODE_MODULES/snarkjs/build/cli.cjs
@@ -90,7 +93,7 @@ timed() {
 # median of the first field over lines "ms rss": prints that line
 median() { sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
 
-echo "bench: prove_vs_snarkjs, $CURVE, commit $COMMIT, $(nproc) cores, reps $REPS, sizes 2^${SIZES[*]}" >&2
+echo "bench: prove_vs_snarkjs, $CURVE, key $KEYSRC, commit $COMMIT, $(nproc) cores, reps $REPS, sizes 2^${SIZES[*]}" >&2
 RESULTS=()
 for k in "${SIZES[@]}"; do
     d=$WORK/$k
@@ -98,13 +101,13 @@ for k in "${SIZES[@]}"; do
     echo "bench: 2^$k: compile Chain($n), witness" >&2
     cz_make_chain "$d" "$n" "$CURVE" >/dev/null
     cons=$(( 2 * n + 1 ))
-    if [ "$CURVE" = bn128 ]; then
+    if [ "$CURVE" = bn128 ] && [ -n "$PTAU" ]; then
         echo "bench: 2^$k: snarkjs groth16 setup (bn128)" >&2
         read -r setup_ms _ < <(timed "$d/setup.log" node "$SNARKJS_CLI" groth16 setup \
             "$d/chain.r1cs" "$PTAU" "$d/key.zkey")
         node "$SNARKJS_CLI" zkey export verificationkey "$d/key.zkey" "$d/vk.json" >/dev/null
     else
-        echo "bench: 2^$k: cuzk setup" >&2
+        echo "bench: 2^$k: cuzk setup ($CURVE)" >&2
         read -r setup_ms _ < <(timed "$d/setup.log" "$CUZK" setup --quiet "${TOPT[@]}" --seed "$k" \
             "$d/chain.r1cs" "$d/key.zkey" "$d/vk.json")
     fi
@@ -140,6 +143,6 @@ echo
 for r in "${RESULTS[@]}"; do
     read -r k cons setup_ms c_ms s_ms c_rss s_rss c_in load1 <<<"$r"
     awk -v n="$cons" -v c="$c_ms" -v s="$s_ms" -v cr="$c_rss" -v sr="$s_rss" -v ci="$c_in" -v l="$load1" \
-        -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" -v cv="$CURVE" \
-        'BEGIN { printf "{\"bench\":\"prove\",\"curve\":\"%s\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"cuzk_prove_stage_ms\":%.1f,\"threads\":%d,\"load1\":%.2f,\"commit\":\"%s\"}\n", cv, n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, ci, th, l, cm }'
+        -v th="${THREADS:-$(nproc)}" -v cm="$COMMIT" -v cv="$CURVE" -v ks="$KEYSRC" \
+        'BEGIN { printf "{\"bench\":\"prove\",\"curve\":\"%s\",\"constraints\":%d,\"cuzk_ms\":%d,\"snarkjs_ms\":%d,\"ratio\":%.2f,\"cuzk_peak_rss_mb\":%.1f,\"snarkjs_peak_rss_mb\":%.1f,\"cuzk_prove_stage_ms\":%.1f,\"threads\":%d,\"load1\":%.2f,\"key\":\"%s\",\"commit\":\"%s\"}\n", cv, n, c, s, (c > 0 ? s / c : 0), cr / 1024, sr / 1024, ci, th, l, ks, cm }'
 done
