@@ -23,6 +23,11 @@
  * trips up to 2^14 with every block split, the allocation-free column path
  * and 1, 2, 4 threads.
  *
+ * The eight-lane IFMA additions (where built) against the scalar ones of
+ * the same MSM (test_msm_x8_vs_scalar: G1 to 2^13, G2 to 2^12, windows
+ * 9..16, infinity, repeated, opposite and doubled points), and the scalar
+ * path alone against the naive sum (the default runs take the lanes).
+ *
  * Known answers: tests/vectors/bn254_msm.json, written by
  * tools/gen_bn254_msm_vectors.mjs with ffjavascript, snarkjs's arithmetic
  * library (provenance in the file): G1 (70 points) and G2 (20 points)
@@ -44,7 +49,9 @@
 #include "curve/bn254_curve.h"
 #include "field/bn254.h"
 #include "field/bn254_constants.h"
+#include "field/bn254_fp_x8.h"
 #include "msm/msm_bn254.h"
+#include "msm/msm_bn254_internal.h"
 #include "poly/ntt_bn254.h"
 
 static cz_rng rng;
@@ -292,6 +299,69 @@ static void test_msm_specials(void **state)
     size_t n = cz_test_full() ? 2000 : 600;
     g1_specials(n);
     g2_specials(n / 2);
+}
+
+/* The eight-lane IFMA additions (field/bn254_fp_x8.h, taken by batches of
+   64 or more) against the scalar ones of the same MSM
+   (cz_bn254_msm_x8_on_ = 0): n up to 2^13 with windows 9..16 (batches of
+   64..2048 pairs) and the bucket reductions, 1/2/4 threads, points mixed
+   with infinity, repeats and opposites (the doublings and cancellations in
+   the lanes), both groups, G1 with and without GLV; and n = 300 against
+   the naive sum with the lanes off. */
+#define X8_TESTS(G, AFF, JAC)                                                                      \
+    static void G##_x8_vs_scalar(size_t n)                                                        \
+    {                                                                                              \
+        AFF *p = malloc(n * sizeof *p);                                                            \
+        cz_bn254_fr *s = malloc(n * sizeof *s);                                                    \
+        assert_true(p && s);                                                                       \
+        G##_rand_points(p, n / 4);                                                                 \
+        for (size_t i = n / 4; i < n; i++) {                                                       \
+            switch (i % 8) {                                                                       \
+            case 0: cz_bn254_##G##_affine_infinity(&p[i]); break;                                  \
+            case 1: p[i] = p[i % (n / 4)]; break;                                                  \
+            case 2: cz_bn254_##G##_affine_neg(&p[i], &p[i % (n / 4)]); break;                      \
+            default: G##_rand_points(&p[i], 1);                                                    \
+            }                                                                                      \
+        }                                                                                          \
+        rand_scalars(s, n, 1);                                                                     \
+        for (size_t i = n / 4; i < n; i += 8)                                                      \
+            s[i + 1 < n ? i + 1 : i] = s[(i + 1) % (n / 4)]; /* P + P in one bucket */              \
+        const unsigned windows[] = {0, 9, 11, 13, 16};                                             \
+        for (size_t wi = 0; wi < sizeof windows / sizeof *windows; wi++)                           \
+            for (int glv = 0; glv < 2; glv++) {                                                    \
+                cz_msm_opts o = {.pool = g_pools[(wi + (size_t)glv) % 3],                          \
+                                 .window = windows[wi],                                            \
+                                 .algo = wi ? CZ_MSM_ALGO_AFFINE : CZ_MSM_ALGO_AUTO,               \
+                                 .no_glv = !glv};                                                  \
+                JAC on, off;                                                                       \
+                cz_bn254_msm_x8_on_ = 0;                                                           \
+                assert_int_equal(cz_bn254_##G##_msm(&off, p, s, n, &o), CZ_OK);                    \
+                cz_bn254_msm_x8_on_ = 1;                                                           \
+                assert_int_equal(cz_bn254_##G##_msm(&on, p, s, n, &o), CZ_OK);                     \
+                if (!cz_bn254_##G##_jac_eq(&on, &off))                                             \
+                    fail_msg(#G " MSM: x8 and scalar differ, n=%zu window=%u glv=%d", n,            \
+                             windows[wi], glv);                                                    \
+            }                                                                                      \
+        free(p);                                                                                   \
+        free(s);                                                                                   \
+    }
+X8_TESTS(g1, cz_bn254_g1_affine, cz_bn254_g1_jac)
+X8_TESTS(g2, cz_bn254_g2_affine, cz_bn254_g2_jac)
+
+static void test_msm_x8_vs_scalar(void **state)
+{
+    (void)state;
+    printf("# BN254 MSM eight-lane additions: %s\n",
+           CZ_BN254_FP_HAVE_X8 ? "ifma" : "not built (both runs scalar)");
+    g1_x8_vs_scalar(cz_test_full() ? 8192 : 2048);
+    g2_x8_vs_scalar(cz_test_full() ? 4096 : 1024);
+    /* the scalar path on its own against the naive sum */
+    cz_bn254_msm_x8_on_ = 0;
+    g1_sizes(300, 1);
+    g2_sizes(100, 0);
+    g1_specials(600);
+    g2_specials(300);
+    cz_bn254_msm_x8_on_ = 1;
 }
 
 /* One point, every window, the digits of r - 1 and of random scalars. */
@@ -658,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_g1_msm),
         cmocka_unit_test(test_g2_msm),
         cmocka_unit_test(test_msm_specials),
+        cmocka_unit_test(test_msm_x8_vs_scalar),
         cmocka_unit_test(test_msm_kat),
         cmocka_unit_test(test_ntt_roots),
         cmocka_unit_test(test_ntt_naive),

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cz_bn254_msm_x8_on_ = 1;
+
 typedef struct {
     const cz_bn254_fr *in;
     cz_fr *out;

@@ -14,4 +14,9 @@ cz_status cz_bn254_msm_prepare_(cz_msm_prep_ *p, const void *points, cz_msm_is_i
                                 const cz_bn254_fr *scalars, size_t n, cz_msm_scalar_form form,
                                 bool split, cz_threadpool *pool);
 
+/* Nonzero (the default): the MSMs' batched additions take the eight-lane
+   IFMA code where it is built (field/bn254_fp_x8.h); 0: the scalar code.
+   For tests and benchmarks comparing the two; set it while no MSM runs. */
+extern int cz_bn254_msm_x8_on_;
+
 #endif

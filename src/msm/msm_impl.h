@@ -11,7 +11,13 @@
  *                         (cz_fp), MSM_BF_ADD_I / MSM_BF_NEG_I its inline
  *                         addition and negation
  *   MSM_X8          whether the eight-lane IFMA flush is compiled
- *                   (CZ_FP_HAVE_X8; it is 6-limb Fp code, BLS12-381 only)
+ *                   (CZ_FP_HAVE_X8), and with it
+ *   MSM_V8, MSM_V8_(op)   the eight-lane type and its load / store / mont /
+ *                   add / sub / add_nr (cz_fp_v8, field/fp_x8.h)
+ *   MSM_V8_SHL, MSM_V8_SHIFT   the lanes' shift by 2^s and s (cz_fp_v8_shl32,
+ *                   32: the lanes' R' over the cz form's R)
+ *   MSM_X8_ON       an expression: take the eight-lane code at run time
+ *                   (default 1; BN254's tests switch it off to compare)
  *   MSM_SC          the scalar type of the entry point (cz_fr)
  *   MSM_PREPARE     the scalar preparation (cz_msm_prepare_'s signature,
  *                   over MSM_SC scalars)
@@ -54,6 +60,15 @@
 #ifndef MSM_X8
 #define MSM_X8 CZ_FP_HAVE_X8
 #endif
+#if MSM_X8 && !defined(MSM_V8)
+#define MSM_V8 cz_fp_v8
+#define MSM_V8_(op) cz_fp_v8_##op
+#define MSM_V8_SHL cz_fp_v8_shl32
+#define MSM_V8_SHIFT 32
+#endif
+#ifndef MSM_X8_ON
+#define MSM_X8_ON 1
+#endif
 #ifndef MSM_SC
 #define MSM_SC cz_fr
 #define MSM_PREPARE cz_msm_prepare_
@@ -88,7 +103,7 @@ typedef struct {
 #if MSM_X8
     /* per group of eight (flush_x8_): G1 den 2^32, prefix; G2 also
        conj(den) (vd0, vd1); vden holds its norm 2^32 */
-    cz_fp_v8 *vden, *vpref, *vd0, *vd1;
+    MSM_V8 *vden, *vpref, *vd0, *vd1;
     AFF **Ap;
     const AFF **Pp;
     uint8_t *negf;
@@ -163,41 +178,51 @@ typedef struct {
     const uint8_t *neg;
     FE *den;
     uint8_t *kind;
-    cz_fp_v8 *vden, *vpref, *vd0, *vd1;
+    MSM_V8 *vden, *vpref, *vd0, *vd1;
 } G_(x8job_);
 
-/* acc = [1]' in every lane: 2^416 mod p, whose cz_fp form is 2^32. */
-static void G_(x8_prefix_start_)(cz_fp_v8 *acc)
+/* The cz form (MSM_BF, R = 2^(64 limbs)) of 2^(MSM_V8_SHIFT k): lane forms
+   are [x]' = x R 2^MSM_V8_SHIFT, so [1]' is the cz value 2^MSM_V8_SHIFT. */
+static void G_(x8_pow2_)(MSM_BF *out, int k)
 {
-    cz_fp one_p, c8[8];
-    const uint64_t l32[6] = {(uint64_t)1 << 32, 0, 0, 0, 0, 0};
-    cz_fp_from_limbs(&one_p, l32);
+    uint64_t l[sizeof(MSM_BF) / 8] = {0};
+    int b = MSM_V8_SHIFT * k;
+    l[b / 64] = (uint64_t)1 << (b % 64);
+    MSM_BF_(from_limbs)(out, l);
+}
+
+/* acc = [1]' in every lane (2^416 mod p for BLS12-381, whose cz_fp form
+   is 2^32; 2^260 mod p for BN254, 2^4). */
+static void G_(x8_prefix_start_)(MSM_V8 *acc)
+{
+    MSM_BF one_p, c8[8];
+    G_(x8_pow2_)(&one_p, 1);
     for (int e = 0; e < 8; e++)
         c8[e] = one_p;
-    cz_fp_v8_load(acc, c8, 0);
+    MSM_V8_(load)(acc, c8, 0);
 }
 
 /* The eight lanes' chain products A_e, inverted with one inversion: lane
-   e of acc holds [A_e]', which as a cz_fp is A_e 2^32; its inverse as a
-   cz_fp, times the cz_fp of 2^64, is [1/A_e]', loaded into vinv. */
-static void G_(x8_invert_lanes_)(cz_fp_v8 *vinv, const cz_fp_v8 *acc)
+   e of acc holds [A_e]', which as a cz value is A_e 2^s (s = MSM_V8_SHIFT);
+   its inverse as a cz value, times the cz value of 2^(2s), is [1/A_e]',
+   loaded into vinv. */
+static void G_(x8_invert_lanes_)(MSM_V8 *vinv, const MSM_V8 *acc)
 {
-    cz_fp c8[8], inv[8], q[8], iv, k64;
-    cz_fp_v8_store(c8, acc);
+    MSM_BF c8[8], inv[8], q[8], iv, k2s;
+    MSM_V8_(store)(c8, acc);
     q[0] = c8[0];
     for (int e = 1; e < 8; e++)
-        cz_fp_mul(&q[e], &q[e - 1], &c8[e]);
-    const uint64_t l64[6] = {0, 1, 0, 0, 0, 0};
-    cz_fp_from_limbs(&k64, l64);
-    cz_fp_inv_var(&iv, &q[7]);
+        MSM_BF_(mul)(&q[e], &q[e - 1], &c8[e]);
+    G_(x8_pow2_)(&k2s, 2);
+    MSM_BF_(inv_var)(&iv, &q[7]);
     for (int e = 7; e > 0; e--) {
-        cz_fp_mul(&inv[e], &iv, &q[e - 1]);
-        cz_fp_mul(&iv, &iv, &c8[e]);
+        MSM_BF_(mul)(&inv[e], &iv, &q[e - 1]);
+        MSM_BF_(mul)(&iv, &iv, &c8[e]);
     }
     inv[0] = iv;
     for (int e = 0; e < 8; e++)
-        cz_fp_mul(&inv[e], &inv[e], &k64);
-    cz_fp_v8_load(vinv, inv, 0);
+        MSM_BF_(mul)(&inv[e], &inv[e], &k2s);
+    MSM_V8_(load)(vinv, inv, 0);
 }
 
 /* Pass 1a of both eight-lane flushes: den[k] = x(P) - x(A) and its kind
@@ -264,21 +289,21 @@ static void G_(add_x8_)(const G_(x8job_) *j)
     /* pass 1b: prefix products, lane by lane, in the lanes' radix-2^52
        form (fp_x8.h): the prefixes in the [x]' = x 2^416 form, the
        denominators as [den] 2^32; mont of the two stays in [.]' */
-    cz_fp_v8 acc, v, w;
+    MSM_V8 acc, v, w;
     G_(x8_prefix_start_)(&acc);
     for (size_t g = 0; g < ng; g++) {
         j->vpref[g] = acc;
-        cz_fp_v8_load(&j->vden[g], &j->den[8 * g], 1);
-        cz_fp_v8_mont(&acc, &acc, &j->vden[g]);
+        MSM_V8_(load)(&j->vden[g], &j->den[8 * g], 1);
+        MSM_V8_(mont)(&acc, &acc, &j->vden[g]);
     }
-    cz_fp_v8 vinv, t, lam;
+    MSM_V8 vinv, t, lam;
     G_(x8_invert_lanes_)(&vinv, &acc);
     /* pass 2, backwards group by group (lambda as in the scalar flush) */
-    cz_fp num[8], l2[8], d[8];
+    MSM_BF num[8], l2[8], d[8];
     bool flip[8];
     for (size_t g = ng; g-- > 0;) {
-        cz_fp_v8_mont(&t, &vinv, &j->vpref[g]);       /* [1/den]' */
-        cz_fp_v8_mont(&vinv, &vinv, &j->vden[g]);
+        MSM_V8_(mont)(&t, &vinv, &j->vpref[g]);       /* [1/den]' */
+        MSM_V8_(mont)(&vinv, &vinv, &j->vden[g]);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             uint8_t kd = j->kind[k];
@@ -298,18 +323,18 @@ static void G_(add_x8_)(const G_(x8job_) *j)
                 FE_(dbl)(&u, &num[e]);
                 FE_(add)(&num[e], &num[e], &u);
             } else {
-                cz_fp_zero(&num[e]);
+                MSM_BF_(zero)(&num[e]);
             }
         }
-        cz_fp_v8_load(&v, num, 0);
-        cz_fp_v8_mont(&lam, &v, &t);                  /* [lambda] */
-        cz_fp_v8_shl32(&v, &lam);
-        cz_fp_v8_mont(&w, &v, &lam);                  /* [lambda^2] */
-        cz_fp_v8_store(l2, &w);
+        MSM_V8_(load)(&v, num, 0);
+        MSM_V8_(mont)(&lam, &v, &t);                  /* [lambda] */
+        MSM_V8_SHL(&v, &lam);
+        MSM_V8_(mont)(&w, &v, &lam);                  /* [lambda^2] */
+        MSM_V8_(store)(l2, &w);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             if (j->kind[k] > 1) {
-                cz_fp_zero(&d[e]);
+                MSM_BF_(zero)(&d[e]);
                 continue;
             }
             const AFF *b = j->A[k];
@@ -321,9 +346,9 @@ static void G_(add_x8_)(const G_(x8job_) *j)
             else
                 FE_(sub)(&d[e], &b->x, &l2[e]);
         }
-        cz_fp_v8_load(&v, d, 1);
-        cz_fp_v8_mont(&w, &v, &lam);                  /* [(xB - x3) lambda] */
-        cz_fp_v8_store(d, &w);
+        MSM_V8_(load)(&v, d, 1);
+        MSM_V8_(mont)(&w, &v, &lam);                  /* [(xB - x3) lambda] */
+        MSM_V8_(store)(d, &w);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             uint8_t kd = j->kind[k];
@@ -354,39 +379,39 @@ static void G_(add_x8_)(const G_(x8job_) *j)
     G_(x8_denominators_)(j, ng); /* pass 1a */
     /* pass 1b: norms N = d0^2 + d1^2 and their prefix products in the
        lanes (fp_x8.h forms: prefixes [.]', norms [N] 2^32), conj(den) kept */
-    cz_fp c8[8], c8b[8];
-    cz_fp_v8 acc, v, w, x;
+    MSM_BF c8[8], c8b[8];
+    MSM_V8 acc, v, w, x;
     G_(x8_prefix_start_)(&acc);
-    cz_fp_v8 zero8;
+    MSM_V8 zero8;
     memset(&zero8, 0, sizeof zero8);
     for (size_t g = 0; g < ng; g++) {
         for (int e = 0; e < 8; e++) {
             c8[e] = j->den[8 * g + (size_t)e].c0;
             c8b[e] = j->den[8 * g + (size_t)e].c1;
         }
-        cz_fp_v8_load(&j->vd0[g], c8, 0);
-        cz_fp_v8_load(&v, c8b, 0);
-        cz_fp_v8_shl32(&w, &j->vd0[g]);
-        cz_fp_v8_mont(&w, &w, &j->vd0[g]);           /* [d0^2] */
-        cz_fp_v8_shl32(&x, &v);
-        cz_fp_v8_mont(&x, &x, &v);                   /* [d1^2] */
-        cz_fp_v8_sub(&j->vd1[g], &zero8, &v);        /* [-d1] */
-        cz_fp_v8_add(&w, &w, &x);                    /* [N] */
-        cz_fp_v8_shl32(&j->vden[g], &w);
+        MSM_V8_(load)(&j->vd0[g], c8, 0);
+        MSM_V8_(load)(&v, c8b, 0);
+        MSM_V8_SHL(&w, &j->vd0[g]);
+        MSM_V8_(mont)(&w, &w, &j->vd0[g]);           /* [d0^2] */
+        MSM_V8_SHL(&x, &v);
+        MSM_V8_(mont)(&x, &x, &v);                   /* [d1^2] */
+        MSM_V8_(sub)(&j->vd1[g], &zero8, &v);        /* [-d1] */
+        MSM_V8_(add)(&w, &w, &x);                    /* [N] */
+        MSM_V8_SHL(&j->vden[g], &w);
         j->vpref[g] = acc;
-        cz_fp_v8_mont(&acc, &acc, &j->vden[g]);
+        MSM_V8_(mont)(&acc, &acc, &j->vden[g]);
     }
-    cz_fp_v8 vinv, t0, t1, l0, l1, n0, n1, v0, v1;
+    MSM_V8 vinv, t0, t1, l0, l1, n0, n1, v0, v1;
     G_(x8_invert_lanes_)(&vinv, &acc); /* as in the G1 flush */
     bool flip[8];
     /* pass 2, backwards; Fp2 products by Karatsuba in the lanes:
        (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u,
        the sums unreduced (below 2p, or 2p 2^32 shifted) */
     for (size_t g = ng; g-- > 0;) {
-        cz_fp_v8_mont(&v, &vinv, &j->vpref[g]);      /* [1/N]' */
-        cz_fp_v8_mont(&vinv, &vinv, &j->vden[g]);
-        cz_fp_v8_mont(&t0, &j->vd0[g], &v);           /* [1/den] = [conj(den) / N] */
-        cz_fp_v8_mont(&t1, &j->vd1[g], &v);
+        MSM_V8_(mont)(&v, &vinv, &j->vpref[g]);      /* [1/N]' */
+        MSM_V8_(mont)(&vinv, &vinv, &j->vden[g]);
+        MSM_V8_(mont)(&t0, &j->vd0[g], &v);           /* [1/den] = [conj(den) / N] */
+        MSM_V8_(mont)(&t1, &j->vd1[g], &v);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             uint8_t kd = j->kind[k];
@@ -412,31 +437,31 @@ static void G_(add_x8_)(const G_(x8job_) *j)
             c8[e] = num.c0;
             c8b[e] = num.c1;
         }
-        cz_fp_v8_load(&n0, c8, 1);
-        cz_fp_v8_load(&n1, c8b, 1);
-        cz_fp_v8_mont(&v0, &n0, &t0);
-        cz_fp_v8_mont(&v1, &n1, &t1);
-        cz_fp_v8_add_nr(&n0, &n0, &n1);
-        cz_fp_v8_add_nr(&t0, &t0, &t1);
-        cz_fp_v8_mont(&v, &n0, &t0);
-        cz_fp_v8_sub(&l0, &v0, &v1);                  /* lambda */
-        cz_fp_v8_sub(&v, &v, &v0);
-        cz_fp_v8_sub(&l1, &v, &v1);
+        MSM_V8_(load)(&n0, c8, 1);
+        MSM_V8_(load)(&n1, c8b, 1);
+        MSM_V8_(mont)(&v0, &n0, &t0);
+        MSM_V8_(mont)(&v1, &n1, &t1);
+        MSM_V8_(add_nr)(&n0, &n0, &n1);
+        MSM_V8_(add_nr)(&t0, &t0, &t1);
+        MSM_V8_(mont)(&v, &n0, &t0);
+        MSM_V8_(sub)(&l0, &v0, &v1);                  /* lambda */
+        MSM_V8_(sub)(&v, &v, &v0);
+        MSM_V8_(sub)(&l1, &v, &v1);
         /* lambda^2 = (l0 + l1)(l0 - l1) + 2 l0 l1 u */
-        cz_fp_v8_add_nr(&v, &l0, &l1);
-        cz_fp_v8_shl32(&v, &v);
-        cz_fp_v8_sub(&w, &l0, &l1);
-        cz_fp_v8_mont(&v, &v, &w);
-        cz_fp_v8_store(c8, &v);
-        cz_fp_v8_shl32(&w, &l0);
-        cz_fp_v8_mont(&w, &w, &l1);
-        cz_fp_v8_add(&w, &w, &w);
-        cz_fp_v8_store(c8b, &w);
+        MSM_V8_(add_nr)(&v, &l0, &l1);
+        MSM_V8_SHL(&v, &v);
+        MSM_V8_(sub)(&w, &l0, &l1);
+        MSM_V8_(mont)(&v, &v, &w);
+        MSM_V8_(store)(c8, &v);
+        MSM_V8_SHL(&w, &l0);
+        MSM_V8_(mont)(&w, &w, &l1);
+        MSM_V8_(add)(&w, &w, &w);
+        MSM_V8_(store)(c8b, &w);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             if (j->kind[k] > 1) {
-                cz_fp_zero(&c8[e]);
-                cz_fp_zero(&c8b[e]);
+                MSM_BF_(zero)(&c8[e]);
+                MSM_BF_(zero)(&c8b[e]);
                 continue;
             }
             const AFF *b = j->A[k];
@@ -452,18 +477,18 @@ static void G_(add_x8_)(const G_(x8job_) *j)
             c8[e] = d.c0;
             c8b[e] = d.c1;
         }
-        cz_fp_v8_load(&n0, c8, 1);                    /* (xB - x3) lambda */
-        cz_fp_v8_load(&n1, c8b, 1);
-        cz_fp_v8_mont(&v0, &n0, &l0);
-        cz_fp_v8_mont(&v1, &n1, &l1);
-        cz_fp_v8_add_nr(&n0, &n0, &n1);
-        cz_fp_v8_add_nr(&l0, &l0, &l1);
-        cz_fp_v8_mont(&v, &n0, &l0);
-        cz_fp_v8_sub(&w, &v0, &v1);
-        cz_fp_v8_store(c8, &w);
-        cz_fp_v8_sub(&v, &v, &v0);
-        cz_fp_v8_sub(&v, &v, &v1);
-        cz_fp_v8_store(c8b, &v);
+        MSM_V8_(load)(&n0, c8, 1);                    /* (xB - x3) lambda */
+        MSM_V8_(load)(&n1, c8b, 1);
+        MSM_V8_(mont)(&v0, &n0, &l0);
+        MSM_V8_(mont)(&v1, &n1, &l1);
+        MSM_V8_(add_nr)(&n0, &n0, &n1);
+        MSM_V8_(add_nr)(&l0, &l0, &l1);
+        MSM_V8_(mont)(&v, &n0, &l0);
+        MSM_V8_(sub)(&w, &v0, &v1);
+        MSM_V8_(store)(c8, &w);
+        MSM_V8_(sub)(&v, &v, &v0);
+        MSM_V8_(sub)(&v, &v, &v1);
+        MSM_V8_(store)(c8b, &v);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             uint8_t kd = j->kind[k];
@@ -487,7 +512,7 @@ static void G_(ba_flush_)(G_(ba_) *s)
     if (s->b_n == 0)
         return;
 #if MSM_X8
-    if (s->b_n >= 64) {
+    if (MSM_X8_ON && s->b_n >= 64) {
         for (size_t k = 0; k < s->b_n; k++) {
             s->Ap[k] = &s->bk[s->batch[k].bk];
             s->Pp[k] = &s->pts[s->batch[k].pt & OP_IDX];
@@ -743,7 +768,7 @@ static bool G_(batch_add_x8_)(AFF *const *acc, const AFF *const *add, size_t m)
     const AFF **P = malloc(m * sizeof *P);
     FE *den = malloc((m + 8) * sizeof *den);
     uint8_t *kind = malloc(m + 8);
-    cz_fp_v8 *v = aligned_alloc(64, 4 * vg * sizeof *v);
+    MSM_V8 *v = aligned_alloc(64, 4 * vg * sizeof *v);
     bool ok = A && P && den && kind && v;
     if (ok) {
         size_t n = 0;
@@ -775,7 +800,7 @@ static void G_(batch_add_)(AFF *const *acc, const AFF *const *add, size_t m, FE 
                            uint8_t *kind)
 {
 #if MSM_X8
-    if (m >= 64 && G_(batch_add_x8_)(acc, add, m))
+    if (MSM_X8_ON && m >= 64 && G_(batch_add_x8_)(acc, add, m))
         return;
 #endif
     FE t, lam;
