@@ -1,0 +1,587 @@
+/*
+ * fpmul_gpu.cu: throughput of the BLS12-381 Fp Montgomery product on the
+ * GPU, on the IMAD pipe (czd_fp::mul, cuda/field.cuh), on the FP64 pipe
+ * (czd_dfma::mont_mul, cuda/fp_dfma.cuh) and on both at once, and of the
+ * MSM's XYZZ mixed addition (czd_xyzz::add_affine_inline, cuda/ec.cuh)
+ * with each product.
+ *
+ *   bench-fpmul [--seconds S] [--check-only] [--seed N]
+ *
+ * DESIGN. Each thread runs 4 independent chains (ILP) of (x, y) <- (x*y, x)
+ * (both operands change every step, so nothing is hoisted out of the
+ * loop); the grid is as many 256-thread blocks as fit on the device at
+ * once. Kinds: "imad" (all chains czd_fp::mul), "dfma" (all chains on the
+ * FP64 pipe), "mix_ilp" (chains 0, 2 IMAD and 1, 3 DFMA in every thread),
+ * "mix_warp" (even warps IMAD, odd warps DFMA), "xyzz_imad" and
+ * "xyzz_dfma" (a chain of acc <- acc + Q_k mixed additions, 10 products
+ * each, Q_k read from global memory as the MSM reads its bases).
+ * Correctness first: every kernel runs on 2^16 chains (edge values 0, 1,
+ * 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1 crossed with each other,
+ * the rest random; XYZZ with threads forced through the infinity, doubling
+ * and cancelling branches) and is compared with the host (cz_fp_mul and
+ * the same formulas over cz_fp); a difference is printed and the program
+ * exits 1. Then each kind is timed with cudaEvents: one warm-up, then the
+ * median of 7 runs, each sized to ~--seconds / 50. Prints a table (stderr)
+ * and one JSON line per kind (stdout). fraction_of_imad_peak counts 588
+ * 32-bit multiply-adds per product (czd_fp::mul's CIOS) against 64 IMAD
+ * per clock per SM at the device's rated clock; fraction_of_fp64_peak
+ * counts the DFMA product's 392 FP64 operations against 64 per clock per
+ * SM. Exit 77 without a GPU.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+extern "C" {
+#include "field/field.h"
+#include "util/rng.h"
+}
+
+#include "ec.cuh"
+#include "field.cuh"
+#include "fp_dfma.cuh"
+
+#define CHAINS 4
+#define BLOCK 256
+
+enum { K_IMAD, K_DFMA, K_MIX_ILP, K_MIX_WARP };
+
+static const int IMAD_OPS = 588;    /* czd_fp::mul, 32-bit multiply-adds */
+static const int FP64_OPS = 392;    /* czd_dfma::mont_mul, DFMA + DADD */
+static const int DFMA_OPS = 248;
+
+#define CK(call)                                                                    \
+    do {                                                                            \
+        cudaError_t e_ = (call);                                                    \
+        if (e_ != cudaSuccess) {                                                    \
+            fprintf(stderr, "bench-fpmul: %s: %s (%s:%d)\n", #call,                 \
+                    cudaGetErrorString(e_), __FILE__, __LINE__);                    \
+            exit(2);                                                                \
+        }                                                                           \
+    } while (0)
+
+/* ---- kernels ---- */
+template <int KIND>
+__global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, int iters)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+    czd_fp a[CHAINS], b[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) {
+        a[c] = x[c * n + tid];
+        b[c] = y[c * n + tid];
+    }
+    const bool warp_dfma = (threadIdx.x >> 5) & 1;
+    for (int it = 0; it < iters; it++) {
+        if (KIND == K_MIX_WARP) {
+            if (warp_dfma) {
+#pragma unroll
+                for (int c = 0; c < CHAINS; c++) {
+                    czd_fp t;
+                    czd_dfma::mont_mul(t.v, a[c].v, b[c].v);
+                    b[c] = a[c];
+                    a[c] = t;
+                }
+            } else {
+#pragma unroll
+                for (int c = 0; c < CHAINS; c++) {
+                    czd_fp t = czd_fp::mul(a[c], b[c]);
+                    b[c] = a[c];
+                    a[c] = t;
+                }
+            }
+        } else {
+#pragma unroll
+            for (int c = 0; c < CHAINS; c++) {
+                czd_fp t;
+                if (KIND == K_IMAD || (KIND == K_MIX_ILP && c % 2 == 0))
+                    t = czd_fp::mul(a[c], b[c]);
+                else
+                    czd_dfma::mont_mul(t.v, a[c].v, b[c].v);
+                b[c] = a[c];
+                a[c] = t;
+            }
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) {
+        x[c * n + tid] = a[c];
+        y[c * n + tid] = b[c];
+    }
+}
+
+#define NPTS 8 /* bases per thread, read round robin */
+
+/* acc <- acc + Q_(it mod NPTS); acc is n XYZZ points, q is NPTS * n affine */
+template <class F>
+__global__ void __launch_bounds__(BLOCK) k_xyzz(czd_xyzz<F> *acc, const czd_affine<F> *q, int n, int iters)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+    czd_xyzz<F> p = acc[tid];
+    for (int it = 0; it < iters; it++) {
+        const czd_affine<F> &b = q[(it % NPTS) * n + tid];
+        p = czd_xyzz<F>::add_affine_inline(p, b.x, b.y);
+    }
+    acc[tid] = p;
+}
+
+/* ---- host reference ---- */
+typedef struct { cz_fp x, y, zz, zzz; } h_xyzz;
+
+static void h_dbl_affine(h_xyzz *r, const cz_fp *x, const cz_fp *y)
+{
+    cz_fp u, v, w, s, x2, m, t;
+    cz_fp_dbl(&u, y);
+    cz_fp_sqr(&v, &u);
+    cz_fp_mul(&w, &u, &v);
+    cz_fp_mul(&s, x, &v);
+    cz_fp_sqr(&x2, x);
+    cz_fp_dbl(&m, &x2);
+    cz_fp_add(&m, &m, &x2);
+    cz_fp_sqr(&r->x, &m);
+    cz_fp_dbl(&t, &s);
+    cz_fp_sub(&r->x, &r->x, &t);
+    cz_fp_sub(&t, &s, &r->x);
+    cz_fp_mul(&t, &m, &t);
+    cz_fp_mul(&u, &w, y);
+    cz_fp_sub(&r->y, &t, &u);
+    r->zz = v;
+    r->zzz = w;
+}
+
+/* the data flow of czd_xyzz::add_affine_inline */
+static void h_add_affine(h_xyzz *p, const cz_fp *qx, const cz_fp *qy)
+{
+    if (cz_fp_is_zero(&p->zz)) {
+        p->x = *qx;
+        p->y = *qy;
+        cz_fp_one(&p->zz);
+        cz_fp_one(&p->zzz);
+        return;
+    }
+    cz_fp u2, s2, pp_, rr, pp, ppp, q, t;
+    cz_fp_mul(&u2, qx, &p->zz);
+    cz_fp_mul(&s2, qy, &p->zzz);
+    cz_fp_sub(&pp_, &u2, &p->x);
+    cz_fp_sub(&rr, &s2, &p->y);
+    if (cz_fp_is_zero(&pp_)) {
+        if (cz_fp_is_zero(&rr)) {
+            h_dbl_affine(p, qx, qy);
+            return;
+        }
+        cz_fp_one(&p->x);
+        cz_fp_one(&p->y);
+        cz_fp_zero(&p->zz);
+        cz_fp_zero(&p->zzz);
+        return;
+    }
+    cz_fp_sqr(&pp, &pp_);
+    cz_fp_mul(&ppp, &pp_, &pp);
+    cz_fp_mul(&q, &p->x, &pp);
+    h_xyzz r;
+    cz_fp_sqr(&r.x, &rr);
+    cz_fp_sub(&r.x, &r.x, &ppp);
+    cz_fp_dbl(&t, &q);
+    cz_fp_sub(&r.x, &r.x, &t);
+    cz_fp_sub(&t, &q, &r.x);
+    cz_fp_mul(&t, &rr, &t);
+    cz_fp_mul(&u2, &p->y, &ppp);
+    cz_fp_sub(&r.y, &t, &u2);
+    cz_fp_mul(&r.zz, &p->zz, &pp);
+    cz_fp_mul(&r.zzz, &p->zzz, &ppp);
+    *p = r;
+}
+
+/* edge values as raw (Montgomery-form) bytes, all < p */
+static std::vector<cz_fp> edge_values(void)
+{
+    static const uint64_t P[6] = {0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull,
+                                  0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull};
+    std::vector<cz_fp> v;
+    cz_fp x;
+    memset(&x, 0, sizeof x);
+    v.push_back(x);                       /* 0 */
+    x.l[0] = 1;
+    v.push_back(x);                       /* 1 */
+    x.l[0] = 2;
+    v.push_back(x);                       /* 2 */
+    memcpy(x.l, P, sizeof P);
+    x.l[0] -= 1;
+    v.push_back(x);                       /* p - 1 */
+    x.l[0] -= 1;
+    v.push_back(x);                       /* p - 2 */
+    memcpy(x.l, P, sizeof P);             /* (p - 1) / 2 */
+    x.l[0] -= 1;
+    for (int i = 0; i < 6; i++)
+        x.l[i] = (x.l[i] >> 1) | (i < 5 ? x.l[i + 1] << 63 : 0);
+    v.push_back(x);
+    for (int k = 1; k <= 7; k++) {        /* 2^(48k) - 1 */
+        memset(&x, 0, sizeof x);
+        for (int b = 0; b < 48 * k; b++)
+            x.l[b / 64] |= 1ull << (b % 64);
+        v.push_back(x);
+    }
+    memset(&x, 0, sizeof x);
+    x.l[5] = 1ull << 60;                  /* 2^380 */
+    v.push_back(x);
+    for (int i = 0; i < 5; i++)
+        x.l[i] = ~0ull;
+    x.l[5] = (1ull << 60) - 1;            /* 2^380 - 1 */
+    v.push_back(x);
+    cz_fp_one(&x);                        /* R mod p */
+    v.push_back(x);
+    return v;
+}
+
+static int fp_eq(const cz_fp *a, const cz_fp *b) { return !memcmp(a, b, sizeof *a); }
+
+static void fp_print(const char *name, const cz_fp *a)
+{
+    fprintf(stderr, "  %s = 0x", name);
+    for (int i = 5; i >= 0; i--)
+        fprintf(stderr, "%016llx", (unsigned long long)a->l[i]);
+    fprintf(stderr, "\n");
+}
+
+static const char *kind_name(int k)
+{
+    static const char *names[] = {"imad", "dfma", "mix_ilp", "mix_warp"};
+    return names[k];
+}
+
+static void launch_chain(int kind, czd_fp *x, czd_fp *y, int n, int iters)
+{
+    const int grid = (n + BLOCK - 1) / BLOCK;
+    switch (kind) {
+    case K_IMAD: k_chain<K_IMAD><<<grid, BLOCK>>>(x, y, n, iters); break;
+    case K_DFMA: k_chain<K_DFMA><<<grid, BLOCK>>>(x, y, n, iters); break;
+    case K_MIX_ILP: k_chain<K_MIX_ILP><<<grid, BLOCK>>>(x, y, n, iters); break;
+    default: k_chain<K_MIX_WARP><<<grid, BLOCK>>>(x, y, n, iters); break;
+    }
+    CK(cudaGetLastError());
+}
+
+static void launch_xyzz(int dfma, void *acc, const void *q, int n, int iters)
+{
+    const int grid = (n + BLOCK - 1) / BLOCK;
+    if (dfma)
+        k_xyzz<czd_fp_dfma><<<grid, BLOCK>>>((czd_xyzz<czd_fp_dfma> *)acc, (const czd_affine<czd_fp_dfma> *)q, n, iters);
+    else
+        k_xyzz<czd_fp><<<grid, BLOCK>>>((czd_xyzz<czd_fp> *)acc, (const czd_affine<czd_fp> *)q, n, iters);
+    CK(cudaGetLastError());
+}
+
+/* ---- correctness ---- */
+#define CHECK_ITERS 3
+
+static int check_chain(int kind, cz_rng *rng)
+{
+    const int n = (1 << 16) / CHAINS, total = n * CHAINS;
+    std::vector<cz_fp> x(total), y(total);
+    std::vector<cz_fp> ev = edge_values();
+    const int ne = (int)ev.size();
+    for (int e = 0; e < total; e++) {
+        if (e < ne * ne) {
+            x[e] = ev[e / ne];
+            y[e] = ev[e % ne];
+        } else {
+            cz_fp_random(&x[e], rng);
+            cz_fp_random(&y[e], rng);
+        }
+    }
+    czd_fp *dx, *dy;
+    CK(cudaMalloc(&dx, total * sizeof(czd_fp)));
+    CK(cudaMalloc(&dy, total * sizeof(czd_fp)));
+    CK(cudaMemcpy(dx, x.data(), total * sizeof(czd_fp), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dy, y.data(), total * sizeof(czd_fp), cudaMemcpyHostToDevice));
+    launch_chain(kind, dx, dy, n, CHECK_ITERS);
+    std::vector<cz_fp> gx(total), gy(total);
+    CK(cudaMemcpy(gx.data(), dx, total * sizeof(czd_fp), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(gy.data(), dy, total * sizeof(czd_fp), cudaMemcpyDeviceToHost));
+    CK(cudaFree(dx));
+    CK(cudaFree(dy));
+    int bad = 0;
+    for (int e = 0; e < total; e++) {
+        cz_fp a = x[e], b = y[e], t;
+        for (int it = 0; it < CHECK_ITERS; it++) {
+            cz_fp_mul(&t, &a, &b);
+            b = a;
+            a = t;
+        }
+        if (!fp_eq(&a, &gx[e]) || !fp_eq(&b, &gy[e])) {
+            if (bad < 5) {
+                fprintf(stderr, "bench-fpmul: %s: chain %d (thread %d, chain %d) differs from the host\n",
+                        kind_name(kind), e, e % n, e / n);
+                fp_print("x0", &x[e]);
+                fp_print("y0", &y[e]);
+                fp_print("host", &a);
+                fp_print("gpu ", &gx[e]);
+            }
+            bad++;
+        }
+    }
+    fprintf(stderr, "check %-9s %d chains x %d products: %s\n", kind_name(kind), total, CHECK_ITERS,
+            bad ? "MISMATCH" : "ok");
+    return bad;
+}
+
+static int check_xyzz(int dfma, cz_rng *rng)
+{
+    const int n = 1 << 16, iters = NPTS + 2;
+    std::vector<h_xyzz> acc(n);
+    std::vector<cz_fp> q(2 * (size_t)NPTS * n);
+    for (int t = 0; t < n; t++) {
+        cz_fp_random(&acc[t].x, rng);
+        cz_fp_random(&acc[t].y, rng);
+        cz_fp_random(&acc[t].zz, rng);
+        cz_fp_random(&acc[t].zzz, rng);
+        for (int k = 0; k < NPTS; k++) {
+            cz_fp_random(&q[2 * ((size_t)k * n + t)], rng);
+            cz_fp_random(&q[2 * ((size_t)k * n + t) + 1], rng);
+        }
+    }
+    /* thread 0: infinity in; 1: Q = P (doubling); 2: Q = -P-like (x equal,
+       y not: the infinity result); 3: zz = 0 with x, y arbitrary */
+    cz_fp_zero(&acc[0].zz);
+    cz_fp_zero(&acc[0].zzz);
+    for (int t = 1; t <= 2; t++) {
+        cz_fp izz, izzz;
+        cz_fp_inv(&izz, &acc[t].zz);
+        cz_fp_inv(&izzz, &acc[t].zzz);
+        cz_fp_mul(&q[2 * (size_t)t], &acc[t].x, &izz);
+        if (t == 1)
+            cz_fp_mul(&q[2 * (size_t)t + 1], &acc[t].y, &izzz);
+    }
+    cz_fp_zero(&acc[3].zz);
+    void *dacc, *dq;
+    CK(cudaMalloc(&dacc, n * sizeof(h_xyzz)));
+    CK(cudaMalloc(&dq, q.size() * sizeof(cz_fp)));
+    CK(cudaMemcpy(dacc, acc.data(), n * sizeof(h_xyzz), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dq, q.data(), q.size() * sizeof(cz_fp), cudaMemcpyHostToDevice));
+    launch_xyzz(dfma, dacc, dq, n, iters);
+    std::vector<h_xyzz> g(n);
+    CK(cudaMemcpy(g.data(), dacc, n * sizeof(h_xyzz), cudaMemcpyDeviceToHost));
+    CK(cudaFree(dacc));
+    CK(cudaFree(dq));
+    int bad = 0;
+    for (int t = 0; t < n; t++) {
+        h_xyzz p = acc[t];
+        for (int it = 0; it < iters; it++) {
+            size_t k = (size_t)(it % NPTS) * n + t;
+            h_add_affine(&p, &q[2 * k], &q[2 * k + 1]);
+        }
+        if (memcmp(&p, &g[t], sizeof p)) {
+            if (bad < 5) {
+                fprintf(stderr, "bench-fpmul: xyzz_%s: thread %d differs from the host\n", dfma ? "dfma" : "imad", t);
+                fp_print("host x", &p.x);
+                fp_print("gpu  x", &g[t].x);
+                fp_print("host zz", &p.zz);
+                fp_print("gpu  zz", &g[t].zz);
+            }
+            bad++;
+        }
+    }
+    fprintf(stderr, "check xyzz_%s %d threads x %d additions: %s\n", dfma ? "dfma" : "imad", n, iters,
+            bad ? "MISMATCH" : "ok");
+    return bad;
+}
+
+/* ---- timing ---- */
+static const char *g_commit = "unknown";
+static char g_dev[256] = "?";
+static double g_clock_hz, g_sms;
+
+/* ms of one launch of `iters` */
+template <class L>
+static float time_once(L launch, int iters)
+{
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaEventRecord(a));
+    launch(iters);
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    return ms;
+}
+
+/* median ms over 7 runs of a launch sized to ~target_ms; returns iters */
+template <class L>
+static double time_median(L launch, double target_ms, int *iters_out)
+{
+    int iters = 4;
+    float ms = time_once(launch, iters); /* warm-up and calibration */
+    while (ms < 5.0f && iters < (1 << 24)) {
+        iters *= 4;
+        ms = time_once(launch, iters);
+    }
+    iters = std::max(1, (int)(iters * target_ms / std::max(ms, 0.001f)));
+    time_once(launch, iters); /* warm-up at the final size */
+    std::vector<float> t;
+    for (int r = 0; r < 7; r++)
+        t.push_back(time_once(launch, iters));
+    std::sort(t.begin(), t.end());
+    *iters_out = iters;
+    return t[3];
+}
+
+static void report(const char *kind, double products, double ms, int threads, int chains, double fp64_ops,
+                   double imad_ops, double adds)
+{
+    const double pps = products / (ms * 1e-3);
+    const double imad_peak = g_sms * 64.0 * g_clock_hz;
+    const double frac_imad = pps * IMAD_OPS / imad_peak;
+    const double frac_fp64 = pps * fp64_ops / imad_peak;
+    (void)imad_ops;
+    fprintf(stderr, "%-10s %8d thr x%d  %10.3f Gprod/s  %8.4f ns/prod  %6.1f %% IMAD-peak-equiv  %6.1f %% FP64 pipe",
+            kind, threads, chains, pps / 1e9, 1e9 / pps, 100 * frac_imad, 100 * frac_fp64);
+    if (adds > 0)
+        fprintf(stderr, "  %8.3f Gadd/s", adds / (ms * 1e-3) / 1e9);
+    fprintf(stderr, "\n");
+    printf("{\"bench\":\"fpmul\",\"kind\":\"%s\",\"threads\":%d,\"chains\":%d,\"products_per_s\":%.6g,"
+           "\"ns_per_product\":%.6g,\"fraction_of_imad_peak\":%.4f,\"fp64_ops_per_product\":%.1f,"
+           "\"fraction_of_fp64_peak\":%.4f,\"imad_ops_per_product\":%d,\"dfma_per_product\":%d",
+           kind, threads, chains, pps, 1e9 / pps, frac_imad, fp64_ops, frac_fp64, IMAD_OPS, DFMA_OPS);
+    if (adds > 0)
+        printf(",\"adds_per_s\":%.6g,\"ns_per_add\":%.6g", adds / (ms * 1e-3), ms * 1e6 / adds);
+    printf(",\"clock_mhz\":%.0f,\"sms\":%.0f,\"device\":\"%s\",\"commit\":\"%s\"}\n", g_clock_hz / 1e6, g_sms,
+           g_dev, g_commit);
+    fflush(stdout);
+}
+
+static char g_commit_buf[64];
+
+static void commit_name(void)
+{
+    const char *c = getenv("CZ_COMMIT");
+    if (c && *c) {
+        g_commit = c;
+        return;
+    }
+    FILE *f = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    if (!f)
+        return;
+    if (fgets(g_commit_buf, sizeof g_commit_buf, f)) {
+        g_commit_buf[strcspn(g_commit_buf, "\r\n")] = 0;
+        if (*g_commit_buf)
+            g_commit = g_commit_buf;
+    }
+    pclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 2.0;
+    int check_only = 0;
+    unsigned long long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+            seconds = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--check-only"))
+            check_only = 1;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else {
+            fprintf(stderr, "usage: bench-fpmul [--seconds S] [--check-only] [--seed N]\n");
+            return 2;
+        }
+    }
+    if (!(seconds > 0) || seconds > 600) {
+        fprintf(stderr, "bench-fpmul: --seconds must be in (0, 600]\n");
+        return 2;
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "bench-fpmul: no GPU\n");
+        return 77;
+    }
+    commit_name();
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(g_dev, sizeof g_dev, "%s", prop.name);
+    int clk_khz = 0, sms = 0;
+    CK(cudaDeviceGetAttribute(&clk_khz, cudaDevAttrClockRate, 0));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    g_clock_hz = clk_khz * 1e3;
+    g_sms = sms;
+    fprintf(stderr, "device %s, %d SMs, %.0f MHz; seed %llu\n", g_dev, sms, clk_khz / 1e3, seed);
+
+    cz_rng rng;
+    cz_rng_seed(&rng, seed);
+    int bad = 0;
+    for (int k = K_IMAD; k <= K_MIX_WARP; k++)
+        bad += check_chain(k, &rng);
+    bad += check_xyzz(0, &rng);
+    bad += check_xyzz(1, &rng);
+    if (bad) {
+        fprintf(stderr, "bench-fpmul: %d results differ from the host\n", bad);
+        return 1;
+    }
+    if (check_only)
+        return 0;
+
+    const double target_ms = seconds * 1e3 / 50;
+    /* chain kernels */
+    for (int k = K_IMAD; k <= K_MIX_WARP; k++) {
+        int per_sm = 0;
+        switch (k) {
+        case K_IMAD: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_IMAD>, BLOCK, 0)); break;
+        case K_DFMA: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_DFMA>, BLOCK, 0)); break;
+        case K_MIX_ILP: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_MIX_ILP>, BLOCK, 0)); break;
+        default: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_MIX_WARP>, BLOCK, 0)); break;
+        }
+        const int n = std::max(1, per_sm) * sms * BLOCK;
+        std::vector<cz_fp> h(n * CHAINS);
+        for (auto &e : h)
+            cz_fp_random(&e, &rng);
+        czd_fp *dx, *dy;
+        CK(cudaMalloc(&dx, h.size() * sizeof(czd_fp)));
+        CK(cudaMalloc(&dy, h.size() * sizeof(czd_fp)));
+        CK(cudaMemcpy(dx, h.data(), h.size() * sizeof(czd_fp), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dy, h.data(), h.size() * sizeof(czd_fp), cudaMemcpyHostToDevice));
+        int iters = 0;
+        double ms = time_median([&](int it) { launch_chain(k, dx, dy, n, it); }, target_ms, &iters);
+        const double fp64 = k == K_IMAD ? 0 : (k == K_DFMA ? FP64_OPS : FP64_OPS / 2.0);
+        report(kind_name(k), (double)n * CHAINS * iters, ms, n, CHAINS, fp64, IMAD_OPS, 0);
+        CK(cudaFree(dx));
+        CK(cudaFree(dy));
+    }
+    /* XYZZ mixed additions: 10 products each */
+    for (int d = 0; d <= 1; d++) {
+        int per_sm = 0;
+        if (d)
+            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_xyzz<czd_fp_dfma>, BLOCK, 0));
+        else
+            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_xyzz<czd_fp>, BLOCK, 0));
+        const int n = std::max(1, per_sm) * sms * BLOCK;
+        std::vector<cz_fp> acc(4 * (size_t)n), q(2 * (size_t)NPTS * n);
+        for (auto &e : acc)
+            cz_fp_random(&e, &rng);
+        for (auto &e : q)
+            cz_fp_random(&e, &rng);
+        void *dacc, *dq;
+        CK(cudaMalloc(&dacc, acc.size() * sizeof(cz_fp)));
+        CK(cudaMalloc(&dq, q.size() * sizeof(cz_fp)));
+        CK(cudaMemcpy(dacc, acc.data(), acc.size() * sizeof(cz_fp), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dq, q.data(), q.size() * sizeof(cz_fp), cudaMemcpyHostToDevice));
+        int iters = 0;
+        double ms = time_median([&](int it) { launch_xyzz(d, dacc, dq, n, it); }, target_ms, &iters);
+        const double adds = (double)n * iters;
+        report(d ? "xyzz_dfma" : "xyzz_imad", adds * 10, ms, n, 1, d ? FP64_OPS : 0, IMAD_OPS, adds);
+        CK(cudaFree(dacc));
+        CK(cudaFree(dq));
+    }
+    return 0;
+}

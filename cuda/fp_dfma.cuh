@@ -1,0 +1,205 @@
+/*
+ * fp_dfma.cuh: the BLS12-381 Fp Montgomery product on the FP64 (DFMA) pipe.
+ *
+ * DESIGN. An operand is split into 8 limbs of 48 bits (8 x 48 = 384, so
+ * R = 2^384 as in field.cuh: the Montgomery form is the same number and
+ * converting from/to the 12 x 32-bit czd_fp is only a repacking of bits,
+ * no multiplication). Each limb is an exact double (< 2^48). The product
+ * of two limbs (< 2^96) is split by two DFMAs at 2^48 (Emmart and Weems,
+ * ARITH 2018, with the split moved from 2^52 to 2^48):
+ *   hi = fma_rd(a, b, 2^100)            = 2^100 + h 2^48, h = floor(ab / 2^48)
+ *   lo = fma_rn(a, b, (2^100 + 2^52) - hi) = 2^52 + (ab - h 2^48)
+ * The sum a*b + 2^100 lies in [2^100, 2^101), where a double's unit is
+ * 2^48, so rounding down gives exactly h; 2^100 + 2^52 - hi = 2^52 - h 2^48
+ * is exact, and the second DFMA's exact result lies in [2^52, 2^53), where
+ * the unit is 1, so it too is exact. The bit patterns of hi and lo are then
+ * E100 + h and E52 + lo (E_k = the pattern of 2^k, a multiple of 2^52):
+ * columns are summed as 64-bit integers of these raw patterns, and all the
+ * E_k a column will ever receive are known at compile time, so each column
+ * starts at minus their sum and ends holding its true value (a column takes
+ * at most 32 terms < 2^48 plus a carry: < 2^54, no overflow). No double is
+ * ever converted by a conversion instruction.
+ * Montgomery reduction is operand scanning over the 16 columns (SOS): the
+ * product a*b fills columns 0..15; round i (0..7) takes q = col_i * n0 mod
+ * 2^48 (n0 = -p^-1 mod 2^48, one 64-bit integer product), adds q*p at
+ * column i and moves col_i / 2^48 into col_{i+1}. The low half of q*p_0 is
+ * not computed: it is (-col_i) mod 2^48 by the choice of q, so its carry is
+ * (col_i >> 48) + (col_i mod 2^48 != 0). Columns 8..15 are then carried into
+ * 8 limbs of 48 bits, repacked to 12 x 32 and reduced once.
+ * Bounds: a, b < p (czd_fp's invariant; a < p and any 384-bit b also
+ * works) give (ab + qp) / R < ab/R + p < 1.11 p: one subtraction.
+ * Since p < 0.102 R, inputs < 2p give results < 4p^2/R + p < 1.41 p < 2p:
+ * a form kept in these limbs could skip the final subtraction entirely.
+ *
+ * Operation counts per product (SASS-independent; the FP64 pipe does 64
+ * DFMA/DADD per clock per SM on sm_90, as the IMAD pipe does IMADs):
+ *   DFMA: product 64 x 2 = 128; reduction 64 hi + 56 lo = 120;  total 248
+ *   DADD: product 64 (the 2^100 + 2^52 - hi), reduction 56, operand
+ *         conversion 16, q conversion 8;                          total 144
+ *   FP64 pipe: 392 operations (vs 588 32-bit IMADs of czd_fp::mul).
+ *   Integer: 248 64-bit additions of raw patterns (about 2 32-bit ALU ops
+ *   each, fewer where nvcc merges two terms into IADD3), 8 q products
+ *   (3 IMAD each), 8 carries and 8 carry-outs of the final normalisation,
+ *   ~40 shifts/masks for the repacking in and out, 12 sub + 12 select of
+ *   the final reduction.
+ * Staying in this form through a point addition (limbs held as doubles,
+ * results < 2p without the final subtraction) would save per product the
+ * 16 operand conversions (DADD + LOP each), the repacking (~40 ALU ops)
+ * and the final reduction (~24 ops): about 4 % of the FP64 work and 15 %
+ * of the integer work; the additions and subtractions would then work on
+ * 8 limbs of 48 bits in 64-bit integers, or lazily on doubles.
+ */
+#ifndef CZ_CUDA_FP_DFMA_CUH
+#define CZ_CUDA_FP_DFMA_CUH
+
+#include <stdint.h>
+
+#include "field.cuh"
+
+namespace czd_dfma {
+
+constexpr uint64_t M48 = (1ull << 48) - 1;
+constexpr uint64_t E52 = 0x4330000000000000ull;  /* bits of 2^52 */
+constexpr uint64_t E100 = 0x4630000000000000ull; /* bits of 2^100 */
+constexpr double TWO52 = 4503599627370496.0;     /* 2^52 */
+constexpr double TWO100 = 1267650600228229401496703205376.0; /* 2^100 */
+constexpr double TWO100_52 = TWO100 + TWO52;     /* exact: 2^52 is a multiple of ulp(2^100) = 2^48 */
+constexpr uint64_t N0 = 0xfffcfffcfffdull;       /* -p^-1 mod 2^48 */
+
+/* p in 48-bit limbs (p of src/field/constants.h, little-endian) */
+CZD_INLINE double p48(int j)
+{
+    constexpr double P[8] = {(double)0xffffffffaaabull, (double)0xb153ffffb9feull,
+                             (double)0xf6241eabfffeull, (double)0x6730d2a0f6b0ull,
+                             (double)0x4b84f38512bfull, (double)0x434bacd76477ull,
+                             (double)0xe69a4b1ba7b6ull, (double)0x1a0111ea397full};
+    return P[j];
+}
+
+/* How many lo (weight 2^52 pattern) and hi (2^100 pattern) terms column k
+   receives: the product and the reduction each put one lo at i + j and one
+   hi at i + j + 1 for i, j < 8; the reduction's lo at (i, 0) is not added. */
+constexpr int pairs_at(int k) { return k < 0 || k > 14 ? 0 : (k < 8 ? k + 1 : 15 - k); }
+constexpr uint64_t col_offset(int k)
+{
+    return (uint64_t)(2 * pairs_at(k) - (k < 8 ? 1 : 0)) * E52 + (uint64_t)(2 * pairs_at(k - 1)) * E100;
+}
+
+/* an exact 48-bit integer to a double: 1 LOP + 1 DADD */
+CZD_INLINE double u48_to_d(uint64_t x) { return __longlong_as_double((long long)(x | E52)) - TWO52; }
+
+/* 12 x 32-bit limbs -> 8 x 48-bit limbs as doubles */
+CZD_INLINE void unpack(double d[8], const uint32_t v[12])
+{
+#pragma unroll
+    for (int m = 0; m < 4; m++) {
+        uint64_t l0 = (uint64_t)v[3 * m] | ((uint64_t)(v[3 * m + 1] & 0xffffu) << 32);
+        uint64_t l1 = (uint64_t)((v[3 * m + 1] >> 16) | (v[3 * m + 2] << 16)) | ((uint64_t)(v[3 * m + 2] >> 16) << 32);
+        d[2 * m] = u48_to_d(l0);
+        d[2 * m + 1] = u48_to_d(l1);
+    }
+}
+
+/* 8 x 48-bit integer limbs -> 12 x 32 */
+CZD_INLINE void pack(uint32_t v[12], const uint64_t r[8])
+{
+#pragma unroll
+    for (int m = 0; m < 4; m++) {
+        uint64_t l0 = r[2 * m], l1 = r[2 * m + 1];
+        v[3 * m] = (uint32_t)l0;
+        v[3 * m + 1] = (uint32_t)(l0 >> 32) | ((uint32_t)l1 << 16);
+        v[3 * m + 2] = (uint32_t)(l1 >> 16);
+    }
+}
+
+/* col_lo += low half of a*b, col_hi += high half (raw patterns) */
+CZD_INLINE void mac(int64_t &col_lo, int64_t &col_hi, double a, double b)
+{
+    double hi = __fma_rd(a, b, TWO100);
+    double lo = __fma_rn(a, b, TWO100_52 - hi);
+    col_lo += __double_as_longlong(lo);
+    col_hi += __double_as_longlong(hi);
+}
+CZD_INLINE void mac_hi(int64_t &col_hi, double a, double b)
+{
+    col_hi += __double_as_longlong(__fma_rd(a, b, TWO100));
+}
+
+/* out = x * y * 2^-384 mod p, fully reduced, for x < p, y < 2^384 */
+CZD_INLINE void mont_mul(uint32_t out[12], const uint32_t x[12], const uint32_t y[12])
+{
+    double a[8], b[8];
+    unpack(a, x);
+    unpack(b, y);
+    int64_t col[16];
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        col[k] = -(int64_t)col_offset(k);
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            mac(col[i + j], col[i + j + 1], a[i], b[j]);
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        /* col_i holds its true value less the low half of q p_0 (its
+           start value leaves that term's E52 out, col_offset) */
+        uint64_t q = ((uint64_t)col[i] * N0) & M48;
+        double qd = u48_to_d(q);
+        mac_hi(col[i + 1], qd, p48(0));
+#pragma unroll
+        for (int j = 1; j < 8; j++)
+            mac(col[i + j], col[i + j + 1], qd, p48(j));
+        /* with the missing low half lo = -col_i mod 2^48 the column is a
+           multiple of 2^48; its carry is col_i / 2^48 + (col_i mod 2^48 != 0) */
+        const int64_t t = col[i];
+        col[i + 1] += (t >> 48) + ((t & (int64_t)M48) != 0);
+    }
+    uint64_t r[8];
+    int64_t c = 0;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        int64_t s = col[8 + k] + c;
+        r[k] = (uint64_t)s & M48;
+        c = s >> 48;
+    }
+    uint32_t t[12];
+    pack(t, r);
+    czd_fp::reduce_once(out, t);
+}
+
+} /* namespace czd_dfma */
+
+/* czd_fp with the DFMA product: the same bytes and the same add/sub, so
+   czd_xyzz<czd_fp_dfma> is the MSM's point formula on the FP64 pipe. */
+struct czd_fp_dfma {
+    czd_fp f;
+    static CZD_INLINE czd_fp_dfma wrap(const czd_fp &x)
+    {
+        czd_fp_dfma r;
+        r.f = x;
+        return r;
+    }
+    static CZD_INLINE czd_fp_dfma zero() { return wrap(czd_fp::zero()); }
+    static CZD_INLINE czd_fp_dfma one() { return wrap(czd_fp::one()); }
+    CZD_INLINE bool is_zero() const { return f.is_zero(); }
+    CZD_INLINE bool eq(const czd_fp_dfma &b) const { return f.eq(b.f); }
+    static CZD_INLINE czd_fp_dfma add(const czd_fp_dfma &a, const czd_fp_dfma &b) { return wrap(czd_fp::add(a.f, b.f)); }
+    static CZD_INLINE czd_fp_dfma sub(const czd_fp_dfma &a, const czd_fp_dfma &b) { return wrap(czd_fp::sub(a.f, b.f)); }
+    static CZD_INLINE czd_fp_dfma dbl(const czd_fp_dfma &a) { return add(a, a); }
+    static CZD_INLINE czd_fp_dfma neg(const czd_fp_dfma &a) { return wrap(czd_fp::neg(a.f)); }
+    static CZD_INLINE czd_fp_dfma mul(const czd_fp_dfma &a, const czd_fp_dfma &b)
+    {
+        czd_fp_dfma r;
+        czd_dfma::mont_mul(r.f.v, a.f.v, b.f.v);
+        return r;
+    }
+    static CZD_INLINE czd_fp_dfma sqr(const czd_fp_dfma &a) { return mul(a, a); }
+    CZD_INLINE czd_fp_dfma operator+(const czd_fp_dfma &b) const { return add(*this, b); }
+    CZD_INLINE czd_fp_dfma operator-(const czd_fp_dfma &b) const { return sub(*this, b); }
+    CZD_INLINE czd_fp_dfma operator*(const czd_fp_dfma &b) const { return mul(*this, b); }
+};
+
+static_assert(sizeof(czd_fp_dfma) == 48, "czd_fp_dfma must be the bytes of cz_fp");
+
+#endif
