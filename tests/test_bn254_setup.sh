@@ -13,10 +13,10 @@
 #   - a tampered proof (pi_a, pi_c) or public input is refused by both
 #     verifiers, as is the proof under the vk of another seed;
 # and: --seed gives the same key byte for byte, another seed another key;
-# a truncated .r1cs (in the container header, in the header section, in
+# a truncated .r1cs (in the container header, in the first section, in
 # the constraints) and a prime of neither curve exit 2 with one clear
-# line; a BLS12-381 circuit still gets a BLS12-381 key. Skips (77) when
-# node, snarkjs or circom2 is missing.
+# line; a BLS12-381 circuit still gets a BLS12-381 key; cuzk info names a
+# bn128 .r1cs's curve. Skips (77) when node, snarkjs or circom2 is missing.
 source "$(dirname "$0")/lib.sh"
 cz_init
 cz_need_oracle
@@ -107,6 +107,9 @@ echo "== small.circom for bn128"
 if compile small "$(cat "$FIX/small_input.json")"; then
     cz_pass "compiled small.circom for bn128"
     R=$TMP/small/small.r1cs
+    cz_expect 0 "cuzk info on the bn128 .r1cs" "$CUZK" info "$R"
+    cz_check "  curve: BN254, 108 constraints, domain 128" bash -c \
+        'printf "%s" "$1" | grep -q "^curve: BN254" && printf "%s" "$1" | grep -q "^nConstraints: 108" && printf "%s" "$1" | grep -q "^domainSize: 128"' _ "$RUN_OUT"
     roundtrip small "$R" "$TMP/small/small.wtns" 11
 
     echo "== --seed"

@@ -1310,23 +1310,38 @@ static int cmd_info(const cli *c)
             cz_wtns_free(w, n);
         }
     } else if (b.len >= 4 && !memcmp(b.data, "r1cs", 4)) {
-        cz_r1cs *cs;
+        /* BLS12-381's reader, else (its prime is another curve's) BN254's */
+        cz_r1cs *cs = NULL;
+        cz_bn254_r1cs *bcs = NULL;
+        char berr[512];
         st = cz_r1cs_parse(&cs, b.data, b.len, path, err, sizeof err);
+        if (st == CZ_ERR_CURVE &&
+            !cz_bn254_r1cs_parse(&bcs, b.data, b.len, path, berr, sizeof berr))
+            st = CZ_OK;
         if (!st) {
+            uint32_t nw = cs ? cs->n_wires : bcs->n_wires;
+            uint32_t nc = cs ? cs->n_constraints : bcs->n_constraints;
+            uint32_t po = cs ? cs->n_pub_out : bcs->n_pub_out;
+            uint32_t pi = cs ? cs->n_pub_in : bcs->n_pub_in;
+            uint32_t pr = cs ? cs->n_prv_in : bcs->n_prv_in;
+            uint64_t nt = cs ? cs->n_terms : bcs->n_terms;
             info_out(o, "type", json_string("r1cs"));
-            info_out(o, "curve", json_string("BLS12-381"));
-            info_out(o, "nWires", json_integer(cs->n_wires));
-            info_out(o, "nConstraints", json_integer(cs->n_constraints));
-            info_out(o, "nPubOut", json_integer(cs->n_pub_out));
-            info_out(o, "nPubIn", json_integer(cs->n_pub_in));
-            info_out(o, "nPrvIn", json_integer(cs->n_prv_in));
-            info_out(o, "nTerms", json_integer((json_int_t)cs->n_terms));
-            uint32_t npub = cs->n_pub_out + cs->n_pub_in;
+            info_out(o, "curve", json_string(cs ? "BLS12-381" : "BN254"));
+            if (bcs)
+                info_out(o, "snarkjsCurve", json_string("bn128"));
+            info_out(o, "nWires", json_integer(nw));
+            info_out(o, "nConstraints", json_integer(nc));
+            info_out(o, "nPubOut", json_integer(po));
+            info_out(o, "nPubIn", json_integer(pi));
+            info_out(o, "nPrvIn", json_integer(pr));
+            info_out(o, "nTerms", json_integer((json_int_t)nt));
+            uint32_t npub = po + pi;
             uint32_t d = 1;
-            while (d < (uint64_t)cs->n_constraints + npub + 1)
+            while (d < (uint64_t)nc + npub + 1)
                 d <<= 1;
             info_out(o, "domainSize", json_integer(d));
             cz_r1cs_free(cs);
+            cz_bn254_r1cs_free(bcs);
         }
     } else {
         /* JSON: a verification key, a proof, or public signals */
