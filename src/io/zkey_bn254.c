@@ -16,7 +16,6 @@
  * file truncated under a long-lived process would fault).
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,9 +26,6 @@
 #include "util/rng.h"
 #include "util/threadpool.h"
 
-enum { ZK_HEADER = 1, ZK_GROTH = 2, ZK_IC = 3, ZK_COEFS = 4, ZK_A = 5, ZK_B1 = 6,
-       ZK_B2 = 7, ZK_C = 8, ZK_H = 9, ZK_CONTRIB = 10 };
-
 #define FB 32                    /* bytes of an Fp or Fr element */
 #define G1B (2 * FB)
 #define G2B (4 * FB)
@@ -38,6 +34,39 @@ enum { ZK_HEADER = 1, ZK_GROTH = 2, ZK_IC = 3, ZK_COEFS = 4, ZK_A = 5, ZK_B1 = 6
 #define GROTH_HEADER_BYTES (4 + FB + 4 + FB + 12 + 3 * G1B + 3 * G2B)
 
 static const cz_curve *bn(void) { return cz_curve_get(CZ_CURVE_BN254); }
+
+/* A point's file bytes, decoded (coordinates below p, on the curve). */
+static cz_status point_at(const uint8_t *p, int g2)
+{
+    if (g2) {
+        cz_bn254_g2_affine q;
+        return cz_bn254_g2_from_snarkjs(&q, p);
+    }
+    cz_bn254_g1_affine q;
+    return cz_bn254_g1_from_snarkjs(&q, p);
+}
+
+/* G1 is the whole curve (cofactor 1): only G2 needs a subgroup test. */
+#define ZK_KEY cz_bn254_zkey
+#define ZK_VK cz_bn254_vk
+#define ZK_CSR cz_bn254_csr
+#define ZK_FR cz_bn254_fr
+#define ZK_OPTS cz_zkey_load_opts
+#define ZK_FR_TO_LIMBS cz_bn254_fr_to_limbs
+#define ZK_R (bn()->r)
+#define ZK_G1B G1B
+#define ZK_G2B G2B
+#define ZK_MAX_LOG 28
+#define ZK_POINT_CHECK point_at
+#define ZK_HEADER_POINT(out, p, g2) \
+    ((g2) ? cz_bn254_g2_from_snarkjs(out, p) : cz_bn254_g1_from_snarkjs(out, p))
+#define ZK_IN_SUBGROUP(pt, g2) (!(g2) || cz_bn254_g2_affine_in_subgroup(pt))
+#define ZK_COPY_ALL(key) false
+#define ZK_SLIDE(key) false
+#define ZK_SET_N_COEFS(key, count) ((key)->n_coefs = (count))
+#define ZK_MAKERS "snarkjs"
+#define ZK_VK_FROM_ZKEY cz_bn254_vk_from_zkey
+#include "io/zkey_impl.h"
 
 bool cz_zkey_bytes_are_bn254(const uint8_t *data, size_t len)
 {
@@ -60,69 +89,6 @@ bool cz_zkey_file_is_bn254(const char *path)
     cz_zkey_peek_fd(&info, &mem, fd, size, path, NULL, 0);
     close(fd);
     return info.bn254;
-}
-
-/* ---- points ---- */
-
-typedef struct {
-    const uint8_t *base;
-    int g2;
-    _Atomic size_t first_bad; /* SIZE_MAX: none */
-} check_ctx;
-
-static void atomic_min(_Atomic size_t *a, size_t v)
-{
-    size_t cur = atomic_load(a);
-    while (v < cur && !atomic_compare_exchange_weak(a, &cur, v))
-        ;
-}
-
-static cz_status point_at(const uint8_t *p, int g2)
-{
-    if (g2) {
-        cz_bn254_g2_affine q;
-        return cz_bn254_g2_from_snarkjs(&q, p);
-    }
-    cz_bn254_g1_affine q;
-    return cz_bn254_g1_from_snarkjs(&q, p);
-}
-
-static void check_range(void *vctx, size_t begin, size_t end, int worker)
-{
-    (void)worker;
-    check_ctx *ctx = vctx;
-    size_t sz = ctx->g2 ? G2B : G1B;
-    for (size_t i = begin; i < end; i++) {
-        if (atomic_load_explicit(&ctx->first_bad, memory_order_relaxed) < i)
-            return;
-        if (point_at(ctx->base + i * sz, ctx->g2) != CZ_OK) {
-            atomic_min(&ctx->first_bad, i);
-            return;
-        }
-    }
-}
-
-/* SIZE_MAX if every point is fine, else the index of the first bad one. */
-static size_t check_points(cz_threadpool *pool, const uint8_t *base, size_t n, int g2)
-{
-    check_ctx ctx = {.base = base, .g2 = g2};
-    atomic_init(&ctx.first_bad, SIZE_MAX);
-    cz_parallel_for(pool, n, 1024, check_range, &ctx);
-    return atomic_load(&ctx.first_bad);
-}
-
-static cz_status header_point(void *out, const uint8_t *p, int g2, const char *what,
-                              const char *name, char *err, size_t err_len)
-{
-    cz_status st = g2 ? cz_bn254_g2_from_snarkjs(out, p) : cz_bn254_g1_from_snarkjs(out, p);
-    if (st == CZ_ERR_FORMAT)
-        return cz_io_fail(st, err, err_len, name, "header point %s has a coordinate >= p", what);
-    if (st)
-        return cz_io_fail(st, err, err_len, name, "header point %s is not on the curve", what);
-    if (g2 && !cz_bn254_g2_affine_in_subgroup(out))
-        return cz_io_fail(CZ_ERR_SUBGROUP, err, err_len, name,
-                          "header point %s is not in the prime-order subgroup", what);
-    return CZ_OK;
 }
 
 /* ---- the key ---- */
@@ -148,16 +114,6 @@ void cz_bn254_zkey_free(cz_bn254_zkey *key)
     csr_free(&key->qb);
     cz_blob_release(&key->blob);
     free(key);
-}
-
-static cz_status expect_size(const cz_bin_section *s, uint64_t want, const char *what,
-                             const char *name, char *err, size_t err_len)
-{
-    if (s->size != want)
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "section %u (%s) has %llu bytes, expected %llu", s->id, what,
-                          (unsigned long long)s->size, (unsigned long long)want);
-    return CZ_OK;
 }
 
 static bool bytes_eq_limbs(const uint8_t *b, const uint64_t *m)
@@ -195,156 +151,15 @@ static cz_status read_header(cz_bn254_zkey *key, const cz_binfile *f, char *err,
     key->n_vars = cz_le32(q);
     key->n_public = cz_le32(q + 4);
     key->domain_size = cz_le32(q + 8);
-    if (key->n_vars < 1 || key->n_public > key->n_vars - 1)
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "nPublic %u does not fit in nVars %u",
-                          key->n_public, key->n_vars);
-    uint32_t n = key->domain_size;
-    if (n < 2 || (n & (n - 1)) != 0 || n > (1u << 28))
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "domain size %u is not a power of two in [2, 2^28]", n);
-    if (key->n_public + 1 > n)
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "domain size %u is smaller than nPublic + 1 = %u", n, key->n_public + 1);
+    if ((st = check_shape(key->n_vars, key->n_public, key->domain_size, name, err, err_len)))
+        return st;
     key->log_n = 0;
-    while ((1u << key->log_n) < n)
+    while ((1u << key->log_n) < key->domain_size)
         key->log_n++;
-    const uint8_t *pt = q + 12;
-    if ((st = header_point(&key->alpha1, pt, 0, "alpha1", name, err, err_len)) ||
-        (st = header_point(&key->beta1, pt + G1B, 0, "beta1", name, err, err_len)) ||
-        (st = header_point(&key->beta2, pt + 2 * G1B, 1, "beta2", name, err, err_len)) ||
-        (st = header_point(&key->gamma2, pt + 2 * G1B + G2B, 1, "gamma2", name, err, err_len)) ||
-        (st = header_point(&key->delta1, pt + 2 * G1B + 2 * G2B, 0, "delta1", name, err,
-                           err_len)) ||
-        (st = header_point(&key->delta2, pt + 3 * G1B + 2 * G2B, 1, "delta2", name, err,
-                           err_len)))
+    if ((st = read_header_points(key, q + 12, name, err, err_len)))
         return st;
     if (cz_binfile_section(&s, f, ZK_CONTRIB, "contributions", NULL, 0) == CZ_OK && s->size >= 68)
         key->n_contributions = cz_le32(f->data + s->offset + 64);
-    return CZ_OK;
-}
-
-static uint64_t phys_ram(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
-}
-
-static cz_status read_coefs(cz_bn254_zkey *key, const cz_binfile *f, const cz_zkey_load_opts *o,
-                            char *err, size_t err_len)
-{
-    const char *name = f->name;
-    const cz_bin_section *s;
-    cz_status st = cz_binfile_section(&s, f, ZK_COEFS, "coefficients", err, err_len);
-    if (st)
-        return st;
-    const uint8_t *p = f->data + s->offset;
-    if (s->size < 4)
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "section 4 (coefficients) has %llu bytes, too short",
-                          (unsigned long long)s->size);
-    uint32_t count = cz_le32(p);
-    if ((st = expect_size(s, 4 + (uint64_t)count * (12 + FB), "coefficients", name, err, err_len)))
-        return st;
-    key->n_coefs = count;
-    const uint32_t n = key->domain_size;
-    uint64_t nnz[2] = {0, 0};
-    uint32_t max_row = 0;
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *r = p + 4 + (size_t)i * (12 + FB);
-        uint32_t mat = cz_le32(r), row = cz_le32(r + 4), sig = cz_le32(r + 8);
-        if (mat > 1)
-            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                              "coefficient %u: matrix %u is not 0 (A) or 1 (B)", i, mat);
-        if (row >= n)
-            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                              "coefficient %u: row %u is outside the domain of %u", i, row, n);
-        if (sig >= key->n_vars)
-            return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                              "coefficient %u: signal %u >= nVars %u", i, sig, key->n_vars);
-        if (!cz_le_bytes_lt(r + 12, bn()->r, 4))
-            return cz_io_fail(CZ_ERR_RANGE, err, err_len, name,
-                              "coefficient %u: value is not below r", i);
-        nnz[mat]++;
-        if (row > max_row)
-            max_row = row;
-    }
-    /* snarkjs writes an A entry at row nConstraints + i for every public
-       input and the constant, and takes the smallest power of two domain
-       above nConstraints + nPublic + 1: the highest row reaches past half */
-    if (n > 2 && (count == 0 || max_row < n / 2))
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "domain size %u is larger than the circuit needs (its highest "
-                          "coefficient row is %u, below half the domain): not a key made by "
-                          "snarkjs", n, count ? max_row : 0);
-    key->qa.n_rows = key->qb.n_rows = n;
-    key->qa.nnz = nnz[0];
-    key->qb.nnz = nnz[1];
-    if (o->no_matrices)
-        return CZ_OK;
-    uint64_t bytes = 2 * ((uint64_t)n + 1) * sizeof(uint64_t) +
-                     (nnz[0] + nnz[1]) * (sizeof(uint32_t) + sizeof(cz_bn254_fr));
-    uint64_t limit = o->mem_limit ? o->mem_limit : phys_ram();
-    if (bytes > limit || bytes > SIZE_MAX / 2)
-        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name,
-                          "its A and B matrices need %llu MiB, more than the %llu MiB allowed",
-                          (unsigned long long)(bytes >> 20), (unsigned long long)(limit >> 20));
-    cz_bn254_csr *m[2] = {&key->qa, &key->qb};
-    for (int k = 0; k < 2; k++) {
-        m[k]->row_ptr = calloc((size_t)n + 1, sizeof *m[k]->row_ptr);
-        m[k]->col = malloc((nnz[k] ? nnz[k] : 1) * sizeof *m[k]->col);
-        m[k]->val = malloc((nnz[k] ? nnz[k] : 1) * sizeof *m[k]->val);
-        if (!m[k]->row_ptr || !m[k]->col || !m[k]->val)
-            return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *r = p + 4 + (size_t)i * (12 + FB);
-        m[cz_le32(r)]->row_ptr[cz_le32(r + 4) + 1]++;
-    }
-    for (int k = 0; k < 2; k++)
-        for (uint32_t r = 0; r < n; r++)
-            m[k]->row_ptr[r + 1] += m[k]->row_ptr[r];
-    /* fill in file order with row_ptr[row] as the row's cursor, then shift
-       the ends back into starts */
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *r = p + 4 + (size_t)i * (12 + FB);
-        uint32_t mat = cz_le32(r), row = cz_le32(r + 4);
-        uint64_t at = m[mat]->row_ptr[row]++;
-        cz_bn254_fr v;
-        uint64_t limbs[4];
-        for (int l = 0; l < 4; l++)
-            v.l[l] = cz_le64(r + 12 + 8 * l);
-        /* stored coef R^2; a Montgomery reduction gives coef R = mont(coef) */
-        cz_bn254_fr_to_limbs(limbs, &v);
-        memcpy(m[mat]->val[at].l, limbs, sizeof limbs);
-        m[mat]->col[at] = cz_le32(r + 8);
-    }
-    for (int k = 0; k < 2; k++) {
-        for (uint32_t r = n; r-- > 1;)
-            m[k]->row_ptr[r] = m[k]->row_ptr[r - 1];
-        m[k]->row_ptr[0] = 0;
-    }
-    return CZ_OK;
-}
-
-/* The points of a section: into the blob when aligned, else a copy. */
-static cz_status section_points(const void **out, cz_bn254_zkey *key, const cz_bin_section *s,
-                                int slot, const char *name, char *err, size_t err_len)
-{
-    const uint8_t *p = key->blob.data + s->offset;
-    *out = NULL;
-    if (s->size == 0)
-        return CZ_OK;
-    if (((uintptr_t)p & 7) == 0) {
-        *out = p;
-        return CZ_OK;
-    }
-    void *c = aligned_alloc(64, (s->size + 63) & ~(size_t)63);
-    if (!c)
-        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory copying section %u",
-                          s->id);
-    memcpy(c, p, s->size);
-    key->copies[slot] = c;
-    *out = c;
     return CZ_OK;
 }
 
@@ -358,45 +173,7 @@ static cz_status load_key(cz_bn254_zkey *key, const char *name, const cz_zkey_lo
         return st;
     if ((st = read_header(key, &f, err, err_len)))
         goto out;
-    static const struct { int id; const char *what; int g2; } secs[] = {
-        {ZK_IC, "IC points", 0}, {ZK_A, "A points", 0}, {ZK_B1, "B1 points", 0},
-        {ZK_B2, "B2 points", 1}, {ZK_C, "C points", 0}, {ZK_H, "H points", 0},
-    };
-    const uint64_t counts[6] = {
-        (uint64_t)key->n_public + 1, key->n_vars, key->n_vars, key->n_vars,
-        (uint64_t)key->n_vars - key->n_public - 1, key->domain_size,
-    };
-    const void **dst[6] = {
-        (const void **)&key->ic, (const void **)&key->a, (const void **)&key->b1,
-        (const void **)&key->b2, (const void **)&key->c, (const void **)&key->h,
-    };
-    const cz_bin_section *ps[6];
-    for (int i = 0; i < 6; i++)
-        if ((st = cz_binfile_section(&ps[i], &f, (uint32_t)secs[i].id, secs[i].what, err,
-                                     err_len)) ||
-            (st = expect_size(ps[i], counts[i] * (secs[i].g2 ? G2B : G1B), secs[i].what, name,
-                              err, err_len)))
-            goto out;
-    if ((st = read_coefs(key, &f, o, err, err_len)))
-        goto out;
-    cz_threadpool *pool = NULL, *own = NULL;
-    if (o->threads == 0)
-        pool = cz_threadpool_global();
-    else if (o->threads > 1)
-        pool = own = cz_threadpool_create((int)o->threads);
-    for (int i = 0; i < 6 && !st; i++) {
-        if ((st = section_points(dst[i], key, ps[i], i, name, err, err_len)))
-            break;
-        size_t bad = *dst[i] ? check_points(pool, *dst[i], counts[i], secs[i].g2) : SIZE_MAX;
-        if (bad != SIZE_MAX) {
-            const uint8_t *pt = (const uint8_t *)*dst[i] + bad * (secs[i].g2 ? G2B : G1B);
-            bool range = point_at(pt, secs[i].g2) != CZ_ERR_FORMAT;
-            st = cz_io_fail(range ? CZ_ERR_NOT_ON_CURVE : CZ_ERR_FORMAT, err, err_len, name,
-                            "section %d (%s): point %zu %s", secs[i].id, secs[i].what, bad,
-                            range ? "is not on the curve" : "has a coordinate >= p");
-        }
-    }
-    cz_threadpool_destroy(own);
+    st = load_sections(key, &f, o, name, err, err_len);
 out:
     cz_binfile_free(&f);
     return st;
@@ -468,25 +245,4 @@ cz_status cz_bn254_zkey_load_bytes(cz_bn254_zkey **out, const void *data, size_t
     key->blob.owned = copy;
     cz_zkey_load_opts o = {.threads = threads};
     return finish(out, key, name, &o, err, err_len);
-}
-
-cz_status cz_bn254_vk_from_zkey(cz_bn254_vk **out, const cz_bn254_zkey *key)
-{
-    *out = NULL;
-    cz_bn254_vk *vk = calloc(1, sizeof *vk);
-    if (!vk)
-        return CZ_ERR_NOMEM;
-    vk->ic = malloc(((size_t)key->n_public + 1) * sizeof *vk->ic);
-    if (!vk->ic) {
-        free(vk);
-        return CZ_ERR_NOMEM;
-    }
-    memcpy(vk->ic, key->ic, ((size_t)key->n_public + 1) * sizeof *vk->ic);
-    vk->n_public = key->n_public;
-    vk->alpha1 = key->alpha1;
-    vk->beta2 = key->beta2;
-    vk->gamma2 = key->gamma2;
-    vk->delta2 = key->delta2;
-    *out = vk;
-    return CZ_OK;
 }
