@@ -15,6 +15,7 @@
 #ifndef CZ_IO_JSON_H
 #define CZ_IO_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cuzk/cuzk.h"
@@ -33,6 +34,21 @@ cz_status cz_public_from_json(cz_fr **out, size_t *n, const char *text, size_t l
                               const char *name, char *err, size_t err_len);
 cz_status cz_vk_from_json(cz_vk **out, const char *text, size_t len, const char *name,
                           char *err, size_t err_len);
+
+/* The curve-independent writing of the two curves' files (json.c). A
+   jansson value (json_t, consumed) as snarkjs's JSON.stringify(x, null, 1)
+   prints it, which jansson's indent of 1 writes byte for byte, ending in a
+   newline when asked; NULL when j is NULL or memory runs out. */
+struct json_t;
+char *cz_json_dump(struct json_t *j, bool newline);
+/* public.json of either curve: an array of n decimal strings, dec(buf,
+   elem) writing element i (elems + i * size) into buf, at most
+   CZ_JSON_DEC_MAX bytes with its NUL; NULL when out of memory or elems is
+   NULL with n > 0. */
+#define CZ_JSON_DEC_MAX 128
+typedef void (*cz_json_dec_fn)(char *buf, const void *elem);
+char *cz_json_dec_array(const void *elems, size_t n, size_t size, cz_json_dec_fn dec,
+                        bool newline);
 
 /* Write a whole string to a file. */
 cz_status cz_write_text(const char *path, const char *text, char *err, size_t err_len);
