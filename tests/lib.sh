@@ -232,6 +232,37 @@ cz_public_same() {
     grep -qE '"[^"]*"' "$1"
 }
 
+# ---- JSON edits with node (needs the oracle) ---------------------------------
+
+# cz_jsedit CURVE IN OUT JS: OUT = the JSON of IN after running JS on it (as
+# `p`), with BigInt helpers over CURVE (bn254 or bls12381): Q (base field),
+# R (scalar field), neg(s) = Q - s, inc(s) = s + 1. A JS that changes
+# nothing, or fails, is a failed test setup.
+cz_jsedit() {
+    local q r
+    case $1 in
+    bn254)
+        q=21888242871839275222246405745257275088696311157297823662689037894645226208583n
+        r=21888242871839275222246405745257275088548364400416034343698204186575808495617n ;;
+    bls12381)
+        q=0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn
+        r=0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n ;;
+    *) cz_fail "test setup: cz_jsedit: unknown curve $1"; return 1 ;;
+    esac
+    node -e '
+const fs = require("fs");
+const Q = '"$q"';
+const R = '"$r"';
+const p = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const neg = (s) => ((Q - BigInt(s)) % Q).toString();
+const inc = (s) => (BigInt(s) + 1n).toString();
+const before = JSON.stringify(p);
+'"$4"'
+if (JSON.stringify(p) === before) { console.error("jsedit: nothing changed"); process.exit(1); }
+fs.writeFileSync(process.argv[2], JSON.stringify(p, null, 1));
+' "$2" "$3" || cz_fail "test setup: could not make $3 from $2"
+}
+
 # ---- circuits compiled at run time (needs the oracle) --------------------------
 
 # cz_chain_steps LOG2: the N for which tests/circuits/chain.circom fills a

@@ -23,22 +23,8 @@ VK=$B/small_vk.json
 P=$B/small_proof.json
 PUB=$B/small_public.json
 
-# jsedit IN OUT JS: OUT = the JSON of IN after running JS on it (as `p`),
-# with BigInt helpers over BN254: Q (base field), R (scalar field).
-jsedit() {
-    node -e '
-const fs = require("fs");
-const Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
-const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
-const p = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const neg = (s) => ((Q - BigInt(s)) % Q).toString();
-const inc = (s) => (BigInt(s) + 1n).toString();
-const before = JSON.stringify(p);
-'"$3"'
-if (JSON.stringify(p) === before) { console.error("jsedit: nothing changed"); process.exit(1); }
-fs.writeFileSync(process.argv[2], JSON.stringify(p, null, 1));
-' "$1" "$2" || cz_fail "test setup: could not make $2 from $1"
-}
+# jsedit IN OUT JS: lib.sh's cz_jsedit over BN254.
+jsedit() { cz_jsedit bn254 "$@"; }
 
 # both RC DESC PUBLIC PROOF: snarkjs and cuzk give RC (snarkjs: 0 or 1).
 both() {

@@ -17,22 +17,8 @@ ZKEY=$FIX/small.zkey
 WTNS=$FIX/small.wtns
 VK=$FIX/small_vk.json
 
-# jsedit IN OUT JS: OUT = the JSON of IN after running JS on it (as `p`),
-# with BigInt helpers: Q (BLS12-381 base field), R (scalar field).
-jsedit() {
-    node -e '
-const fs = require("fs");
-const Q = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn;
-const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
-const p = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const neg = (s) => ((Q - BigInt(s)) % Q).toString();
-const inc = (s) => (BigInt(s) + 1n).toString();
-const before = JSON.stringify(p);
-'"$3"'
-if (JSON.stringify(p) === before) { console.error("jsedit: nothing changed"); process.exit(1); }
-fs.writeFileSync(process.argv[2], JSON.stringify(p, null, 1));
-' "$1" "$2" || cz_fail "test setup: could not make $2 from $1"
-}
+# jsedit IN OUT JS: lib.sh's cz_jsedit over BLS12-381.
+jsedit() { cz_jsedit bls12381 "$@"; }
 
 # same_json A B: A and B hold equal JSON values (key order ignored).
 same_json() {
