@@ -7,7 +7,7 @@
  *
  *   bench-fpmul [--seconds S] [--check-only] [--seed N]
  *
- * DESIGN. Each thread runs 4 independent chains (ILP) of (x, y) <- (x*y, x)
+ * DESIGN. Each thread runs 1 to 4 independent chains (ILP; g_cfg lists them) of (x, y) <- (x*y, x)
  * (both operands change every step, so nothing is hoisted out of the
  * loop); the grid is as many 256-thread blocks as fit on the device at
  * once. Kinds: "imad" (all chains czd_fp::mul), "dfma" (all chains on the
@@ -15,13 +15,13 @@
  * "mix_warp" (even warps IMAD, odd warps DFMA), "xyzz_imad" and
  * "xyzz_dfma" (a chain of acc <- acc + Q_k mixed additions, 10 products
  * each, Q_k read from global memory as the MSM reads its bases).
- * Correctness first: every kernel runs on 2^16 chains (edge values 0, 1,
+ * Correctness first: every kernel runs on >= 2^16 chains (edge values 0, 1,
  * 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1 crossed with each other,
  * the rest random; XYZZ with threads forced through the infinity, doubling
  * and cancelling branches) and is compared with the host (cz_fp_mul and
  * the same formulas over cz_fp); a difference is printed and the program
  * exits 1. Then each kind is timed with cudaEvents: one warm-up, then the
- * median of 7 runs, each sized to ~--seconds / 50. Prints a table (stderr)
+ * median of 7 runs, sized so that all the timing takes ~--seconds. Prints a table (stderr)
  * and one JSON line per kind (stdout). fraction_of_imad_peak counts 588
  * 32-bit multiply-adds per product (czd_fp::mul's CIOS) against 64 IMAD
  * per clock per SM at the device's rated clock; fraction_of_fp64_peak
@@ -45,10 +45,17 @@ extern "C" {
 #include "field.cuh"
 #include "fp_dfma.cuh"
 
-#define CHAINS 4
 #define BLOCK 256
 
 enum { K_IMAD, K_DFMA, K_MIX_ILP, K_MIX_WARP };
+
+/* the timed configurations: kind and chains per thread (ptxas, sm_90:
+   the DFMA kernel spills with 4 chains, so it runs with 1, 2 and 3) */
+static const struct {
+    int kind, chains;
+} g_cfg[] = {{K_IMAD, 2}, {K_IMAD, 4}, {K_DFMA, 1}, {K_DFMA, 2}, {K_DFMA, 3},
+             {K_MIX_ILP, 2}, {K_MIX_ILP, 4}, {K_MIX_WARP, 2}, {K_MIX_WARP, 3}};
+#define NCFG (int)(sizeof g_cfg / sizeof g_cfg[0])
 
 static const int IMAD_OPS = 588;    /* czd_fp::mul, 32-bit multiply-adds */
 static const int FP64_OPS = 392;    /* czd_dfma::mont_mul, DFMA + DADD */
@@ -65,7 +72,7 @@ static const int DFMA_OPS = 248;
     } while (0)
 
 /* ---- kernels ---- */
-template <int KIND>
+template <int KIND, int CHAINS>
 __global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, int iters)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -257,15 +264,27 @@ static const char *kind_name(int k)
     return names[k];
 }
 
-static void launch_chain(int kind, czd_fp *x, czd_fp *y, int n, int iters)
+/* the kernel of configuration c */
+typedef void (*chain_fn)(czd_fp *, czd_fp *, int, int);
+static chain_fn chain_kernel(int c)
+{
+    switch (c) {
+    case 0: return k_chain<K_IMAD, 2>;
+    case 1: return k_chain<K_IMAD, 4>;
+    case 2: return k_chain<K_DFMA, 1>;
+    case 3: return k_chain<K_DFMA, 2>;
+    case 4: return k_chain<K_DFMA, 3>;
+    case 5: return k_chain<K_MIX_ILP, 2>;
+    case 6: return k_chain<K_MIX_ILP, 4>;
+    case 7: return k_chain<K_MIX_WARP, 2>;
+    default: return k_chain<K_MIX_WARP, 3>;
+    }
+}
+
+static void launch_chain(int c, czd_fp *x, czd_fp *y, int n, int iters)
 {
     const int grid = (n + BLOCK - 1) / BLOCK;
-    switch (kind) {
-    case K_IMAD: k_chain<K_IMAD><<<grid, BLOCK>>>(x, y, n, iters); break;
-    case K_DFMA: k_chain<K_DFMA><<<grid, BLOCK>>>(x, y, n, iters); break;
-    case K_MIX_ILP: k_chain<K_MIX_ILP><<<grid, BLOCK>>>(x, y, n, iters); break;
-    default: k_chain<K_MIX_WARP><<<grid, BLOCK>>>(x, y, n, iters); break;
-    }
+    chain_kernel(c)<<<grid, BLOCK>>>(x, y, n, iters);
     CK(cudaGetLastError());
 }
 
@@ -282,9 +301,10 @@ static void launch_xyzz(int dfma, void *acc, const void *q, int n, int iters)
 /* ---- correctness ---- */
 #define CHECK_ITERS 3
 
-static int check_chain(int kind, cz_rng *rng)
+static int check_chain(int c, cz_rng *rng)
 {
-    const int n = (1 << 16) / CHAINS, total = n * CHAINS;
+    const int kind = g_cfg[c].kind, CHAINS = g_cfg[c].chains;
+    const int n = ((1 << 16) + CHAINS - 1) / CHAINS, total = n * CHAINS; /* >= 2^16 */
     std::vector<cz_fp> x(total), y(total);
     std::vector<cz_fp> ev = edge_values();
     const int ne = (int)ev.size();
@@ -302,7 +322,7 @@ static int check_chain(int kind, cz_rng *rng)
     CK(cudaMalloc(&dy, total * sizeof(czd_fp)));
     CK(cudaMemcpy(dx, x.data(), total * sizeof(czd_fp), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dy, y.data(), total * sizeof(czd_fp), cudaMemcpyHostToDevice));
-    launch_chain(kind, dx, dy, n, CHECK_ITERS);
+    launch_chain(c, dx, dy, n, CHECK_ITERS);
     std::vector<cz_fp> gx(total), gy(total);
     CK(cudaMemcpy(gx.data(), dx, total * sizeof(czd_fp), cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(gy.data(), dy, total * sizeof(czd_fp), cudaMemcpyDeviceToHost));
@@ -328,8 +348,8 @@ static int check_chain(int kind, cz_rng *rng)
             bad++;
         }
     }
-    fprintf(stderr, "check %-9s %d chains x %d products: %s\n", kind_name(kind), total, CHECK_ITERS,
-            bad ? "MISMATCH" : "ok");
+    fprintf(stderr, "check %-9s x%d: %d chains x %d products: %s\n", kind_name(kind), CHAINS, total,
+            CHECK_ITERS, bad ? "MISMATCH" : "ok");
     return bad;
 }
 
@@ -521,8 +541,8 @@ int main(int argc, char **argv)
     cz_rng rng;
     cz_rng_seed(&rng, seed);
     int bad = 0;
-    for (int k = K_IMAD; k <= K_MIX_WARP; k++)
-        bad += check_chain(k, &rng);
+    for (int c = 0; c < NCFG; c++)
+        bad += check_chain(c, &rng);
     bad += check_xyzz(0, &rng);
     bad += check_xyzz(1, &rng);
     if (bad) {
@@ -532,16 +552,12 @@ int main(int argc, char **argv)
     if (check_only)
         return 0;
 
-    const double target_ms = seconds * 1e3 / 50;
+    const double target_ms = seconds * 1e3 / ((NCFG + 2) * 9); /* 9 runs a kind */
     /* chain kernels */
-    for (int k = K_IMAD; k <= K_MIX_WARP; k++) {
+    for (int c = 0; c < NCFG; c++) {
+        const int k = g_cfg[c].kind, CHAINS = g_cfg[c].chains;
         int per_sm = 0;
-        switch (k) {
-        case K_IMAD: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_IMAD>, BLOCK, 0)); break;
-        case K_DFMA: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_DFMA>, BLOCK, 0)); break;
-        case K_MIX_ILP: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_MIX_ILP>, BLOCK, 0)); break;
-        default: CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_chain<K_MIX_WARP>, BLOCK, 0)); break;
-        }
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel(c), BLOCK, 0));
         const int n = std::max(1, per_sm) * sms * BLOCK;
         std::vector<cz_fp> h(n * CHAINS);
         for (auto &e : h)
@@ -552,7 +568,7 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(dx, h.data(), h.size() * sizeof(czd_fp), cudaMemcpyHostToDevice));
         CK(cudaMemcpy(dy, h.data(), h.size() * sizeof(czd_fp), cudaMemcpyHostToDevice));
         int iters = 0;
-        double ms = time_median([&](int it) { launch_chain(k, dx, dy, n, it); }, target_ms, &iters);
+        double ms = time_median([&](int it) { launch_chain(c, dx, dy, n, it); }, target_ms, &iters);
         const double fp64 = k == K_IMAD ? 0 : (k == K_DFMA ? FP64_OPS : FP64_OPS / 2.0);
         report(kind_name(k), (double)n * CHAINS * iters, ms, n, CHAINS, fp64, IMAD_OPS, 0);
         CK(cudaFree(dx));
