@@ -36,9 +36,10 @@
  * lambda^2 1S) plus a share of the inversion. P == -B empties the bucket.
  * In G2 the inversion runs over the norms in Fp (binv_push_ below): the
  * prefix and unwinding cost 2S + 5M of Fp instead of 3 Fp2 products.
- * With AVX-512 IFMA (CZ_FP_HAVE_X8) a batch of 64 or more goes through
- * ba_flush_x8_: pair k takes lane k % 8 of eight-lane products (field/
- * fp_x8.h), each lane its own prefix chain, the eight chain products
+ * With AVX-512 IFMA (CZ_FP_HAVE_X8; field/bn254_fp_x8.h for BN254) a batch
+ * of 64 or more goes through ba_flush_x8_: pair k takes lane k % 8 of
+ * eight-lane products (field/fp_x8.h), each lane two prefix chains (the
+ * groups of eight, even and odd, interleaved), the sixteen chain products
  * inverted together; the products stay in the lanes' radix-2^52 form
  * from one to the next, the additions and special cases stay scalar.
  * The bucket reductions and bit-sums (batch_add_) take the same code
@@ -202,27 +203,30 @@ static void G_(x8_prefix_start_)(MSM_V8 *acc)
     MSM_V8_(load)(acc, c8, 0);
 }
 
-/* The eight lanes' chain products A_e, inverted with one inversion: lane
-   e of acc holds [A_e]', which as a cz value is A_e 2^s (s = MSM_V8_SHIFT);
-   its inverse as a cz value, times the cz value of 2^(2s), is [1/A_e]',
-   loaded into vinv. */
-static void G_(x8_invert_lanes_)(MSM_V8 *vinv, const MSM_V8 *acc)
+/* The chain products of two interleaved chains of eight lanes (groups
+   g even and odd: two independent product chains hide the latency of one
+   lane product, which is about twice its throughput), inverted with one
+   inversion: lane e of acc[h] holds [A]', which as a cz value is A 2^s
+   (s = MSM_V8_SHIFT); its inverse as a cz value, times the cz value of
+   2^(2s), is [1/A]', loaded into vinv[h]. */
+static void G_(x8_invert_lanes_)(MSM_V8 vinv[2], const MSM_V8 acc[2])
 {
-    MSM_BF c8[8], inv[8], q[8], iv, k2s;
-    MSM_V8_(store)(c8, acc);
-    q[0] = c8[0];
-    for (int e = 1; e < 8; e++)
-        MSM_BF_(mul)(&q[e], &q[e - 1], &c8[e]);
+    MSM_BF c[16], inv[16], q[16], iv, k2s;
+    MSM_V8_(store)(c, &acc[0]);
+    MSM_V8_(store)(c + 8, &acc[1]);
+    q[0] = c[0];
+    for (int e = 1; e < 16; e++)
+        MSM_BF_(mul)(&q[e], &q[e - 1], &c[e]);
     G_(x8_pow2_)(&k2s, 2);
-    MSM_BF_(inv_var)(&iv, &q[7]);
-    for (int e = 7; e > 0; e--) {
+    MSM_BF_(inv_var)(&iv, &q[15]);
+    MSM_BF_(mul)(&iv, &iv, &k2s);
+    for (int e = 15; e > 0; e--) {
         MSM_BF_(mul)(&inv[e], &iv, &q[e - 1]);
-        MSM_BF_(mul)(&iv, &iv, &c8[e]);
+        MSM_BF_(mul)(&iv, &iv, &c[e]);
     }
     inv[0] = iv;
-    for (int e = 0; e < 8; e++)
-        MSM_BF_(mul)(&inv[e], &inv[e], &k2s);
-    MSM_V8_(load)(vinv, inv, 0);
+    MSM_V8_(load)(&vinv[0], inv, 0);
+    MSM_V8_(load)(&vinv[1], inv + 8, 0);
 }
 
 /* Pass 1a of both eight-lane flushes: den[k] = x(P) - x(A) and its kind
@@ -274,8 +278,11 @@ static void G_(x8_denominators_)(const G_(x8job_) *j, size_t ng)
 
 #if !IS_G2 && MSM_X8
 /* G1 with eight-lane Fp products (field/fp_x8.h): pair k belongs to lane
-   k % 8, each lane its own prefix-product chain (pass 1) unwound backwards
-   (pass 2); the eight chain products are inverted together. Every product
+   k % 8, each lane two prefix-product chains (groups 8g..8g+7 with g even,
+   g odd: two independent chains of lane products run at about the
+   throughput of one, a single chain at its latency) built in pass 1 and
+   unwound backwards in pass 2; the sixteen chain products are inverted
+   together. Every product
    of an addition (prefix, the two of the unwinding, lambda, lambda^2, y3)
    runs eight at a time, chained in the lanes' form (the prefixes and
    inverses as [x]' = x 2^416 mod p, the rest as cz_fp values, see
@@ -289,21 +296,22 @@ static void G_(add_x8_)(const G_(x8job_) *j)
     /* pass 1b: prefix products, lane by lane, in the lanes' radix-2^52
        form (fp_x8.h): the prefixes in the [x]' = x 2^416 form, the
        denominators as [den] 2^32; mont of the two stays in [.]' */
-    MSM_V8 acc, v, w;
-    G_(x8_prefix_start_)(&acc);
+    MSM_V8 acc[2], v, w;
+    G_(x8_prefix_start_)(&acc[0]);
+    acc[1] = acc[0];
     for (size_t g = 0; g < ng; g++) {
-        j->vpref[g] = acc;
+        j->vpref[g] = acc[g & 1];
         MSM_V8_(load)(&j->vden[g], &j->den[8 * g], 1);
-        MSM_V8_(mont)(&acc, &acc, &j->vden[g]);
+        MSM_V8_(mont)(&acc[g & 1], &acc[g & 1], &j->vden[g]);
     }
-    MSM_V8 vinv, t, lam;
-    G_(x8_invert_lanes_)(&vinv, &acc);
+    MSM_V8 vinv[2], t, lam;
+    G_(x8_invert_lanes_)(vinv, acc);
     /* pass 2, backwards group by group (lambda as in the scalar flush) */
     MSM_BF num[8], l2[8], d[8];
     bool flip[8];
     for (size_t g = ng; g-- > 0;) {
-        MSM_V8_(mont)(&t, &vinv, &j->vpref[g]);       /* [1/den]' */
-        MSM_V8_(mont)(&vinv, &vinv, &j->vden[g]);
+        MSM_V8_(mont)(&t, &vinv[g & 1], &j->vpref[g]); /* [1/den]' */
+        MSM_V8_(mont)(&vinv[g & 1], &vinv[g & 1], &j->vden[g]);
         for (int e = 0; e < 8; e++) {
             size_t k = 8 * g + (size_t)e;
             uint8_t kd = j->kind[k];
@@ -380,8 +388,9 @@ static void G_(add_x8_)(const G_(x8job_) *j)
     /* pass 1b: norms N = d0^2 + d1^2 and their prefix products in the
        lanes (fp_x8.h forms: prefixes [.]', norms [N] 2^32), conj(den) kept */
     MSM_BF c8[8], c8b[8];
-    MSM_V8 acc, v, w, x;
-    G_(x8_prefix_start_)(&acc);
+    MSM_V8 acc[2], v, w, x;
+    G_(x8_prefix_start_)(&acc[0]);
+    acc[1] = acc[0];
     MSM_V8 zero8;
     memset(&zero8, 0, sizeof zero8);
     for (size_t g = 0; g < ng; g++) {
@@ -398,18 +407,18 @@ static void G_(add_x8_)(const G_(x8job_) *j)
         MSM_V8_(sub)(&j->vd1[g], &zero8, &v);        /* [-d1] */
         MSM_V8_(add)(&w, &w, &x);                    /* [N] */
         MSM_V8_SHL(&j->vden[g], &w);
-        j->vpref[g] = acc;
-        MSM_V8_(mont)(&acc, &acc, &j->vden[g]);
+        j->vpref[g] = acc[g & 1];
+        MSM_V8_(mont)(&acc[g & 1], &acc[g & 1], &j->vden[g]);
     }
-    MSM_V8 vinv, t0, t1, l0, l1, n0, n1, v0, v1;
-    G_(x8_invert_lanes_)(&vinv, &acc); /* as in the G1 flush */
+    MSM_V8 vinv[2], t0, t1, l0, l1, n0, n1, v0, v1;
+    G_(x8_invert_lanes_)(vinv, acc); /* as in the G1 flush */
     bool flip[8];
     /* pass 2, backwards; Fp2 products by Karatsuba in the lanes:
        (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u,
        the sums unreduced (below 2p, or 2p 2^32 shifted) */
     for (size_t g = ng; g-- > 0;) {
-        MSM_V8_(mont)(&v, &vinv, &j->vpref[g]);      /* [1/N]' */
-        MSM_V8_(mont)(&vinv, &vinv, &j->vden[g]);
+        MSM_V8_(mont)(&v, &vinv[g & 1], &j->vpref[g]); /* [1/N]' */
+        MSM_V8_(mont)(&vinv[g & 1], &vinv[g & 1], &j->vden[g]);
         MSM_V8_(mont)(&t0, &j->vd0[g], &v);           /* [1/den] = [conj(den) / N] */
         MSM_V8_(mont)(&t1, &j->vd1[g], &v);
         for (int e = 0; e < 8; e++) {
