@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 extern "C" {
@@ -47,19 +48,29 @@ extern "C" {
 
 #define BLOCK 256
 
-enum { K_IMAD, K_DFMA, K_MIX_ILP, K_MIX_WARP };
+/* kinds of chain kernel: the product of each chain by variant
+   (0 = czd_fp::mul on IMAD, 1 = mont_mul: DFMA with integer columns,
+   2 = mont_mul_f: DFMA with FP64 columns) */
+enum { K_IMAD, K_DFMA, K_DFMAF, K_MIX_ILP, K_MIX_ILP_F, K_MIX_WARP, K_MIX_WARP_F, K_COUNT };
+static const char *const kind_names[K_COUNT] = {"imad", "dfma", "dfma_f", "mix_ilp", "mix_ilp_f", "mix_warp",
+                                                "mix_warp_f"};
+/* FP64-pipe operations (DFMA + DADD) of one product of each variant, and
+   DFMAs alone (cuda/fp_dfma.cuh; the PTX of the kernels has these counts) */
+static const double VAR_FP64[3] = {0, 392, 513};
+static const double VAR_DFMA[3] = {0, 248, 248};
+static const int IMAD_OPS = 588; /* czd_fp::mul, 32-bit multiply-adds */
 
-/* the timed configurations: kind and chains per thread (ptxas, sm_90:
-   the DFMA kernel spills with 4 chains, so it runs with 1, 2 and 3) */
-static const struct {
-    int kind, chains;
-} g_cfg[] = {{K_IMAD, 2}, {K_IMAD, 4}, {K_DFMA, 1}, {K_DFMA, 2}, {K_DFMA, 3},
-             {K_MIX_ILP, 2}, {K_MIX_ILP, 4}, {K_MIX_WARP, 2}, {K_MIX_WARP, 3}};
-#define NCFG (int)(sizeof g_cfg / sizeof g_cfg[0])
-
-static const int IMAD_OPS = 588;    /* czd_fp::mul, 32-bit multiply-adds */
-static const int FP64_OPS = 392;    /* czd_dfma::mont_mul, DFMA + DADD */
-static const int DFMA_OPS = 248;
+/* the variant of chain c in a thread of warp parity w */
+static __host__ __device__ constexpr int variant(int kind, int c, int w)
+{
+    return kind == K_IMAD ? 0
+         : kind == K_DFMA ? 1
+         : kind == K_DFMAF ? 2
+         : kind == K_MIX_ILP ? (c % 2 ? 1 : 0)
+         : kind == K_MIX_ILP_F ? (c % 2 ? 2 : 0)
+         : kind == K_MIX_WARP ? (w ? 1 : 0)
+         : (w ? 2 : 0);
+}
 
 #define CK(call)                                                                    \
     do {                                                                            \
@@ -72,6 +83,32 @@ static const int DFMA_OPS = 248;
     } while (0)
 
 /* ---- kernels ---- */
+/* the product of variant v (a constant after unrolling: the other two
+   branches fold away) */
+static CZD_INLINE czd_fp mulv(int v, const czd_fp &a, const czd_fp &b)
+{
+    czd_fp t;
+    if (v == 0)
+        t = czd_fp::mul(a, b);
+    else if (v == 1)
+        czd_dfma::mont_mul(t.v, a.v, b.v);
+    else
+        czd_dfma::mont_mul_f(t.v, a.v, b.v);
+    return t;
+}
+
+/* one step (x, y) <- (x*y, x) of every chain, chain c by variant(KIND, c, W) */
+template <int KIND, int CHAINS, int W>
+static CZD_INLINE void chain_steps(czd_fp a[CHAINS], czd_fp b[CHAINS])
+{
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) {
+        czd_fp t = mulv(variant(KIND, c, W), a[c], b[c]);
+        b[c] = a[c];
+        a[c] = t;
+    }
+}
+
 template <int KIND, int CHAINS>
 __global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, int iters)
 {
@@ -84,37 +121,13 @@ __global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, in
         a[c] = x[c * n + tid];
         b[c] = y[c * n + tid];
     }
-    const bool warp_dfma = (threadIdx.x >> 5) & 1;
-    for (int it = 0; it < iters; it++) {
-        if (KIND == K_MIX_WARP) {
-            if (warp_dfma) {
-#pragma unroll
-                for (int c = 0; c < CHAINS; c++) {
-                    czd_fp t;
-                    czd_dfma::mont_mul(t.v, a[c].v, b[c].v);
-                    b[c] = a[c];
-                    a[c] = t;
-                }
-            } else {
-#pragma unroll
-                for (int c = 0; c < CHAINS; c++) {
-                    czd_fp t = czd_fp::mul(a[c], b[c]);
-                    b[c] = a[c];
-                    a[c] = t;
-                }
-            }
-        } else {
-#pragma unroll
-            for (int c = 0; c < CHAINS; c++) {
-                czd_fp t;
-                if (KIND == K_IMAD || (KIND == K_MIX_ILP && c % 2 == 0))
-                    t = czd_fp::mul(a[c], b[c]);
-                else
-                    czd_dfma::mont_mul(t.v, a[c].v, b[c].v);
-                b[c] = a[c];
-                a[c] = t;
-            }
-        }
+    const bool odd_warp = (threadIdx.x >> 5) & 1;
+    if ((KIND == K_MIX_WARP || KIND == K_MIX_WARP_F) && odd_warp) {
+        for (int it = 0; it < iters; it++)
+            chain_steps<KIND, CHAINS, 1>(a, b);
+    } else {
+        for (int it = 0; it < iters; it++)
+            chain_steps<KIND, CHAINS, 0>(a, b);
     }
 #pragma unroll
     for (int c = 0; c < CHAINS; c++) {
@@ -123,15 +136,39 @@ __global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, in
     }
 }
 
+/* the timed configurations: kind and chains per thread (ptxas, sm_90:
+   mont_mul's kernel spills with 4 chains, so the DFMA kinds run 1-3) */
+typedef void (*chain_fn)(czd_fp *, czd_fp *, int, int);
+#define CFG(k, c) {k, c, k_chain<k, c>}
+static const struct {
+    int kind, chains;
+    chain_fn fn;
+} g_cfg[] = {CFG(K_IMAD, 2),      CFG(K_IMAD, 4),      CFG(K_DFMA, 1),       CFG(K_DFMA, 2),
+             CFG(K_DFMA, 3),      CFG(K_DFMAF, 1),     CFG(K_DFMAF, 2),      CFG(K_DFMAF, 3),
+             CFG(K_MIX_ILP, 2),   CFG(K_MIX_ILP, 4),   CFG(K_MIX_ILP_F, 2),  CFG(K_MIX_ILP_F, 4),
+             CFG(K_MIX_WARP, 2),  CFG(K_MIX_WARP, 3),  CFG(K_MIX_WARP_F, 2), CFG(K_MIX_WARP_F, 3)};
+#undef CFG
+#define NCFG (int)(sizeof g_cfg / sizeof g_cfg[0])
+
+/* FP64 operations per product of a configuration, averaged over its chains and warps */
+static double cfg_fp64(int c, const double *per_variant)
+{
+    double s = 0;
+    for (int w = 0; w < 2; w++)
+        for (int ch = 0; ch < g_cfg[c].chains; ch++)
+            s += per_variant[variant(g_cfg[c].kind, ch, w)];
+    return s / (2 * g_cfg[c].chains);
+}
+
 #define NPTS 8 /* bases per thread, read round robin */
 
-/* acc <- acc + Q_(it mod NPTS); acc is n XYZZ points, q is NPTS * n affine */
+/* acc <- acc + Q_(it mod NPTS); acc is n XYZZ points, q is NPTS * n affine
+   (all czd_fp bytes); even warps compute over F0, odd warps over F1 */
 template <class F>
-__global__ void __launch_bounds__(BLOCK) k_xyzz(czd_xyzz<F> *acc, const czd_affine<F> *q, int n, int iters)
+static __device__ __noinline__ void xyzz_run(void *accv, const void *qv, int n, int iters, int tid)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n)
-        return;
+    czd_xyzz<F> *acc = (czd_xyzz<F> *)accv;
+    const czd_affine<F> *q = (const czd_affine<F> *)qv;
     czd_xyzz<F> p = acc[tid];
     for (int it = 0; it < iters; it++) {
         const czd_affine<F> &b = q[(it % NPTS) * n + tid];
@@ -139,6 +176,34 @@ __global__ void __launch_bounds__(BLOCK) k_xyzz(czd_xyzz<F> *acc, const czd_affi
     }
     acc[tid] = p;
 }
+template <class F0, class F1>
+__global__ void __launch_bounds__(BLOCK) k_xyzz(void *acc, const void *q, int n, int iters)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+    /* one call a thread, out of line: with both bodies inlined in one
+       kernel ptxas spilled */
+    if (!std::is_same<F0, F1>::value && ((threadIdx.x >> 5) & 1))
+        xyzz_run<F1>(acc, q, n, iters, tid);
+    else
+        xyzz_run<F0>(acc, q, n, iters, tid);
+}
+
+/* the XYZZ configurations: even warps' product, odd warps' product */
+typedef void (*xyzz_fn)(void *, const void *, int, int);
+static const struct {
+    const char *name;
+    xyzz_fn fn;
+    int v0, v1;
+} g_xcfg[] = {
+    {"xyzz_imad", k_xyzz<czd_fp, czd_fp>, 0, 0},
+    {"xyzz_dfma", k_xyzz<czd_fp_dfma, czd_fp_dfma>, 1, 1},
+    {"xyzz_dfma_f", k_xyzz<czd_fp_dfmaf, czd_fp_dfmaf>, 2, 2},
+    {"xyzz_mix_warp", k_xyzz<czd_fp, czd_fp_dfma>, 0, 1},
+    {"xyzz_mix_warp_f", k_xyzz<czd_fp, czd_fp_dfmaf>, 0, 2},
+};
+#define NXCFG (int)(sizeof g_xcfg / sizeof g_xcfg[0])
 
 /* ---- host reference ---- */
 typedef struct { cz_fp x, y, zz, zzz; } h_xyzz;
@@ -258,43 +323,17 @@ static void fp_print(const char *name, const cz_fp *a)
     fprintf(stderr, "\n");
 }
 
-static const char *kind_name(int k)
-{
-    static const char *names[] = {"imad", "dfma", "mix_ilp", "mix_warp"};
-    return names[k];
-}
-
-/* the kernel of configuration c */
-typedef void (*chain_fn)(czd_fp *, czd_fp *, int, int);
-static chain_fn chain_kernel(int c)
-{
-    switch (c) {
-    case 0: return k_chain<K_IMAD, 2>;
-    case 1: return k_chain<K_IMAD, 4>;
-    case 2: return k_chain<K_DFMA, 1>;
-    case 3: return k_chain<K_DFMA, 2>;
-    case 4: return k_chain<K_DFMA, 3>;
-    case 5: return k_chain<K_MIX_ILP, 2>;
-    case 6: return k_chain<K_MIX_ILP, 4>;
-    case 7: return k_chain<K_MIX_WARP, 2>;
-    default: return k_chain<K_MIX_WARP, 3>;
-    }
-}
-
 static void launch_chain(int c, czd_fp *x, czd_fp *y, int n, int iters)
 {
     const int grid = (n + BLOCK - 1) / BLOCK;
-    chain_kernel(c)<<<grid, BLOCK>>>(x, y, n, iters);
+    g_cfg[c].fn<<<grid, BLOCK>>>(x, y, n, iters);
     CK(cudaGetLastError());
 }
 
-static void launch_xyzz(int dfma, void *acc, const void *q, int n, int iters)
+static void launch_xyzz(int c, void *acc, const void *q, int n, int iters)
 {
     const int grid = (n + BLOCK - 1) / BLOCK;
-    if (dfma)
-        k_xyzz<czd_fp_dfma><<<grid, BLOCK>>>((czd_xyzz<czd_fp_dfma> *)acc, (const czd_affine<czd_fp_dfma> *)q, n, iters);
-    else
-        k_xyzz<czd_fp><<<grid, BLOCK>>>((czd_xyzz<czd_fp> *)acc, (const czd_affine<czd_fp> *)q, n, iters);
+    g_xcfg[c].fn<<<grid, BLOCK>>>(acc, q, n, iters);
     CK(cudaGetLastError());
 }
 
@@ -339,7 +378,7 @@ static int check_chain(int c, cz_rng *rng)
         if (!fp_eq(&a, &gx[e]) || !fp_eq(&b, &gy[e])) {
             if (bad < 5) {
                 fprintf(stderr, "bench-fpmul: %s: chain %d (thread %d, chain %d) differs from the host\n",
-                        kind_name(kind), e, e % n, e / n);
+                        kind_names[kind], e, e % n, e / n);
                 fp_print("x0", &x[e]);
                 fp_print("y0", &y[e]);
                 fp_print("host", &a);
@@ -348,12 +387,12 @@ static int check_chain(int c, cz_rng *rng)
             bad++;
         }
     }
-    fprintf(stderr, "check %-9s x%d: %d chains x %d products: %s\n", kind_name(kind), CHAINS, total,
+    fprintf(stderr, "check %-9s x%d: %d chains x %d products: %s\n", kind_names[kind], CHAINS, total,
             CHECK_ITERS, bad ? "MISMATCH" : "ok");
     return bad;
 }
 
-static int check_xyzz(int dfma, cz_rng *rng)
+static int check_xyzz(int c, cz_rng *rng)
 {
     const int n = 1 << 16, iters = NPTS + 2;
     std::vector<h_xyzz> acc(n);
@@ -386,7 +425,7 @@ static int check_xyzz(int dfma, cz_rng *rng)
     CK(cudaMalloc(&dq, q.size() * sizeof(cz_fp)));
     CK(cudaMemcpy(dacc, acc.data(), n * sizeof(h_xyzz), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dq, q.data(), q.size() * sizeof(cz_fp), cudaMemcpyHostToDevice));
-    launch_xyzz(dfma, dacc, dq, n, iters);
+    launch_xyzz(c, dacc, dq, n, iters);
     std::vector<h_xyzz> g(n);
     CK(cudaMemcpy(g.data(), dacc, n * sizeof(h_xyzz), cudaMemcpyDeviceToHost));
     CK(cudaFree(dacc));
@@ -400,7 +439,7 @@ static int check_xyzz(int dfma, cz_rng *rng)
         }
         if (memcmp(&p, &g[t], sizeof p)) {
             if (bad < 5) {
-                fprintf(stderr, "bench-fpmul: xyzz_%s: thread %d differs from the host\n", dfma ? "dfma" : "imad", t);
+                fprintf(stderr, "bench-fpmul: %s: thread %d differs from the host\n", g_xcfg[c].name, t);
                 fp_print("host x", &p.x);
                 fp_print("gpu  x", &g[t].x);
                 fp_print("host zz", &p.zz);
@@ -409,7 +448,7 @@ static int check_xyzz(int dfma, cz_rng *rng)
             bad++;
         }
     }
-    fprintf(stderr, "check xyzz_%s %d threads x %d additions: %s\n", dfma ? "dfma" : "imad", n, iters,
+    fprintf(stderr, "check %s: %d threads x %d additions: %s\n", g_xcfg[c].name, n, iters,
             bad ? "MISMATCH" : "ok");
     return bad;
 }
@@ -457,28 +496,42 @@ static double time_median(L launch, double target_ms, int *iters_out)
     return t[3];
 }
 
-static void report(const char *kind, double products, double ms, int threads, int chains, double fp64_ops,
-                   double imad_ops, double adds)
+/* one figure: `products` products in `ms`; fp64 / dfma: per product
+   (averaged over the configuration's chains and warps); adds > 0 for the
+   XYZZ kernels */
+static void report(const char *kind, double products, double ms, int threads, int chains, int regs,
+                   double fp64, double dfma, double adds)
 {
     const double pps = products / (ms * 1e-3);
-    const double imad_peak = g_sms * 64.0 * g_clock_hz;
-    const double frac_imad = pps * IMAD_OPS / imad_peak;
-    const double frac_fp64 = pps * fp64_ops / imad_peak;
-    (void)imad_ops;
-    fprintf(stderr, "%-10s %8d thr x%d  %10.3f Gprod/s  %8.4f ns/prod  %6.1f %% IMAD-peak-equiv  %6.1f %% FP64 pipe",
-            kind, threads, chains, pps / 1e9, 1e9 / pps, 100 * frac_imad, 100 * frac_fp64);
+    const double pipe_peak = g_sms * 64.0 * g_clock_hz; /* IMAD or FP64 ops/s, sm_90 */
+    const double frac_imad = pps * IMAD_OPS / pipe_peak;
+    const double frac_fp64 = pps * fp64 / pipe_peak;
+    fprintf(stderr, "%-16s %7d x%d %3d reg %9.3f Gprod/s %7.4f ns/prod %6.1f %% IMAD-peak-equiv %6.1f %% FP64-pipe",
+            kind, threads, chains, regs, pps / 1e9, 1e9 / pps, 100 * frac_imad, 100 * frac_fp64);
     if (adds > 0)
-        fprintf(stderr, "  %8.3f Gadd/s", adds / (ms * 1e-3) / 1e9);
+        fprintf(stderr, " %7.3f Gadd/s %7.4f ns/add", adds / (ms * 1e-3) / 1e9, ms * 1e6 / adds);
     fprintf(stderr, "\n");
-    printf("{\"bench\":\"fpmul\",\"kind\":\"%s\",\"threads\":%d,\"chains\":%d,\"products_per_s\":%.6g,"
-           "\"ns_per_product\":%.6g,\"fraction_of_imad_peak\":%.4f,\"fp64_ops_per_product\":%.1f,"
-           "\"fraction_of_fp64_peak\":%.4f,\"imad_ops_per_product\":%d,\"dfma_per_product\":%d",
-           kind, threads, chains, pps, 1e9 / pps, frac_imad, fp64_ops, frac_fp64, IMAD_OPS, DFMA_OPS);
+    printf("{\"bench\":\"fpmul\",\"kind\":\"%s\",\"threads\":%d,\"chains\":%d,\"registers\":%d,"
+           "\"products_per_s\":%.6g,\"ns_per_product\":%.6g,\"fraction_of_imad_peak\":%.4f,"
+           "\"fraction_of_fp64_peak\":%.4f,\"fp64_ops_per_product\":%.1f,\"dfma_per_product\":%.1f,"
+           "\"imad_ops_per_imad_product\":%d",
+           kind, threads, chains, regs, pps, 1e9 / pps, frac_imad, frac_fp64, fp64, dfma, IMAD_OPS);
     if (adds > 0)
         printf(",\"adds_per_s\":%.6g,\"ns_per_add\":%.6g", adds / (ms * 1e-3), ms * 1e6 / adds);
     printf(",\"clock_mhz\":%.0f,\"sms\":%.0f,\"device\":\"%s\",\"commit\":\"%s\"}\n", g_clock_hz / 1e6, g_sms,
            g_dev, g_commit);
     fflush(stdout);
+}
+
+/* threads that fill the device once with kernel f (BLOCK threads a block) */
+static int fill_threads(const void *f, int *regs)
+{
+    int per_sm = 0;
+    cudaFuncAttributes at;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, BLOCK, 0));
+    CK(cudaFuncGetAttributes(&at, f));
+    *regs = at.numRegs;
+    return std::max(1, per_sm) * (int)g_sms * BLOCK;
 }
 
 static char g_commit_buf[64];
@@ -543,8 +596,8 @@ int main(int argc, char **argv)
     int bad = 0;
     for (int c = 0; c < NCFG; c++)
         bad += check_chain(c, &rng);
-    bad += check_xyzz(0, &rng);
-    bad += check_xyzz(1, &rng);
+    for (int c = 0; c < NXCFG; c++)
+        bad += check_xyzz(c, &rng);
     if (bad) {
         fprintf(stderr, "bench-fpmul: %d results differ from the host\n", bad);
         return 1;
@@ -552,14 +605,12 @@ int main(int argc, char **argv)
     if (check_only)
         return 0;
 
-    const double target_ms = seconds * 1e3 / ((NCFG + 2) * 9); /* 9 runs a kind */
+    const double target_ms = seconds * 1e3 / ((NCFG + NXCFG) * 9); /* 9 runs a kind */
     /* chain kernels */
     for (int c = 0; c < NCFG; c++) {
-        const int k = g_cfg[c].kind, CHAINS = g_cfg[c].chains;
-        int per_sm = 0;
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel(c), BLOCK, 0));
-        const int n = std::max(1, per_sm) * sms * BLOCK;
-        std::vector<cz_fp> h(n * CHAINS);
+        int regs = 0;
+        const int n = fill_threads((const void *)g_cfg[c].fn, &regs), chains = g_cfg[c].chains;
+        std::vector<cz_fp> h((size_t)n * chains);
         for (auto &e : h)
             cz_fp_random(&e, &rng);
         czd_fp *dx, *dy;
@@ -569,19 +620,15 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(dy, h.data(), h.size() * sizeof(czd_fp), cudaMemcpyHostToDevice));
         int iters = 0;
         double ms = time_median([&](int it) { launch_chain(c, dx, dy, n, it); }, target_ms, &iters);
-        const double fp64 = k == K_IMAD ? 0 : (k == K_DFMA ? FP64_OPS : FP64_OPS / 2.0);
-        report(kind_name(k), (double)n * CHAINS * iters, ms, n, CHAINS, fp64, IMAD_OPS, 0);
+        report(kind_names[g_cfg[c].kind], (double)n * chains * iters, ms, n, chains, regs, cfg_fp64(c, VAR_FP64),
+               cfg_fp64(c, VAR_DFMA), 0);
         CK(cudaFree(dx));
         CK(cudaFree(dy));
     }
     /* XYZZ mixed additions: 10 products each */
-    for (int d = 0; d <= 1; d++) {
-        int per_sm = 0;
-        if (d)
-            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_xyzz<czd_fp_dfma>, BLOCK, 0));
-        else
-            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_xyzz<czd_fp>, BLOCK, 0));
-        const int n = std::max(1, per_sm) * sms * BLOCK;
+    for (int c = 0; c < NXCFG; c++) {
+        int regs = 0;
+        const int n = fill_threads((const void *)g_xcfg[c].fn, &regs);
         std::vector<cz_fp> acc(4 * (size_t)n), q(2 * (size_t)NPTS * n);
         for (auto &e : acc)
             cz_fp_random(&e, &rng);
@@ -593,9 +640,11 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(dacc, acc.data(), acc.size() * sizeof(cz_fp), cudaMemcpyHostToDevice));
         CK(cudaMemcpy(dq, q.data(), q.size() * sizeof(cz_fp), cudaMemcpyHostToDevice));
         int iters = 0;
-        double ms = time_median([&](int it) { launch_xyzz(d, dacc, dq, n, it); }, target_ms, &iters);
+        double ms = time_median([&](int it) { launch_xyzz(c, dacc, dq, n, it); }, target_ms, &iters);
         const double adds = (double)n * iters;
-        report(d ? "xyzz_dfma" : "xyzz_imad", adds * 10, ms, n, 1, d ? FP64_OPS : 0, IMAD_OPS, adds);
+        const int v0 = g_xcfg[c].v0, v1 = g_xcfg[c].v1;
+        report(g_xcfg[c].name, adds * 10, ms, n, 1, regs, (VAR_FP64[v0] + VAR_FP64[v1]) / 2,
+               (VAR_DFMA[v0] + VAR_DFMA[v1]) / 2, adds);
         CK(cudaFree(dacc));
         CK(cudaFree(dq));
     }

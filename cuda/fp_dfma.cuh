@@ -168,38 +168,117 @@ CZD_INLINE void mont_mul(uint32_t out[12], const uint32_t x[12], const uint32_t 
     czd_fp::reduce_once(out, t);
 }
 
+/* ---- the same product with the columns summed on the FP64 pipe ----
+   mont_mul's integer column sums (248 64-bit additions) load the ALU pipe
+   more than its 392 FP64 operations load the FP64 pipe. Here the columns
+   stay in doubles: column k keeps H_k = 2^100 + 2^48 * (sum of the high
+   halves landing there) and L_k = sum of the low halves. A high half is
+   accumulated by the DFMA itself: hnew = fma_rd(a, b, H) is exactly
+   H + floor(ab / 2^48) 2^48, because H is a multiple of 2^48, the unit of
+   [2^100, 2^101) (at most 16 halves < 2^48 each keep H below 2^101); the
+   low half is lo = fma_rn(a, b, -(hnew - H)) in [0, 2^48), and L_k (at most
+   16 of them, < 2^52) is an exact double sum. A column is read as an
+   integer (for q and for the carries) from the patterns of H_k and
+   L_k + 2^52. Per product: DFMA 248, DADD 64 + 56 (hnew - H) + 49 + 56
+   (L sums; the first low half of each column starts its sum) + 16 operand
+   + 8 q + 16 column conversions; FP64 pipe 513 operations; integer about
+   16 column reads, 8 q products, 16 carries, the repacking and the final
+   subtraction (~150 ALU ops). */
+CZD_INLINE void mont_mul_f(uint32_t out[12], const uint32_t x[12], const uint32_t y[12])
+{
+    double a[8], b[8];
+    unpack(a, x);
+    unpack(b, y);
+    double H[16], L[16];
+    bool has_l[16];
+#pragma unroll
+    for (int k = 0; k < 16; k++) {
+        H[k] = TWO100;
+        L[k] = 0.0;
+        has_l[k] = false;
+    }
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            const int k = i + j;
+            double hn = __fma_rd(a[i], b[j], H[k + 1]);
+            double lo = __fma_rn(a[i], b[j], -(hn - H[k + 1]));
+            H[k + 1] = hn;
+            L[k] = has_l[k] ? L[k] + lo : lo;
+            has_l[k] = true;
+        }
+    int64_t carry = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        /* column i less the low half of q p_0 */
+        const int64_t t = (__double_as_longlong(H[i]) - (int64_t)E100) +
+                          (__double_as_longlong(L[i] + TWO52) - (int64_t)E52) + carry;
+        uint64_t q = ((uint64_t)t * N0) & M48;
+        double qd = u48_to_d(q);
+        H[i + 1] = __fma_rd(qd, p48(0), H[i + 1]);
+#pragma unroll
+        for (int j = 1; j < 8; j++) {
+            const int k = i + j;
+            double hn = __fma_rd(qd, p48(j), H[k + 1]);
+            double lo = __fma_rn(qd, p48(j), -(hn - H[k + 1]));
+            H[k + 1] = hn;
+            L[k] = L[k] + lo;
+        }
+        carry = (t >> 48) + ((t & (int64_t)M48) != 0);
+    }
+    uint64_t r[8];
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const int64_t s = (__double_as_longlong(H[8 + k]) - (int64_t)E100) +
+                          (__double_as_longlong(L[8 + k] + TWO52) - (int64_t)E52) + carry;
+        r[k] = (uint64_t)s & M48;
+        carry = s >> 48;
+    }
+    uint32_t t[12];
+    pack(t, r);
+    czd_fp::reduce_once(out, t);
+}
+
 } /* namespace czd_dfma */
 
-/* czd_fp with the DFMA product: the same bytes and the same add/sub, so
-   czd_xyzz<czd_fp_dfma> is the MSM's point formula on the FP64 pipe. */
-struct czd_fp_dfma {
+/* czd_fp with a DFMA product (V = 0: mont_mul, 1: mont_mul_f): the same
+   bytes and the same add/sub, so czd_xyzz<czd_fp_dfma> is the MSM's point
+   formula with its products on the FP64 pipe. */
+template <int V>
+struct czd_fp_dfma_t {
     czd_fp f;
-    static CZD_INLINE czd_fp_dfma wrap(const czd_fp &x)
+    static CZD_INLINE czd_fp_dfma_t wrap(const czd_fp &x)
     {
-        czd_fp_dfma r;
+        czd_fp_dfma_t r;
         r.f = x;
         return r;
     }
-    static CZD_INLINE czd_fp_dfma zero() { return wrap(czd_fp::zero()); }
-    static CZD_INLINE czd_fp_dfma one() { return wrap(czd_fp::one()); }
+    static CZD_INLINE czd_fp_dfma_t zero() { return wrap(czd_fp::zero()); }
+    static CZD_INLINE czd_fp_dfma_t one() { return wrap(czd_fp::one()); }
     CZD_INLINE bool is_zero() const { return f.is_zero(); }
-    CZD_INLINE bool eq(const czd_fp_dfma &b) const { return f.eq(b.f); }
-    static CZD_INLINE czd_fp_dfma add(const czd_fp_dfma &a, const czd_fp_dfma &b) { return wrap(czd_fp::add(a.f, b.f)); }
-    static CZD_INLINE czd_fp_dfma sub(const czd_fp_dfma &a, const czd_fp_dfma &b) { return wrap(czd_fp::sub(a.f, b.f)); }
-    static CZD_INLINE czd_fp_dfma dbl(const czd_fp_dfma &a) { return add(a, a); }
-    static CZD_INLINE czd_fp_dfma neg(const czd_fp_dfma &a) { return wrap(czd_fp::neg(a.f)); }
-    static CZD_INLINE czd_fp_dfma mul(const czd_fp_dfma &a, const czd_fp_dfma &b)
+    CZD_INLINE bool eq(const czd_fp_dfma_t &b) const { return f.eq(b.f); }
+    static CZD_INLINE czd_fp_dfma_t add(const czd_fp_dfma_t &a, const czd_fp_dfma_t &b) { return wrap(czd_fp::add(a.f, b.f)); }
+    static CZD_INLINE czd_fp_dfma_t sub(const czd_fp_dfma_t &a, const czd_fp_dfma_t &b) { return wrap(czd_fp::sub(a.f, b.f)); }
+    static CZD_INLINE czd_fp_dfma_t dbl(const czd_fp_dfma_t &a) { return add(a, a); }
+    static CZD_INLINE czd_fp_dfma_t neg(const czd_fp_dfma_t &a) { return wrap(czd_fp::neg(a.f)); }
+    static CZD_INLINE czd_fp_dfma_t mul(const czd_fp_dfma_t &a, const czd_fp_dfma_t &b)
     {
-        czd_fp_dfma r;
-        czd_dfma::mont_mul(r.f.v, a.f.v, b.f.v);
+        czd_fp_dfma_t r;
+        if (V == 0)
+            czd_dfma::mont_mul(r.f.v, a.f.v, b.f.v);
+        else
+            czd_dfma::mont_mul_f(r.f.v, a.f.v, b.f.v);
         return r;
     }
-    static CZD_INLINE czd_fp_dfma sqr(const czd_fp_dfma &a) { return mul(a, a); }
-    CZD_INLINE czd_fp_dfma operator+(const czd_fp_dfma &b) const { return add(*this, b); }
-    CZD_INLINE czd_fp_dfma operator-(const czd_fp_dfma &b) const { return sub(*this, b); }
-    CZD_INLINE czd_fp_dfma operator*(const czd_fp_dfma &b) const { return mul(*this, b); }
+    static CZD_INLINE czd_fp_dfma_t sqr(const czd_fp_dfma_t &a) { return mul(a, a); }
+    CZD_INLINE czd_fp_dfma_t operator+(const czd_fp_dfma_t &b) const { return add(*this, b); }
+    CZD_INLINE czd_fp_dfma_t operator-(const czd_fp_dfma_t &b) const { return sub(*this, b); }
+    CZD_INLINE czd_fp_dfma_t operator*(const czd_fp_dfma_t &b) const { return mul(*this, b); }
 };
+typedef czd_fp_dfma_t<0> czd_fp_dfma;
+typedef czd_fp_dfma_t<1> czd_fp_dfmaf;
 
-static_assert(sizeof(czd_fp_dfma) == 48, "czd_fp_dfma must be the bytes of cz_fp");
+static_assert(sizeof(czd_fp_dfma) == 48 && sizeof(czd_fp_dfmaf) == 48, "czd_fp_dfma must be the bytes of cz_fp");
 
 #endif
