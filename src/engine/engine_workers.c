@@ -185,10 +185,12 @@ void *ce_witness_main(void *arg)
         uint32_t nw = 0;
         if (porep) {
             /* Synthesise partition `part` into a pooled (pinned) buffer,
-               the challenges in parallel on the engine's pool. */
+               the challenges in parallel on the engine's pool. The
+               synthesis assigns every value (cz_cs_finish checks the
+               count), so the buffer needs no wipe first: get_fill. */
             cz_porep_partition in;
             double t0 = ce_now_ms();
-            if (!(wb = cz_hostpool_get(e->pool, (size_t)n_vars * sizeof(cz_fr), pin))) {
+            if (!(wb = cz_hostpool_get_fill(e->pool, (size_t)n_vars * sizeof(cz_fr), pin))) {
                 ce_set_err(err, sizeof err, "partition %u: out of memory", part);
                 st = CZ_ERR_NOMEM;
             } else {

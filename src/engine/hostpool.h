@@ -18,11 +18,18 @@
  * Wiping: put() hands the buffer to the pool's wiper thread, which wipes
  * the bytes the holder asked for (witnesses are secret) and then keeps the
  * buffer free for the next get(), most recently returned last. So put() is
- * quick even for a 4 GiB witness (the wipe takes ~0.4 s) and the engine
- * may call it under its mutex. A get() that finds no free buffer but one
- * waiting to be wiped takes that one and wipes it itself; one that only
- * fits the buffer being wiped waits for it. Without a wiper thread (its
- * creation failed) put() wipes inline.
+ * quick even for a 4 GiB witness (the wipe takes ~0.4 s alone, seconds
+ * beside a synthesis) and the engine may call it under its mutex. A get()
+ * that finds no free buffer but one waiting to be wiped takes that one
+ * and wipes it itself; one that only fits the buffer being wiped waits for
+ * it. Without a wiper thread (its creation failed) put() wipes inline.
+ * get_fill() is for a holder that writes every byte it asked for before it
+ * reads any (a synthesised witness): it takes a given-back buffer first
+ * and skips the wipe of the bytes it will overwrite. The wiper leaves a
+ * given-back buffer alone for a second (HP_WIPE_DELAY_MS) so that the
+ * next partition's get_fill() finds it unwiped: a porep witness then costs
+ * no wipe at all, where the wipes of two 4 GiB buffers a partition used to
+ * hold the witness stage for 2 s (median) beside the synthesis.
  *
  * Bounds: at most `max_idle` buffers stay free; put() of one more retires
  * the oldest free one. Unpinning is slow and a backend's pin hooks may wait
@@ -58,6 +65,7 @@ typedef struct cz_hostbuf {
     size_t cap;                     /* bytes allocated, a multiple of the page */
     size_t used;                    /* bytes asked for by the holder (wiped on put) */
     uint64_t pinned;                /* bit d: pinned on backend d */
+    double t_put;                   /* when given back (monotonic ms; pool-private) */
     struct cz_hostbuf *next, *prev; /* the pool's lists */
     int list;                       /* which list (pool-private) */
 } cz_hostbuf;
@@ -80,6 +88,9 @@ cz_hostpool *cz_hostpool_create(cz_backend *const *bes, int n_bes, size_t max_id
 /* A buffer of at least `bytes` bytes, pinned when new and `pin` (a free
    buffer is lent as it is); NULL: out of memory. */
 cz_hostbuf *cz_hostpool_get(cz_hostpool *p, size_t bytes, int pin);
+/* get() for a holder that writes all `bytes` bytes before it reads any:
+   a given-back buffer is lent first, and without the wipe of those bytes. */
+cz_hostbuf *cz_hostpool_get_fill(cz_hostpool *p, size_t bytes, int pin);
 /* Give a buffer back (wiped by the wiper thread before it is lent again).
    NULL is ignored. Quick: safe under the engine mutex. */
 void cz_hostpool_put(cz_hostpool *p, cz_hostbuf *b);
