@@ -56,7 +56,7 @@ static const char *const kind_names[K_COUNT] = {"imad", "dfma", "dfma_f", "mix_i
                                                 "mix_warp_f"};
 /* FP64-pipe operations (DFMA + DADD) of one product of each variant, and
    DFMAs alone (cuda/fp_dfma.cuh; the PTX of the kernels has these counts) */
-static const double VAR_FP64[3] = {0, 392, 513};
+static const double VAR_FP64[3] = {0, 392, 512};
 static const double VAR_DFMA[3] = {0, 248, 248};
 static const int IMAD_OPS = 588; /* czd_fp::mul, 32-bit multiply-adds */
 

@@ -100,6 +100,15 @@ CZD_INLINE void unpack(double d[8], const uint32_t v[12])
     }
 }
 
+/* limb i of a 12 x 32-bit value as a double (i a constant after unrolling) */
+CZD_INLINE double limb_d(const uint32_t v[12], int i)
+{
+    const int m = i / 2;
+    if (i % 2 == 0)
+        return u48_to_d((uint64_t)v[3 * m] | ((uint64_t)(v[3 * m + 1] & 0xffffu) << 32));
+    return u48_to_d((uint64_t)((v[3 * m + 1] >> 16) | (v[3 * m + 2] << 16)) | ((uint64_t)(v[3 * m + 2] >> 16) << 32));
+}
+
 /* 8 x 48-bit integer limbs -> 12 x 32 */
 CZD_INLINE void pack(uint32_t v[12], const uint64_t r[8])
 {
@@ -128,18 +137,19 @@ CZD_INLINE void mac_hi(int64_t &col_hi, double a, double b)
 /* out = x * y * 2^-384 mod p, fully reduced, for x < p, y < 2^384 */
 CZD_INLINE void mont_mul(uint32_t out[12], const uint32_t x[12], const uint32_t y[12])
 {
-    double a[8], b[8];
-    unpack(a, x);
+    double b[8];
     unpack(b, y);
     int64_t col[16];
 #pragma unroll
     for (int k = 0; k < 16; k++)
         col[k] = -(int64_t)col_offset(k);
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
+        const double ai = limb_d(x, i);
 #pragma unroll
         for (int j = 0; j < 8; j++)
-            mac(col[i + j], col[i + j + 1], a[i], b[j]);
+            mac(col[i + j], col[i + j + 1], ai, b[j]);
+    }
 #pragma unroll
     for (int i = 0; i < 8; i++) {
         /* col_i holds its true value less the low half of q p_0 (its
@@ -181,13 +191,13 @@ CZD_INLINE void mont_mul(uint32_t out[12], const uint32_t x[12], const uint32_t 
    integer (for q and for the carries) from the patterns of H_k and
    L_k + 2^52. Per product: DFMA 248, DADD 64 + 56 (hnew - H) + 49 + 56
    (L sums; the first low half of each column starts its sum) + 16 operand
-   + 8 q + 16 column conversions; FP64 pipe 513 operations; integer about
+   + 8 q + 15 column conversions = 264; FP64 pipe 512 operations (the PTX
+   of a kernel has these counts); integer about
    16 column reads, 8 q products, 16 carries, the repacking and the final
    subtraction (~150 ALU ops). */
 CZD_INLINE void mont_mul_f(uint32_t out[12], const uint32_t x[12], const uint32_t y[12])
 {
-    double a[8], b[8];
-    unpack(a, x);
+    double b[8];
     unpack(b, y);
     double H[16], L[16];
     bool has_l[16];
@@ -198,16 +208,18 @@ CZD_INLINE void mont_mul_f(uint32_t out[12], const uint32_t x[12], const uint32_
         has_l[k] = false;
     }
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
+        const double ai = limb_d(x, i); /* unpacked by rows: fewer live registers */
 #pragma unroll
         for (int j = 0; j < 8; j++) {
             const int k = i + j;
-            double hn = __fma_rd(a[i], b[j], H[k + 1]);
-            double lo = __fma_rn(a[i], b[j], -(hn - H[k + 1]));
+            double hn = __fma_rd(ai, b[j], H[k + 1]);
+            double lo = __fma_rn(ai, b[j], -(hn - H[k + 1]));
             H[k + 1] = hn;
             L[k] = has_l[k] ? L[k] + lo : lo;
             has_l[k] = true;
         }
+    }
     int64_t carry = 0;
 #pragma unroll
     for (int i = 0; i < 8; i++) {
