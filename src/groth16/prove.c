@@ -15,6 +15,7 @@
  *      pi_b = beta2 + sum w_i B2_i + s delta2,  b1 = beta1 + sum w_i B1_i + s delta1
  *      pi_c = sum_{i>nPublic} w_i C_i + sum h_j H_j + s pi_a + r b1 - r s delta1
  *   The products by r and s are constant time; r, s, r*s are wiped.
+ *   Step 4 is prove_impl.h's, shared with BN254's prover.
  * A backend with a prove_core hook (the GPU, key resident) runs steps 1-3
  * in one call from its own copy of the key; the assembly stays here.
  * A key in compact form (native circuits: cz_cmat matrices over a
@@ -51,23 +52,16 @@ static const char *step_error(cz_backend *be)
     return buf;
 }
 
-/* A uniform nonzero scalar from the OS CSPRNG by rejection: 255 random
-   bits are below r with probability r / 2^255 ~ 0.9. */
-static cz_status random_scalar(cz_fr *out)
-{
-    for (int tries = 0; tries < 1000; tries++) {
-        uint64_t l[4];
-        cz_status st = cz_os_random(l, sizeof l);
-        if (st)
-            return st;
-        l[3] &= 0x7fffffffffffffffULL;
-        bool ok = cz_fr_from_limbs(out, l);
-        cz_wipe(l, sizeof l);
-        if (ok && !cz_fr_is_zero(out))
-            return CZ_OK;
-    }
-    return CZ_ERR_INTERNAL;
-}
+/* random_scalar and step 4, shared with prove_bn254.c: 255 random bits
+   are below r with probability r / 2^255 ~ 0.9 */
+#define PV_G1_(op) cz_g1_##op
+#define PV_G2_(op) cz_g2_##op
+#define PV_FR_(op) cz_fr_##op
+#define PV_FR cz_fr
+#define PV_KEY cz_zkey
+#define PV_PROOF cz_proof
+#define PV_FR_TOP_MASK 0x7fffffffffffffffULL
+#include "groth16/prove_impl.h"
 
 /* ---- a, b, c of a compact key ---- */
 
@@ -156,7 +150,6 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     double t0 = now_ms(), t;
     cz_status st = CZ_OK;
     cz_fr *a = NULL, *b = NULL, *c = NULL, *wbuf = NULL;
-    cz_fr r, s, rsn;
     cz_g1_jac pa, pb1, pc, ph;
     cz_g2_jac pb2;
     snprintf(tm->tier, sizeof tm->tier, "%s", strcmp(be->name, "cpu") ? "streamed" : "host");
@@ -267,47 +260,8 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
 
 assemble:
     t = now_ms();
-    if (rs) {
-        r = rs[0];
-        s = rs[1];
-    } else if ((st = random_scalar(&r)) || (st = random_scalar(&s))) {
-        cz_io_fail(st, err, err_len, "prove", "the OS random generator failed");
+    if ((st = assemble_proof(out, key, &pa, &pb1, &pb2, &pc, &ph, rs, err, err_len)))
         goto out;
-    }
-    cz_fr_mul(&rsn, &r, &s);
-    cz_fr_neg(&rsn, &rsn);
-
-    cz_g1_jac d1, tmp, b1;
-    cz_g2_jac d2, tmp2;
-    cz_g1_jac_from_affine(&d1, &key->delta1);
-    cz_g2_jac_from_affine(&d2, &key->delta2);
-    /* pi_a */
-    cz_g1_jac_add_affine(&pa, &pa, &key->alpha1);
-    cz_g1_jac_mul(&tmp, &d1, &r);
-    cz_g1_jac_add(&pa, &pa, &tmp);
-    /* pi_b */
-    cz_g2_jac_add_affine(&pb2, &pb2, &key->beta2);
-    cz_g2_jac_mul(&tmp2, &d2, &s);
-    cz_g2_jac_add(&pb2, &pb2, &tmp2);
-    /* b1 */
-    b1 = pb1;
-    cz_g1_jac_add_affine(&b1, &b1, &key->beta1);
-    cz_g1_jac_mul(&tmp, &d1, &s);
-    cz_g1_jac_add(&b1, &b1, &tmp);
-    /* pi_c */
-    cz_g1_jac_add(&pc, &pc, &ph);
-    cz_g1_jac_mul(&tmp, &pa, &s);
-    cz_g1_jac_add(&pc, &pc, &tmp);
-    cz_g1_jac_mul(&tmp, &b1, &r);
-    cz_g1_jac_add(&pc, &pc, &tmp);
-    cz_g1_jac_mul(&tmp, &d1, &rsn);
-    cz_g1_jac_add(&pc, &pc, &tmp);
-
-    cz_g1_jac_to_affine(&out->a, &pa);
-    cz_g2_jac_to_affine(&out->b, &pb2);
-    cz_g1_jac_to_affine(&out->c, &pc);
-    cz_wipe(&tmp, sizeof tmp);
-    cz_wipe(&b1, sizeof b1);
     tm->assemble_ms = now_ms() - t;
     tm->total_ms = now_ms() - t0;
     goto out;
@@ -315,9 +269,6 @@ assemble:
 msm_fail:
     cz_io_fail(st, err, err_len, "prove", "MSM failed on %s%s", be->name, step_error(be));
 out:
-    cz_wipe(&r, sizeof r);
-    cz_wipe(&s, sizeof s);
-    cz_wipe(&rsn, sizeof rsn);
     if (a) {
         cz_wipe(a, n * sizeof *a);
         free(a);

@@ -9,8 +9,8 @@
  * then h = a b - c at the odd points; the five MSMs of msm_bn254.h
  * (Pippenger with batched affine buckets, the 0/1 split that takes most
  * of a circom witness out of the buckets, GLV on G1), each spread over the
- * pool; then the assembly with r and s. The witness-sized vectors and r,
- * s, r s are wiped before they are freed.
+ * pool; then the assembly with r and s (prove_impl.h, prove.c's too).
+ * The witness-sized vectors and r, s, r s are wiped before they are freed.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -32,23 +32,16 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* A uniform nonzero scalar by rejection: 254 random bits are below r
-   with probability r / 2^254 ~ 0.76. */
-static cz_status random_scalar(cz_bn254_fr *out)
-{
-    for (int tries = 0; tries < 1000; tries++) {
-        uint64_t l[4];
-        cz_status st = cz_os_random(l, sizeof l);
-        if (st)
-            return st;
-        l[3] &= 0x3fffffffffffffffULL;
-        bool ok = cz_bn254_fr_from_limbs(out, l);
-        cz_wipe(l, sizeof l);
-        if (ok && !cz_bn254_fr_is_zero(out))
-            return CZ_OK;
-    }
-    return CZ_ERR_INTERNAL;
-}
+/* random_scalar and the assembly, shared with prove.c: 254 random bits
+   are below r with probability r / 2^254 ~ 0.76 */
+#define PV_G1_(op) cz_bn254_g1_##op
+#define PV_G2_(op) cz_bn254_g2_##op
+#define PV_FR_(op) cz_bn254_fr_##op
+#define PV_FR cz_bn254_fr
+#define PV_KEY cz_bn254_zkey
+#define PV_PROOF cz_bn254_proof
+#define PV_FR_TOP_MASK 0x3fffffffffffffffULL
+#include "groth16/prove_impl.h"
 
 /* ---- a, b, c and h ---- */
 
@@ -121,7 +114,6 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
     double t0 = now_ms(), t;
     cz_status st = CZ_OK;
     cz_bn254_fr *a = NULL, *b = NULL, *c = NULL;
-    cz_bn254_fr r, s, rsn;
     cz_bn254_g1_jac pa, pb1, pc, ph;
     cz_bn254_g2_jac pb2;
     cz_bn254_ntt_domain *dom = NULL;
@@ -178,46 +170,8 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
 
     /* 4. the assembly */
     t = now_ms();
-    if (rs) {
-        r = rs[0];
-        s = rs[1];
-    } else if ((st = random_scalar(&r)) || (st = random_scalar(&s))) {
-        cz_io_fail(st, err, err_len, "prove", "the OS random generator failed");
+    if ((st = assemble_proof(out, key, &pa, &pb1, &pb2, &pc, &ph, rs, err, err_len)))
         goto out;
-    }
-    cz_bn254_fr_mul(&rsn, &r, &s);
-    cz_bn254_fr_neg(&rsn, &rsn);
-    cz_bn254_g1_jac d1, tmp, b1;
-    cz_bn254_g2_jac d2, tmp2;
-    cz_bn254_g1_jac_from_affine(&d1, &key->delta1);
-    cz_bn254_g2_jac_from_affine(&d2, &key->delta2);
-    /* pi_a = alpha1 + sum w_i A_i + r delta1 */
-    cz_bn254_g1_jac_add_affine(&pa, &pa, &key->alpha1);
-    cz_bn254_g1_jac_mul(&tmp, &d1, &r);
-    cz_bn254_g1_jac_add(&pa, &pa, &tmp);
-    /* pi_b = beta2 + sum w_i B2_i + s delta2 */
-    cz_bn254_g2_jac_add_affine(&pb2, &pb2, &key->beta2);
-    cz_bn254_g2_jac_mul(&tmp2, &d2, &s);
-    cz_bn254_g2_jac_add(&pb2, &pb2, &tmp2);
-    /* b1 = beta1 + sum w_i B1_i + s delta1 */
-    b1 = pb1;
-    cz_bn254_g1_jac_add_affine(&b1, &b1, &key->beta1);
-    cz_bn254_g1_jac_mul(&tmp, &d1, &s);
-    cz_bn254_g1_jac_add(&b1, &b1, &tmp);
-    /* pi_c = C + H + s pi_a + r b1 - r s delta1 */
-    cz_bn254_g1_jac_add(&pc, &pc, &ph);
-    cz_bn254_g1_jac_mul(&tmp, &pa, &s);
-    cz_bn254_g1_jac_add(&pc, &pc, &tmp);
-    cz_bn254_g1_jac_mul(&tmp, &b1, &r);
-    cz_bn254_g1_jac_add(&pc, &pc, &tmp);
-    cz_bn254_g1_jac_mul(&tmp, &d1, &rsn);
-    cz_bn254_g1_jac_add(&pc, &pc, &tmp);
-    cz_bn254_g1_jac_to_affine(&out->a, &pa);
-    cz_bn254_g2_jac_to_affine(&out->b, &pb2);
-    cz_bn254_g1_jac_to_affine(&out->c, &pc);
-    cz_wipe(&tmp, sizeof tmp);
-    cz_wipe(&tmp2, sizeof tmp2);
-    cz_wipe(&b1, sizeof b1);
     tm->assemble_ms = now_ms() - t;
     tm->total_ms = now_ms() - t0;
     goto out;
@@ -225,9 +179,6 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
 msm_fail:
     cz_io_fail(st, err, err_len, "prove", "MSM failed: %s", cz_strerror(st));
 out:
-    cz_wipe(&r, sizeof r);
-    cz_wipe(&s, sizeof s);
-    cz_wipe(&rsn, sizeof rsn);
     wipe_free(a, n * sizeof *a);
     wipe_free(b, n * sizeof *b);
     wipe_free(c, n * sizeof *c);
