@@ -415,6 +415,42 @@ __device__ czd_fp2 czd_field_apply<czd_fp2>(int op, const czd_fp2 &a, const czd_
     }
 }
 
+/* BN254: Fr, Fp (one template for both) and Fp2 */
+template <class F>
+__device__ F czd_field_apply254(int op, const F &a, const F &b)
+{
+    switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return F::sqr(a);
+    case 4: return a.from_mont();
+    default: return F::inv(a);
+    }
+}
+template <>
+__device__ czd_fr254 czd_field_apply<czd_fr254>(int op, const czd_fr254 &a, const czd_fr254 &b)
+{
+    return czd_field_apply254<czd_fr254>(op, a, b);
+}
+template <>
+__device__ czd_fp254 czd_field_apply<czd_fp254>(int op, const czd_fp254 &a, const czd_fp254 &b)
+{
+    return czd_field_apply254<czd_fp254>(op, a, b);
+}
+template <>
+__device__ czd_fp2_254 czd_field_apply<czd_fp2_254>(int op, const czd_fp2_254 &a, const czd_fp2_254 &b)
+{
+    switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return czd_fp2_254::sqr(a);
+    case 4: return {a.c0.from_mont(), a.c1.from_mont()};
+    default: return czd_fp2_254::inv(a);
+    }
+}
+
 template <class F>
 __global__ void k_field_op(F *out, const F *a, const F *b, size_t n, int op)
 {
@@ -441,6 +477,18 @@ extern "C" cz_status czd_field_op(czd_ctx *ctx, int field, int op, void *dev_out
     case 2:
         k_field_op<czd_fp2><<<g, t, 0, ctx->stream>>>((czd_fp2 *)dev_out, (const czd_fp2 *)dev_a,
                                                       (const czd_fp2 *)dev_b, n, op);
+        break;
+    case 3:
+        k_field_op<czd_fr254><<<g, t, 0, ctx->stream>>>(
+            (czd_fr254 *)dev_out, (const czd_fr254 *)dev_a, (const czd_fr254 *)dev_b, n, op);
+        break;
+    case 4:
+        k_field_op<czd_fp254><<<g, t, 0, ctx->stream>>>(
+            (czd_fp254 *)dev_out, (const czd_fp254 *)dev_a, (const czd_fp254 *)dev_b, n, op);
+        break;
+    case 5:
+        k_field_op<czd_fp2_254><<<g, t, 0, ctx->stream>>>(
+            (czd_fp2_254 *)dev_out, (const czd_fp2_254 *)dev_a, (const czd_fp2_254 *)dev_b, n, op);
         break;
     default:
         return czd_fail(ctx, CZ_ERR_ARG, "unknown field %d", field);
@@ -471,14 +519,17 @@ extern "C" cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd,
     if (n == 0)
         return CZ_OK;
     unsigned t = 64, g = czd_blocks(n, t);
-    if (group == 1)
+    if (group == CZD_G1)
         k_curve_test<czd_fp><<<g, t, 0, ctx->stream>>>(
             (czd_g1_xyzz *)dev_sum_madd, (czd_g1_xyzz *)dev_sum_add, (czd_g1_xyzz *)dev_dbl,
             (const czd_g1_affine *)dev_a, (const czd_g1_affine *)dev_b, n);
-    else
+    else if (group == CZD_G2)
         k_curve_test<czd_fp2><<<g, t, 0, ctx->stream>>>(
             (czd_g2_xyzz *)dev_sum_madd, (czd_g2_xyzz *)dev_sum_add, (czd_g2_xyzz *)dev_dbl,
             (const czd_g2_affine *)dev_a, (const czd_g2_affine *)dev_b, n);
+    else /* BN254's formulas are checked through its MSMs (test_gpu_bn254): the
+            kernels would add ~2 minutes of ptxas to this file */
+        return czd_fail(ctx, CZ_ERR_ARG, "curve test: group %d not instantiated", group);
     CZD_LAUNCHED(ctx, "k_curve_test");
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
     return CZ_OK;
@@ -532,14 +583,55 @@ struct czd_gen_traits<czd_fp2> {
     }
 };
 
-/* B_j = k_j G, affine */
-template <class F>
-__global__ void k_gen_base(czd_affine<F> *out, const czd_fr *k, size_t m)
+/* BN254 (src/field/bn254_constants.h): G1's (1, 2) and EIP-197's G2
+   generator, Montgomery, 64-bit limbs */
+__device__ __forceinline__ czd_fp254 czd_fp254_from64(const uint64_t *x)
+{
+    czd_fp254 r;
+    for (int i = 0; i < 4; i++) {
+        r.v[2 * i] = (uint32_t)x[i];
+        r.v[2 * i + 1] = (uint32_t)(x[i] >> 32);
+    }
+    return r;
+}
+template <>
+struct czd_gen_traits<czd_fp254> {
+    static __device__ czd_affine<czd_fp254> generator()
+    {
+        const uint64_t x[4] = {0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL,
+                               0x0e0a77c19a07df2fULL};
+        const uint64_t y[4] = {0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL,
+                               0x1c14ef83340fbe5eULL};
+        czd_affine<czd_fp254> g;
+        g.x = czd_fp254_from64(x);
+        g.y = czd_fp254_from64(y);
+        return g;
+    }
+};
+template <>
+struct czd_gen_traits<czd_fp2_254> {
+    static __device__ czd_affine<czd_fp2_254> generator()
+    {
+        const uint64_t c[4][4] = {
+            {0x8e83b5d102bc2026ULL, 0xdceb1935497b0172ULL, 0xfbb8264797811adfULL, 0x19573841af96503bULL},
+            {0xafb4737da84c6140ULL, 0x6043dd5a5802d8c4ULL, 0x09e950fc52a02f86ULL, 0x14fef0833aea7b6bULL},
+            {0x619dfa9d886be9f6ULL, 0xfe7fd297f59e9b78ULL, 0xff9e1a62231b7dfeULL, 0x28fd7eebae9e4206ULL},
+            {0x64095b56c71856eeULL, 0xdc57f922327d3cbbULL, 0x55f935be33351076ULL, 0x0da4a0e693fd6482ULL}};
+        czd_affine<czd_fp2_254> g;
+        g.x = {czd_fp254_from64(c[0]), czd_fp254_from64(c[1])};
+        g.y = {czd_fp254_from64(c[2]), czd_fp254_from64(c[3])};
+        return g;
+    }
+};
+
+/* B_j = k_j G, affine (k: the curve's Fr, S) */
+template <class F, class S>
+__global__ void k_gen_base(czd_affine<F> *out, const S *k, size_t m)
 {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m)
         return;
-    czd_fr s = k[j].from_mont();
+    S s = k[j].from_mont();
     czd_affine<F> g = czd_gen_traits<F>::generator();
     czd_xyzz<F> acc = czd_xyzz<F>::inf();
     for (int i = 7; i >= 0; i--)
@@ -611,20 +703,38 @@ extern "C" cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size
     CZD_TAKE(ctx, sc, czd_fr, dk, m);
     CZD_TRY(ctx, cudaMemcpyAsync(dk, k, m * sizeof(czd_fr), cudaMemcpyHostToDevice, ctx->stream));
     size_t nb = (n + CZD_GEN_BATCH - 1) / CZD_GEN_BATCH;
-    if (group == 1) {
+    if (group == CZD_BN254_G1 || group == CZD_BN254_G2) {
+        czd_fr254 *dk2 = (czd_fr254 *)dk;
+        if (group == CZD_BN254_G1) {
+            CZD_TAKE(ctx, sc, czd_bn254_g1_affine, base, m);
+            k_gen_base<czd_fp254, czd_fr254><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk2, m);
+            CZD_LAUNCHED(ctx, "k_gen_base");
+            k_gen_points<czd_fp254><<<czd_blocks(nb, 64), 64, 0, ctx->stream>>>(
+                (czd_bn254_g1_affine *)dev_out, base, n, m);
+        } else {
+            CZD_TAKE(ctx, sc, czd_bn254_g2_affine, base, m);
+            k_gen_base<czd_fp2_254, czd_fr254><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk2, m);
+            CZD_LAUNCHED(ctx, "k_gen_base");
+            k_gen_points<czd_fp2_254><<<czd_blocks(nb, 64), 64, 0, ctx->stream>>>(
+                (czd_bn254_g2_affine *)dev_out, base, n, m);
+        }
+        CZD_LAUNCHED(ctx, "k_gen_points");
+    } else if (group == CZD_G1) {
         CZD_TAKE(ctx, sc, czd_g1_affine, base, m);
-        k_gen_base<czd_fp><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk, m);
+        k_gen_base<czd_fp, czd_fr><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk, m);
         CZD_LAUNCHED(ctx, "k_gen_base");
         k_gen_points<czd_fp><<<czd_blocks(nb, 64), 64, 0, ctx->stream>>>((czd_g1_affine *)dev_out,
                                                                          base, n, m);
         CZD_LAUNCHED(ctx, "k_gen_points");
-    } else {
+    } else if (group == CZD_G2) {
         CZD_TAKE(ctx, sc, czd_g2_affine, base, m);
-        k_gen_base<czd_fp2><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk, m);
+        k_gen_base<czd_fp2, czd_fr><<<czd_blocks(m, 64), 64, 0, ctx->stream>>>(base, dk, m);
         CZD_LAUNCHED(ctx, "k_gen_base");
         k_gen_points<czd_fp2><<<czd_blocks(nb, 64), 64, 0, ctx->stream>>>(
             (czd_g2_affine *)dev_out, base, n, m);
         CZD_LAUNCHED(ctx, "k_gen_points");
+    } else {
+        return czd_fail(ctx, CZ_ERR_ARG, "point generation: unknown group %d", group);
     }
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
     return CZ_OK;

@@ -68,16 +68,27 @@ cz_status czd_copy_h2d_side(czd_ctx *ctx, void *dev, const void *host, size_t by
 cz_status czd_host_pin(int device, void *host, size_t bytes, char *err, size_t err_len);
 void czd_host_unpin(void *host);
 
-/* field: 0 = Fr, 1 = Fp, 2 = Fp2; op: 0 add, 1 sub, 2 mul, 3 sqr,
-   4 from_mont (out = a / R), 5 inv. Arrays of n elements on the device. */
+/* Groups (czd_msm, czd_gen_points): BLS12-381's G1 and G2
+   (host layouts cz_g1_affine, cz_g2_affine), BN254's G1 and G2
+   (cz_bn254_g1_affine, cz_bn254_g2_affine, scalars cz_bn254_fr). */
+#define CZD_G1 1
+#define CZD_G2 2
+#define CZD_BN254_G1 3
+#define CZD_BN254_G2 4
+
+/* field: 0 = Fr, 1 = Fp, 2 = Fp2 of BLS12-381, 3 = Fr, 4 = Fp, 5 = Fp2 of
+   BN254; op: 0 add, 1 sub, 2 mul, 3 sqr, 4 from_mont (out = a / R),
+   5 inv. Arrays of n elements on the device. */
 cz_status czd_field_op(czd_ctx *ctx, int field, int op, void *dev_out, const void *dev_a,
                        const void *dev_b, size_t n);
-/* group: 1 = G1, 2 = G2. sum[i] = a[i] + b[i] (through the XYZZ mixed add
-   and the XYZZ add), dbl[i] = 2 a[i]; outputs XYZZ, inputs affine. */
+/* group: CZD_G1, CZD_G2 (BN254's are not instantiated). sum[i] = a[i] +
+   b[i] (through the XYZZ mixed add and the XYZZ add), dbl[i] = 2 a[i];
+   outputs XYZZ, inputs affine. */
 cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd, void *dev_sum_add,
                          void *dev_dbl, const void *dev_a, const void *dev_b, size_t n);
 /* dev_out[i] = d_i * generator (affine), d_i = k[i % m] + (i >= m ? k[(i / m) % m] : 0),
-   k: m host scalars (Montgomery), 1 <= m <= 2^20. */
+   k: m host scalars (Montgomery, the group's curve's Fr), 1 <= m <= 2^20.
+   group: CZD_G1 .. CZD_BN254_G2. */
 cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const void *k, size_t m);
 
 /* In-place DIF NTT of 2^log_n elements at dev_a with the primitive root w:
@@ -93,6 +104,15 @@ cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, cons
    points), which lets the forward transforms' twists apply the scale. */
 cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
                     const void *w, const void *w_inv, const void *n_inv, const void *g, int g_half);
+/* The same two over BN254's Fr (cz_bn254_fr, log_n <= 28), in the default
+   pass variant only (CUZK_NTT_VARIANT is not read). snarkjs's H step is
+   czd_ntt_h_bn254 with g = the domain's omega_2n (g_half unless log_n = 28,
+   where snarkjs's shift 25 is not a root of w). */
+cz_status czd_ntt_bn254(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, const void *pre_g,
+                        int bitrev_out, const void *post_c, const void *post_h);
+cz_status czd_ntt_h_bn254(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                          const void *w, const void *w_inv, const void *n_inv, const void *g,
+                          int g_half);
 
 /* Groth16's a = A w, b = B w, c = a .* b for `rows` rows of two CSR
    matrices (row pointers uint64, columns uint32, values Montgomery Fr);
@@ -102,7 +122,8 @@ cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, cons
                        const void *dev_ca, const void *dev_va, const void *dev_rb,
                        const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows);
 
-/* MSM sum s_i P_i over n points and scalars on the device; scalars
+/* MSM sum s_i P_i over n points and scalars on the device (group
+   CZD_G1 .. CZD_BN254_G2: the points' and scalars' curve); scalars
    Montgomery unless flags has CZD_MSM_PLAIN (then any 256-bit integer,
    taken mod r). The device counts the scalars that are 0 or 1 and takes
    the bit-heavy path (1s summed, the rest a compacted Pippenger) when at
@@ -110,7 +131,8 @@ cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, cons
    window_bits 0 = automatic (for the Pippenger part). Leaves in parts (host, room for
    CZD_MSM_PARTS_CAP XYZZ points) *cnt points per window for *nwin windows
    of *c bits: window w's sum W_w is the sum of parts[w * cnt + k], k < cnt,
-   and the MSM is sum_w 2^(c w) W_w, which the caller forms (n = 0: nwin = 0). */
+   and the MSM is sum_w 2^(c w) W_w, which the caller forms (n = 0: nwin = 0).
+   Parts are XYZZ points of the group (cz_bn254_g1_xyzz ... for BN254). */
 #define CZD_MSM_PLAIN 1u   /* = CZ_CUDA_MSM_PLAIN */
 #define CZD_MSM_GENERAL 2u /* = CZ_CUDA_MSM_GENERAL */
 #define CZD_MSM_BITS 4u    /* = CZ_CUDA_MSM_BITS */

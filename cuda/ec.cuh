@@ -1,8 +1,9 @@
 /*
  * ec.cuh: G1 (over Fp) and G2 (over Fp2) point arithmetic on the device.
  *
- * DESIGN. Templates over the coordinate field F (czd_fp, czd_fp2); a = 0 for
- * both curves, so no formula needs b. Affine {x, y} has the bytes of the
+ * DESIGN. Templates over the coordinate field F (czd_fp, czd_fp2 of
+ * BLS12-381; czd_fp254, czd_fp2_254 of BN254); a = 0 for all four, so no
+ * formula needs b. Affine {x, y} has the bytes of the
  * host's cz_g1_affine / cz_g2_affine, infinity all zero. XYZZ (x = X/ZZ,
  * y = Y/ZZZ, ZZ^3 = ZZZ^2) is the bucket form: mixed add 8M+2S, add 12M+2S,
  * dbl 6M+3S (formulas add-2008-s, madd-2008-s, dbl-2008-s-1 of the
@@ -236,9 +237,36 @@ typedef czd_affine<czd_fp2> czd_g2_affine;
 typedef czd_xyzz<czd_fp2> czd_g2_xyzz;
 typedef czd_jac<czd_fp2> czd_g2_jac;
 
+typedef czd_affine<czd_fp254> czd_bn254_g1_affine;
+typedef czd_xyzz<czd_fp254> czd_bn254_g1_xyzz;
+typedef czd_affine<czd_fp2_254> czd_bn254_g2_affine;
+typedef czd_xyzz<czd_fp2_254> czd_bn254_g2_xyzz;
+
+/* Curve descriptors: the scalar field, the coordinate fields of G1 and G2
+   and the scalars' bit length (r < 2^SCALAR_BITS), for the code that is
+   written once for both curves (msm.cu, ntt.cu). */
+struct czd_curve_bls12_381 {
+    typedef czd_fr fr;
+    typedef czd_fp fp;
+    typedef czd_fp2 fp2;
+    static constexpr unsigned SCALAR_BITS = 255;
+    static constexpr const char *NAME = "bls12-381";
+};
+struct czd_curve_bn254 {
+    typedef czd_fr254 fr;
+    typedef czd_fp254 fp;
+    typedef czd_fp2_254 fp2;
+    static constexpr unsigned SCALAR_BITS = 254;
+    static constexpr const char *NAME = "bn254";
+};
+
 static_assert(sizeof(czd_g1_affine) == 96, "G1 affine layout");
 static_assert(sizeof(czd_g2_affine) == 192, "G2 affine layout");
 static_assert(sizeof(czd_g1_xyzz) == 192, "G1 XYZZ layout");
 static_assert(sizeof(czd_g2_xyzz) == 384, "G2 XYZZ layout");
+static_assert(sizeof(czd_bn254_g1_affine) == 64 && sizeof(czd_bn254_g2_affine) == 128,
+              "BN254 affine layouts (cz_bn254_g1_affine / g2_affine)");
+static_assert(sizeof(czd_bn254_g1_xyzz) == 128 && sizeof(czd_bn254_g2_xyzz) == 256,
+              "BN254 XYZZ layouts");
 
 #endif

@@ -4,9 +4,13 @@
  * DESIGN. An element is N little-endian 32-bit limbs holding a*R mod m with
  * R = 2^(32N): N = 8 for Fr (R = 2^256), N = 12 for Fp (R = 2^384). These
  * are exactly the bytes of the host's cz_fr / cz_fp (4 / 6 little-endian
- * 64-bit limbs), so arrays copy between host and device unchanged. Both
+ * 64-bit limbs), so arrays copy between host and device unchanged. All
  * moduli are below 2^(32N-1): sums and Montgomery products stay below 2m in
  * N limbs and need one conditional subtraction; outputs are fully reduced.
+ * Two curves: BLS12-381 (czd_fr, czd_fp, czd_fp2) and BN254 ("bn128":
+ * czd_fr254, czd_fp254, czd_fp2_254, both moduli 8 limbs, the bytes of the
+ * host's cz_bn254_fr / cz_bn254_fp / cz_bn254_fp2). Fp2 is one template
+ * over its base field (czd_fp2t), u^2 = -1 for both curves.
  *
  * Carries go through the PTX carry flag (add.cc / addc.cc, mad.lo.cc /
  * madc.hi.cc). Each instruction is its own `asm volatile` statement inside
@@ -28,6 +32,7 @@
 
 /* ---- moduli (32-bit limbs of src/field/constants.h) ---- */
 struct czd_fr_params {
+    static constexpr int BITS = 255; /* the modulus's bit length */
     static constexpr int N = 8;
     static constexpr uint32_t N0 = 0xffffffffu; /* -r^-1 mod 2^32 */
     static CZD_INLINE uint32_t p(int j)
@@ -45,6 +50,7 @@ struct czd_fr_params {
 };
 
 struct czd_fp_params {
+    static constexpr int BITS = 381; /* the modulus's bit length */
     static constexpr int N = 12;
     static constexpr uint32_t N0 = 0xfffcfffdu; /* -p^-1 mod 2^32 */
     static CZD_INLINE uint32_t p(int j)
@@ -63,9 +69,50 @@ struct czd_fp_params {
     }
 };
 
+/* BN254 ("bn128", src/field/bn254_constants.h in 32-bit limbs): both
+   moduli are 254-bit, m < 0.19 * 2^256 */
+struct czd_fr254_params {
+    static constexpr int BITS = 254; /* the modulus's bit length */
+    static constexpr int N = 8;
+    static constexpr uint32_t N0 = 0xefffffffu; /* -r^-1 mod 2^32 */
+    static CZD_INLINE uint32_t p(int j)
+    {
+        constexpr uint32_t P[8] = {0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u,
+                                   0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u};
+        return P[j];
+    }
+    static CZD_INLINE uint32_t one(int j) /* R mod r */
+    {
+        constexpr uint32_t O[8] = {0x4ffffffbu, 0xac96341cu, 0x9f60cd29u, 0x36fc7695u,
+                                   0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
+        return O[j];
+    }
+};
+
+struct czd_fp254_params {
+    static constexpr int BITS = 254; /* the modulus's bit length */
+    static constexpr int N = 8;
+    static constexpr uint32_t N0 = 0xe4866389u; /* -p^-1 mod 2^32 */
+    static CZD_INLINE uint32_t p(int j)
+    {
+        constexpr uint32_t P[8] = {0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u,
+                                   0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u};
+        return P[j];
+    }
+    static CZD_INLINE uint32_t one(int j) /* R mod p */
+    {
+        constexpr uint32_t O[8] = {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u,
+                                   0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
+        return O[j];
+    }
+};
+
 template <class P>
 struct czd_mont {
     static constexpr int N = P::N;
+    static constexpr int DEG = 1; /* degree over the prime field (czd_fp2t: 2) */
+    typedef czd_mont base;
+    typedef P params;
     uint32_t v[N];
 
     static CZD_INLINE czd_mont zero()
@@ -161,7 +208,8 @@ struct czd_mont {
        free: it only renames words) and swaps the two roles.
        Bounds (a < m or a tiny; any b): the odd accumulator stays below
        E >> 64 + a + m + 2^(32N-32) + 1 < 2^(32N) because 2m < 2^(32N) - 2^(32N-31)
-       for both moduli (Fr: m < 0.46 * 2^256, Fp: m < 0.11 * 2^384), so
+       for every modulus here (BLS12-381 Fr: m < 0.46 * 2^256, Fp:
+       m < 0.11 * 2^384; BN254 Fr and Fp: m < 0.19 * 2^256), so
        its chains can drop their last carry; carries out of the even
        accumulator (weight 2^(32N)) go into the odd one's top word. The
        final T < 2m fits N words and needs one conditional subtraction. */
@@ -319,44 +367,56 @@ struct czd_mont {
 typedef czd_mont<czd_fr_params> czd_fr;
 typedef czd_mont<czd_fp_params> czd_fp;
 
-/* ---- Fp2 = Fp[u]/(u^2 + 1); layout {c0, c1} as the host's cz_fp2 ---- */
-struct czd_fp2 {
-    czd_fp c0, c1;
-    static CZD_INLINE czd_fp2 zero() { return {czd_fp::zero(), czd_fp::zero()}; }
-    static CZD_INLINE czd_fp2 one() { return {czd_fp::one(), czd_fp::zero()}; }
+/* ---- Fp2 = Fp[u]/(u^2 + 1) over either curve's Fp; layout {c0, c1} as
+   the host's cz_fp2 / cz_bn254_fp2 ---- */
+template <class B>
+struct czd_fp2t {
+    static constexpr int DEG = 2;
+    typedef B base;
+    B c0, c1;
+    static CZD_INLINE czd_fp2t zero() { return {B::zero(), B::zero()}; }
+    static CZD_INLINE czd_fp2t one() { return {B::one(), B::zero()}; }
     CZD_INLINE bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-    CZD_INLINE bool eq(const czd_fp2 &b) const { return c0.eq(b.c0) && c1.eq(b.c1); }
-    static CZD_INLINE czd_fp2 add(const czd_fp2 &a, const czd_fp2 &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-    static CZD_INLINE czd_fp2 sub(const czd_fp2 &a, const czd_fp2 &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-    static CZD_INLINE czd_fp2 dbl(const czd_fp2 &a) { return add(a, a); }
-    static CZD_INLINE czd_fp2 neg(const czd_fp2 &a) { return {czd_fp::neg(a.c0), czd_fp::neg(a.c1)}; }
+    CZD_INLINE bool eq(const czd_fp2t &b) const { return c0.eq(b.c0) && c1.eq(b.c1); }
+    static CZD_INLINE czd_fp2t add(const czd_fp2t &a, const czd_fp2t &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+    static CZD_INLINE czd_fp2t sub(const czd_fp2t &a, const czd_fp2t &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+    static CZD_INLINE czd_fp2t dbl(const czd_fp2t &a) { return add(a, a); }
+    static CZD_INLINE czd_fp2t neg(const czd_fp2t &a) { return {B::neg(a.c0), B::neg(a.c1)}; }
     /* Karatsuba: 3 Fp products.
        (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
-    static CZD_INLINE czd_fp2 mul(const czd_fp2 &a, const czd_fp2 &b)
+    static CZD_INLINE czd_fp2t mul(const czd_fp2t &a, const czd_fp2t &b)
     {
-        czd_fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
-        czd_fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+        B t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+        B t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
     }
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2 Fp products */
-    static CZD_INLINE czd_fp2 sqr(const czd_fp2 &a)
+    static CZD_INLINE czd_fp2t sqr(const czd_fp2t &a)
     {
-        czd_fp t = a.c0 * a.c1;
+        B t = a.c0 * a.c1;
         return {(a.c0 + a.c1) * (a.c0 - a.c1), t + t};
     }
     /* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2) */
-    static __device__ __noinline__ czd_fp2 inv(const czd_fp2 &a)
+    static __device__ __noinline__ czd_fp2t inv(const czd_fp2t &a)
     {
-        czd_fp d = czd_fp::inv(a.c0 * a.c0 + a.c1 * a.c1);
-        return {a.c0 * d, czd_fp::neg(a.c1 * d)};
+        B d = B::inv(a.c0 * a.c0 + a.c1 * a.c1);
+        return {a.c0 * d, B::neg(a.c1 * d)};
     }
-    CZD_INLINE czd_fp2 operator+(const czd_fp2 &b) const { return add(*this, b); }
-    CZD_INLINE czd_fp2 operator-(const czd_fp2 &b) const { return sub(*this, b); }
-    CZD_INLINE czd_fp2 operator*(const czd_fp2 &b) const { return mul(*this, b); }
+    CZD_INLINE czd_fp2t operator+(const czd_fp2t &b) const { return add(*this, b); }
+    CZD_INLINE czd_fp2t operator-(const czd_fp2t &b) const { return sub(*this, b); }
+    CZD_INLINE czd_fp2t operator*(const czd_fp2t &b) const { return mul(*this, b); }
 };
+
+typedef czd_fp2t<czd_fp> czd_fp2;
+
+typedef czd_mont<czd_fr254_params> czd_fr254;
+typedef czd_mont<czd_fp254_params> czd_fp254;
+typedef czd_fp2t<czd_fp254> czd_fp2_254;
 
 static_assert(sizeof(czd_fr) == 32, "czd_fr must be the bytes of cz_fr");
 static_assert(sizeof(czd_fp) == 48, "czd_fp must be the bytes of cz_fp");
 static_assert(sizeof(czd_fp2) == 96, "czd_fp2 must be the bytes of cz_fp2");
+static_assert(sizeof(czd_fr254) == 32 && sizeof(czd_fp254) == 32 && sizeof(czd_fp2_254) == 64,
+              "BN254 elements must be the bytes of cz_bn254_fr / fp / fp2");
 
 #endif

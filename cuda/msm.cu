@@ -45,6 +45,21 @@
  * the 1s joins window 0's parts. Otherwise every scalar goes through
  * Pippenger as below (a 0 or 1 there still costs a sort pair per window).
  *
+ * Two curves: the host functions are templates over a curve descriptor C
+ * (ec.cuh's czd_curve_bls12_381, czd_curve_bn254: Fr, Fp, Fp2 and the
+ * scalars' bit length) and the point field F (C::fp for G1, C::fp2 for
+ * G2); the point kernels over F, the scalar kernels over C::fr. G1 is
+ * F::DEG == 1 (the inlined mixed addition), G2 F::DEG == 2 (the call, the
+ * affine rounds). BLS12-381 takes the same kernels, constants and window
+ * rule as before; BN254 (czd.h's CZD_BN254_G1/G2) has 254-bit scalars
+ * (nwin = ceil(254 / c), one more when c divides 254, for the signed
+ * digits' carry) and, for now, BLS12-381's window rule, which its smaller
+ * points (64 / 128 bytes affine) have not been timed against. BN254's
+ * instances are compiled by msm_bn254.cu, which includes this file with
+ * CZD_MSM_BN254_TU defined, so that the two curves' kernels build in
+ * parallel and this file's build time stays BLS12-381's (the kernels
+ * that are not templates are static, one copy in each).
+ *
  * Work: n * nwin mixed adds (nwin = ceil(256/c)), 2^27 * 16 = 2^31 for
  * Groth16's H at PoRep scale (c = 16). Memory: 16 bytes per (scalar,
  * window) pair (keys and values, double-buffered) for the windows of one
@@ -59,7 +74,8 @@
 #include "common.cuh"
 #include "ec.cuh"
 
-__device__ __forceinline__ uint32_t czd_bits(const czd_fr &s, unsigned pos, unsigned c)
+template <class S>
+__device__ __forceinline__ uint32_t czd_bits(const S &s, unsigned pos, unsigned c)
 {
     if (pos >= 256)
         return 0;
@@ -78,18 +94,22 @@ __device__ __forceinline__ uint32_t czd_bits(const czd_fr &s, unsigned pos, unsi
     return v & ((1u << c) - 1);
 }
 
-/* scalar i -> canonical integer < r */
-__device__ __forceinline__ czd_fr czd_scalar_plain(const czd_fr &in, int plain)
+/* scalar i -> canonical integer < r (a plain 256-bit value of BN254, up
+   to 5.3 r, is reduced by the same loop run 5 times) */
+template <class S>
+__device__ __forceinline__ S czd_scalar_plain(const S &in, int plain)
 {
     if (!plain)
         return in.from_mont();
-    czd_fr s = in;
-    for (int k = 0; k < 2; k++) {
+    S s = in;
+    /* BLS12-381: r > 2^254, two subtractions; BN254: r > 2^253.5, five */
+    constexpr int rounds = S::params::BITS == 255 ? 2 : 5;
+    for (int k = 0; k < rounds; k++) {
         uint32_t d[8], borrow;
-        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(s.v[0]), "r"(czd_fr_params::p(0)));
+        asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(s.v[0]), "r"(S::params::p(0)));
 #pragma unroll
         for (int i = 1; i < 8; i++)
-            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(s.v[i]), "r"(czd_fr_params::p(i)));
+            asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[i]) : "r"(s.v[i]), "r"(S::params::p(i)));
         asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
         if (!borrow) {
 #pragma unroll
@@ -101,7 +121,8 @@ __device__ __forceinline__ czd_fr czd_scalar_plain(const czd_fr &in, int plain)
 }
 
 /* Reduce scalars in place to canonical integers (one pass, before batches). */
-__global__ void k_scalars_canon(czd_fr *out, const czd_fr *in, size_t n, int plain)
+template <class S>
+__global__ void k_scalars_canon(S *out, const S *in, size_t n, int plain)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -110,13 +131,14 @@ __global__ void k_scalars_canon(czd_fr *out, const czd_fr *in, size_t n, int pla
 
 /* Pairs of windows [w0, w0 + wc) for scalar i at index (w - w0) * n + i;
    the pair names point map[i] (i without a map). */
-__global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, const uint32_t *map,
+template <class S>
+__global__ void k_digits(uint32_t *keys, uint32_t *vals, const S *scalars, const uint32_t *map,
                          size_t n, unsigned c, unsigned w0, unsigned wc, uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    czd_fr s = scalars[i];
+    S s = scalars[i];
     const uint32_t pi = map ? map[i] : (uint32_t)i; /* the point of scalar i */
     uint32_t carry = 0;
     const uint32_t half = 1u << (c - 1);
@@ -140,7 +162,7 @@ __global__ void k_digits(uint32_t *keys, uint32_t *vals, const czd_fr *scalars, 
     }
 }
 
-__global__ void k_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
+static __global__ void k_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
                          uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -191,7 +213,7 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
                 continue;
             /* G1 inlined (190 registers, no stack traffic); G2's inlined
                form spills 800 bytes, so it keeps the call */
-            if constexpr (sizeof(F) == sizeof(czd_fp))
+            if constexpr (F::DEG == 1)
                 acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
             else
                 acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
@@ -359,11 +381,11 @@ static unsigned czd_log2_ceil(size_t x)
    are pts[map[i]] (pts[i] without a map): leaves *out pointing at nwin * cnt
    XYZZ parts on the device (window w's sum is the sum of its cnt parts),
    carved from sc. */
-template <class F>
+template <class C, class F>
 static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd_xyzz<F> **out,
                                unsigned *nwin_out, unsigned *cnt_out, unsigned *c_out,
-                               const czd_affine<F> *pts, const czd_fr *scal, const uint32_t *map,
-                               size_t n, unsigned c)
+                               const czd_affine<F> *pts, const typename C::fr *scal,
+                               const uint32_t *map, size_t n, unsigned c)
 {
     typedef czd_xyzz<F> X;
     if (c == 0) {
@@ -374,7 +396,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
            cost 2.5x more to sum, so below 2^21 points it keeps narrower
            windows (c = 16 cost 87.7 ms at 2^20 against 80.8 for c = 11). */
         unsigned lg = czd_log2_ceil(n);
-        if (sizeof(F) == sizeof(czd_fp))
+        if (F::DEG == 1)
             c = lg > 7 ? lg - 3 : 4;
         else
             c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
@@ -383,7 +405,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     if (c < 2 || c > 20)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
-    const unsigned nwin = 255 % c ? (255 + c - 1) / c : 255 / c + 1;
+    /* signed digits: the top window needs a spare bit for the carry */
+    constexpr unsigned SB = C::SCALAR_BITS;
+    const unsigned nwin = SB % c ? (SB + c - 1) / c : SB / c + 1;
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
     const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
@@ -434,7 +458,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
-    if constexpr (sizeof(F) != sizeof(czd_fp)) {
+    if constexpr (F::DEG == 2) {
         aff_mode = czd_msm_knob("CUZK_MSM_G2_AFFINE", 1);
         int r = czd_msm_knob("CUZK_MSM_G2_AFFINE_ROUNDS", 4);
         /* rounds run only while a batch has more than 4 points a bucket */
@@ -511,7 +535,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     F *aff_tot = nullptr, *aff_lev = nullptr, *aff_pre = nullptr;
     char *aff_scan_tmp = nullptr;
     size_t aff_scan_bytes = 0;
-    if constexpr (sizeof(F) != sizeof(czd_fp)) {
+    if constexpr (F::DEG == 2) {
         if (aff_rounds) {
             const size_t mark = sc.off;
             CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, aff_scan_bytes, (uint32_t *)nullptr,
@@ -555,7 +579,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         size_t total = (size_t)wcb * n;
         uint32_t sentinel = (uint32_t)wcb << (c - 1);
         unsigned end_bit = czd_log2_ceil((size_t)sentinel + 1);
-        k_digits<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, map, n, c, w0, wcb,
+        k_digits<typename C::fr><<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(keys0, vals0, scal, map, n, c, w0, wcb,
                                                               sentinel);
         CZD_LAUNCHED(ctx, "k_digits");
         prof.mark("digits");
@@ -577,7 +601,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         const czd_affine<F> *rp = pts;
         const uint32_t *rk = sk, *rv = sv, *rs = bstart, *re = bend;
         size_t ub = total, bseg = seg;
-        if constexpr (sizeof(F) != sizeof(czd_fp)) {
+        if constexpr (F::DEG == 2) {
             unsigned r = 0;
             for (; r < aff_rounds && ub > 4 * nbb; r++) {
                 const int o = r & 1;
@@ -693,18 +717,20 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
 /* The bit-heavy path after the count: n1 scalars are 1, m are others
    (tile offsets in tile_off). Leaves *out, nwin, cnt, c as czd_pippenger
    (nwin = 0: the sum is infinity). */
-template <class F>
+template <class C, class F>
 static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd_xyzz<F> **out,
                               unsigned *nwin_out, unsigned *cnt_out, unsigned *c_out,
-                              const czd_affine<F> *pts, const czd_fr *scalars, size_t n, int plain,
+                              const czd_affine<F> *pts, const typename C::fr *scalars, size_t n,
+                              int plain,
                               const unsigned long long *tile_off, size_t ntiles, size_t n1, size_t m,
                               unsigned c)
 {
     typedef czd_xyzz<F> X;
     CZD_TAKE(ctx, sc, uint32_t, ones, n1 ? n1 : 1);
     CZD_TAKE(ctx, sc, uint32_t, omap, m ? m : 1);
-    CZD_TAKE(ctx, sc, czd_fr, oscal, m ? m : 1);
-    k_bits_split<<<(unsigned)ntiles, CZD_BITS_THREADS, 0, ctx->stream>>>(ones, omap, oscal, tile_off,
+    typedef typename C::fr S;
+    CZD_TAKE(ctx, sc, S, oscal, m ? m : 1);
+    k_bits_split<S><<<(unsigned)ntiles, CZD_BITS_THREADS, 0, ctx->stream>>>(ones, omap, oscal, tile_off,
                                                                          scalars, n, plain);
     CZD_LAUNCHED(ctx, "k_bits_split");
     prof.mark("bits_split");
@@ -715,7 +741,7 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
     if (n1) {
         typedef void (*ones_fn)(X *, const uint32_t *, size_t, const czd_affine<F> *);
         ones_fn ones_k = k_ones_sum<F>;
-        if constexpr (sizeof(F) == sizeof(czd_fp)) {
+        if constexpr (F::DEG == 1) {
             if (czd_msm_knob("CUZK_MSM_ONES_BLOCKS", 4) == 4)
                 ones_k = k_ones_sum4<F>; /* 3 % faster than 3 blocks at 2^27 */
         }
@@ -753,7 +779,8 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
     unsigned nwin = 1, cnt = 0;
     *c_out = 1;
     if (m) {
-        cz_status st = czd_pippenger<F>(ctx, sc, prof, &win, &nwin, &cnt, c_out, pts, oscal, omap, m, c);
+        cz_status st =
+            czd_pippenger<C, F>(ctx, sc, prof, &win, &nwin, &cnt, c_out, pts, oscal, omap, m, c);
         if (st != CZ_OK)
             return st;
     }
@@ -775,7 +802,7 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
     return CZ_OK;
 }
 
-template <class F>
+template <class C, class F>
 static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, unsigned *cnt_out,
                               unsigned *c_out, const void *dev_points, const void *dev_scalars,
                               size_t n, unsigned flags, unsigned c)
@@ -794,11 +821,15 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         return czd_fail(ctx, CZ_ERR_ARG, "MSM: both the general and the bit path forced");
     const int plain = (flags & CZD_MSM_PLAIN) != 0;
     const czd_affine<F> *pts = (const czd_affine<F> *)dev_points;
-    const czd_fr *scalars = (const czd_fr *)dev_scalars;
+    typedef typename C::fr S;
+    const S *scalars = (const S *)dev_scalars;
 
     czd_scratch sc(ctx);
     char what[64];
-    snprintf(what, sizeof what, "msm g%d n=%zu", (int)(sizeof(F) / sizeof(czd_fp)), n);
+    if (C::SCALAR_BITS == 255)
+        snprintf(what, sizeof what, "msm g%d n=%zu", F::DEG, n);
+    else
+        snprintf(what, sizeof what, "msm %s g%d n=%zu", C::NAME, F::DEG, n);
     czd_prof prof(ctx, what);
     X *res = nullptr;
     unsigned nwin = 0, cnt = 0, cw = 0;
@@ -815,7 +846,7 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, tile_cnt, tile_off,
                                                    (int)ntiles, ctx->stream));
         CZD_TAKE(ctx, sc, char, scan_tmp, scan_bytes);
-        k_bits_count<<<(unsigned)ntiles, CZD_BITS_THREADS, 0, ctx->stream>>>(tile_cnt, scalars, n,
+        k_bits_count<S><<<(unsigned)ntiles, CZD_BITS_THREADS, 0, ctx->stream>>>(tile_cnt, scalars, n,
                                                                               plain);
         CZD_LAUNCHED(ctx, "k_bits_count");
         CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(scan_tmp, scan_bytes, tile_cnt, tile_off,
@@ -831,7 +862,7 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
            sort pair per window on the general path, at most one mixed
            addition here */
         if ((flags & CZD_MSM_BITS) || (n - m) * 4 >= n) {
-            cz_status st = czd_msm_bits<F>(ctx, sc, prof, &res, &nwin, &cnt, &cw, pts, scalars, n,
+            cz_status st = czd_msm_bits<C, F>(ctx, sc, prof, &res, &nwin, &cnt, &cw, pts, scalars, n,
                                            plain, tile_off, ntiles, n1, m, c);
             if (st != CZ_OK)
                 return st;
@@ -839,11 +870,12 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         }
     }
     if (!done) {
-        CZD_TAKE(ctx, sc, czd_fr, scal, n);
-        k_scalars_canon<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, scalars, n, plain);
+        CZD_TAKE(ctx, sc, S, scal, n);
+        k_scalars_canon<S><<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(scal, scalars, n, plain);
         CZD_LAUNCHED(ctx, "k_scalars_canon");
         prof.mark("canon");
-        cz_status st = czd_pippenger<F>(ctx, sc, prof, &res, &nwin, &cnt, &cw, pts, scal, nullptr, n, c);
+        cz_status st =
+            czd_pippenger<C, F>(ctx, sc, prof, &res, &nwin, &cnt, &cw, pts, scal, nullptr, n, c);
         if (st != CZ_OK)
             return st;
     }
@@ -859,15 +891,41 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
     return CZ_OK;
 }
 
+#ifdef CZD_MSM_BN254_TU
+/* msm_bn254.cu: BN254's groups, compiled beside this file's BLS12-381 ones */
+cz_status czd_msm_bn254(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt,
+                        unsigned *c, const void *dev_points, const void *dev_scalars, size_t n,
+                        unsigned flags, unsigned window_bits)
+{
+    typedef czd_curve_bn254 N;
+    if (group == CZD_BN254_G1)
+        return czd_msm_impl<N, N::fp>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
+                                      window_bits);
+    return czd_msm_impl<N, N::fp2>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
+                                   window_bits);
+}
+#else
+cz_status czd_msm_bn254(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt,
+                        unsigned *c, const void *dev_points, const void *dev_scalars, size_t n,
+                        unsigned flags, unsigned window_bits);
+
 extern "C" cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt,
                              unsigned *c, const void *dev_points, const void *dev_scalars, size_t n,
                              unsigned flags, unsigned window_bits)
 {
-    if (group == 1)
-        return czd_msm_impl<czd_fp>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
-                                    window_bits);
-    if (group == 2)
-        return czd_msm_impl<czd_fp2>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
-                                     window_bits);
+    typedef czd_curve_bls12_381 B;
+    switch (group) {
+    case CZD_G1:
+        return czd_msm_impl<B, B::fp>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
+                                      window_bits);
+    case CZD_G2:
+        return czd_msm_impl<B, B::fp2>(ctx, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
+                                       window_bits);
+    case CZD_BN254_G1:
+    case CZD_BN254_G2:
+        return czd_msm_bn254(ctx, group, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
+                             window_bits);
+    }
     return czd_fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
 }
+#endif

@@ -101,7 +101,7 @@ __device__ __forceinline__ unsigned czd_aff_case(const czd_affine<F> &p, const c
    [0, ub_in) with sentinel keys past the valid ones (round 0: the zero
    digits; later rounds: this kernel's padding); the slots from the new
    count *ocount to ub_out (<= ub_in) get the sentinel. */
-__global__ void k_aff_keys(uint32_t *okeys, const uint32_t *keys, const uint32_t *bs,
+static __global__ void k_aff_keys(uint32_t *okeys, const uint32_t *keys, const uint32_t *bs,
                            const uint32_t *ns, const unsigned long long *ocount, size_t ub_in,
                            size_t ub_out, uint32_t sentinel)
 {
@@ -120,7 +120,7 @@ __global__ void k_aff_keys(uint32_t *okeys, const uint32_t *keys, const uint32_t
 
 /* v[i] = i: the values of the rounds' output for k_accumulate (point i of
    the array, no sign) */
-__global__ void k_aff_iota(uint32_t *v, size_t n)
+static __global__ void k_aff_iota(uint32_t *v, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -199,7 +199,7 @@ __global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *oke
 }
 
 /* Counts of the next round: a run of L points leaves ceil(L / 2). */
-__global__ void k_aff_counts(uint32_t *cnt, const uint32_t *bs, const uint32_t *be, size_t nb)
+static __global__ void k_aff_counts(uint32_t *cnt, const uint32_t *bs, const uint32_t *be, size_t nb)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < nb)
@@ -207,7 +207,7 @@ __global__ void k_aff_counts(uint32_t *cnt, const uint32_t *bs, const uint32_t *
 }
 
 /* the next round's run ends, and its point count */
-__global__ void k_aff_ends(uint32_t *ne, unsigned long long *count, const uint32_t *ns,
+static __global__ void k_aff_ends(uint32_t *ne, unsigned long long *count, const uint32_t *ns,
                            const uint32_t *cnt, size_t nb)
 {
     size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

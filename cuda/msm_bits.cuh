@@ -35,18 +35,20 @@
 #define CZD_BITS_TILE (CZD_BITS_THREADS * CZD_BITS_ITEMS)
 
 /* scalar i as loaded with two 16-byte reads (buffers are 32-byte aligned) */
-__device__ __forceinline__ czd_fr czd_bits_load(const czd_fr *s, size_t i)
+template <class S>
+__device__ __forceinline__ S czd_bits_load(const S *s, size_t i)
 {
     const uint4 *p = reinterpret_cast<const uint4 *>(s) + 2 * i;
     uint4 a = __ldg(p), b = __ldg(p + 1);
-    czd_fr r;
+    S r;
     r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
     r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
     return r;
 }
 
 /* 0: the scalar is 0, 1: it is 1, 2: anything else (exact words only) */
-__device__ __forceinline__ unsigned czd_bits_class(const czd_fr &s, int plain)
+template <class S>
+__device__ __forceinline__ unsigned czd_bits_class(const S &s, int plain)
 {
     uint32_t hi = 0;
 #pragma unroll
@@ -62,13 +64,14 @@ __device__ __forceinline__ unsigned czd_bits_class(const czd_fr &s, int plain)
     uint32_t d = 0;
 #pragma unroll
     for (int k = 0; k < 8; k++)
-        d |= s.v[k] ^ czd_fr_params::one(k);
+        d |= s.v[k] ^ S::params::one(k);
     return d == 0 ? 1 : 2;
 }
 
 /* tile_cnt[t] = (number of 1s) | (number of others) << 32 in tile t */
+template <class S>
 __global__ void __launch_bounds__(CZD_BITS_THREADS)
-k_bits_count(unsigned long long *tile_cnt, const czd_fr *scalars, size_t n, int plain)
+k_bits_count(unsigned long long *tile_cnt, const S *scalars, size_t n, int plain)
 {
     __shared__ unsigned s_ones, s_other;
     if (threadIdx.x == 0)
@@ -97,7 +100,7 @@ k_bits_count(unsigned long long *tile_cnt, const czd_fr *scalars, size_t n, int 
 }
 
 /* totals after the exclusive scan: off[last] + cnt[last] */
-__global__ void k_bits_total(unsigned long long *tot, const unsigned long long *tile_cnt,
+static __global__ void k_bits_total(unsigned long long *tot, const unsigned long long *tile_cnt,
                              const unsigned long long *tile_off, size_t ntiles)
 {
     *tot = tile_off[ntiles - 1] + tile_cnt[ntiles - 1];
@@ -106,9 +109,10 @@ __global__ void k_bits_total(unsigned long long *tot, const unsigned long long *
 /* Writes ones[] (indices of the 1s) and omap[] / oscal[] (indices and
    canonical values of the others), each in input order from the tile's
    offsets (low / high word of tile_off[t]). Classification as k_bits_count. */
+template <class S>
 __global__ void __launch_bounds__(CZD_BITS_THREADS)
-k_bits_split(uint32_t *ones, uint32_t *omap, czd_fr *oscal, const unsigned long long *tile_off,
-             const czd_fr *scalars, size_t n, int plain)
+k_bits_split(uint32_t *ones, uint32_t *omap, S *oscal, const unsigned long long *tile_off,
+             const S *scalars, size_t n, int plain)
 {
     typedef cub::BlockScan<uint32_t, CZD_BITS_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
@@ -117,7 +121,7 @@ k_bits_split(uint32_t *ones, uint32_t *omap, czd_fr *oscal, const unsigned long 
     size_t base = (size_t)blockIdx.x * CZD_BITS_TILE + threadIdx.x;
     for (int k = 0; k < CZD_BITS_ITEMS; k++) {
         size_t i = base + (size_t)k * CZD_BITS_THREADS;
-        czd_fr s = czd_fr::zero();
+        S s = S::zero();
         unsigned cl = 0;
         if (i < n) {
             s = czd_bits_load(scalars, i);
@@ -152,7 +156,7 @@ __device__ __forceinline__ void czd_ones_sum(czd_xyzz<F> *part, const uint32_t *
         czd_affine<F> q = pts[ones[j]];
         if (q.is_inf())
             continue;
-        if constexpr (sizeof(F) == sizeof(czd_fp))
+        if constexpr (F::DEG == 1)
             acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
         else
             acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);

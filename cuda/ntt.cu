@@ -1,6 +1,11 @@
 /*
  * ntt.cu: number-theoretic transforms over Fr on the GPU.
  *
+ * Both curves: everything here is a template over the field (czd_fr of
+ * BLS12-381, czd_fr254 of BN254); czd_ntt / czd_ntt_h are BLS12-381's,
+ * czd_ntt_bn254 / czd_ntt_h_bn254 BN254's (2-adicity 28, so 2^28 at most),
+ * whose pass kernels exist for the default variant only (ntt_bn254.cu).
+ *
  * DESIGN. Decimation in frequency, natural order in, bit-reversed order
  * out, in place, in passes of at most CZD_NTT_KMAX radix-2 stages. A pass
  * over the sub-transforms of size N' = 2^(k+L) (s0 stages already done)
@@ -81,24 +86,26 @@
 
 #define CZD_NTT_KMAX 10 /* 2^10 elements of 32 bytes = 32 KiB of shared memory per block */
 
+template <class F>
 struct czd_pow_table {
-    const czd_fr *lo, *hi;
+    const F *lo, *hi;
     unsigned h;
-    CZD_INLINE czd_fr at(uint64_t e) const
+    CZD_INLINE F at(uint64_t e) const
     {
         return lo[e & ((1ull << h) - 1)] * hi[e >> h];
     }
 };
 
 /* t[i] = b^(i << shift), i < count */
-__global__ void k_pow_table(czd_fr *t, czd_fr b, size_t count, unsigned shift)
+template <class F>
+__global__ void k_pow_table(F *t, F b, size_t count, unsigned shift)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
         return;
     for (unsigned s = 0; s < shift; s++)
-        b = czd_fr::sqr(b);
-    t[i] = czd_fr::pow_u64(b, i);
+        b = F::sqr(b);
+    t[i] = F::pow_u64(b, i);
 }
 
 __device__ __forceinline__ uint32_t czd_brev(uint32_t x, unsigned bits)
@@ -106,7 +113,8 @@ __device__ __forceinline__ uint32_t czd_brev(uint32_t x, unsigned bits)
     return bits ? __brev(x) >> (32 - bits) : 0;
 }
 
-__global__ void k_scale_powers(czd_fr *a, size_t n, czd_pow_table g)
+template <class F>
+__global__ void k_scale_powers(F *a, size_t n, czd_pow_table<F> g)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -114,7 +122,8 @@ __global__ void k_scale_powers(czd_fr *a, size_t n, czd_pow_table g)
 }
 
 /* bit-reversal permutation, then a[j] *= c * h^j (flags: 1 = c, 2 = h) */
-__global__ void k_bitrev_scale(czd_fr *a, unsigned log_n, czd_fr c, czd_pow_table h, int flags)
+template <class F>
+__global__ void k_bitrev_scale(F *a, unsigned log_n, F c, czd_pow_table<F> h, int flags)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t n = (size_t)1 << log_n;
@@ -123,7 +132,7 @@ __global__ void k_bitrev_scale(czd_fr *a, unsigned log_n, czd_fr c, czd_pow_tabl
     size_t r = czd_brev((uint32_t)i, log_n);
     if (r < i)
         return;
-    czd_fr x = a[i], y = a[r];
+    F x = a[i], y = a[r];
     if (flags & 1) {
         x = x * c;
         y = y * c;
@@ -138,11 +147,13 @@ __global__ void k_bitrev_scale(czd_fr *a, unsigned log_n, czd_fr c, czd_pow_tabl
 
 /* One DIF pass; see the DESIGN note. roots[j] = w^(j << (log_n - kr)),
    j < 2^(kr-1), a table of roots of order 2^kr, kr >= k. */
-__global__ void __launch_bounds__(512) k_dif_pass(czd_fr *a, unsigned log_n, unsigned s0, unsigned k,
-                                                  unsigned lc, const czd_fr *roots, unsigned kr,
-                                                  czd_pow_table tw)
+template <class F>
+__global__ void __launch_bounds__(512) k_dif_pass(F *a, unsigned log_n, unsigned s0, unsigned k,
+                                                  unsigned lc, const F *roots, unsigned kr,
+                                                  czd_pow_table<F> tw)
 {
-    extern __shared__ czd_fr sh[];
+    extern __shared__ uint4 czd_dif_sh[]; /* one name for every field's instance */
+    F *sh = reinterpret_cast<F *>(czd_dif_sh);
     const unsigned L = log_n - s0 - k;
     const size_t groups_lo = (size_t)1 << (L - lc);
     const size_t bid = blockIdx.x;
@@ -163,9 +174,9 @@ __global__ void __launch_bounds__(512) k_dif_pass(czd_fr *a, unsigned log_n, uns
             unsigned c = b & cmask, bb = b >> lc;
             unsigned j = bb & ((1u << hl) - 1), grp = bb >> hl;
             unsigned i0 = (grp << (hl + 1)) + j, i1 = i0 + (1u << hl);
-            czd_fr u = sh[(i0 << lc) + c], v = sh[(i1 << lc) + c];
+            F u = sh[(i0 << lc) + c], v = sh[(i1 << lc) + c];
             sh[(i0 << lc) + c] = u + v;
-            czd_fr d = u - v;
+            F d = u - v;
             if (j)
                 d = d * roots[(j << t) << (kr - k)];
             sh[(i1 << lc) + c] = d;
@@ -174,7 +185,7 @@ __global__ void __launch_bounds__(512) k_dif_pass(czd_fr *a, unsigned log_n, uns
     }
     for (unsigned e = threadIdx.x; e < elems; e += blockDim.x) {
         unsigned c = e & cmask, x1 = e >> lc;
-        czd_fr v = sh[e];
+        F v = sh[e];
         if (L) {
             uint64_t k1 = czd_brev(x1, k);
             uint64_t x2 = (lowgroup << lc) + c;
@@ -186,13 +197,14 @@ __global__ void __launch_bounds__(512) k_dif_pass(czd_fr *a, unsigned log_n, uns
     }
 }
 
-static cz_status czd_pow_tables(czd_ctx *ctx, czd_scratch &sc, czd_pow_table *pt, const czd_fr &b,
+template <class F>
+static cz_status czd_pow_tables(czd_ctx *ctx, czd_scratch &sc, czd_pow_table<F> *pt, const F &b,
                                 unsigned log_n)
 {
     unsigned h = (log_n + 1) / 2;
     size_t nlo = (size_t)1 << h, nhi = ((size_t)1 << (log_n - h)) + 1;
-    CZD_TAKE(ctx, sc, czd_fr, lo, nlo);
-    CZD_TAKE(ctx, sc, czd_fr, hi, nhi);
+    CZD_TAKE(ctx, sc, F, lo, nlo);
+    CZD_TAKE(ctx, sc, F, hi, nhi);
     k_pow_table<<<czd_blocks(nlo, 128), 128, 0, ctx->stream>>>(lo, b, nlo, 0);
     CZD_LAUNCHED(ctx, "k_pow_table");
     k_pow_table<<<czd_blocks(nhi, 128), 128, 0, ctx->stream>>>(hi, b, nhi, h);
@@ -203,25 +215,26 @@ static cz_status czd_pow_tables(czd_ctx *ctx, czd_scratch &sc, czd_pow_table *pt
     return CZ_OK;
 }
 
+template <class F>
 static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
                              const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
 {
     if (log_n > 31)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
-    czd_fr *a = (czd_fr *)dev_a;
+    F *a = (F *)dev_a;
     size_t n = (size_t)1 << log_n;
     czd_scratch sc(ctx);
     char what[48];
     snprintf(what, sizeof what, "ntt 2^%u", log_n);
     czd_prof prof(ctx, what);
-    czd_fr w;
+    F w;
     memcpy(&w, w_host, sizeof w);
     cz_status st;
 
     if (pre_g) {
-        czd_fr g;
+        F g;
         memcpy(&g, pre_g, sizeof g);
-        czd_pow_table gt;
+        czd_pow_table<F> gt;
         if ((st = czd_pow_tables(ctx, sc, &gt, g, log_n)) != CZ_OK)
             return st;
         k_scale_powers<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(a, n, gt);
@@ -230,12 +243,12 @@ static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     }
 
     if (log_n > 0) {
-        czd_pow_table tw;
+        czd_pow_table<F> tw;
         if ((st = czd_pow_tables(ctx, sc, &tw, w, log_n)) != CZ_OK)
             return st;
         unsigned kr = log_n < CZD_NTT_KMAX ? log_n : CZD_NTT_KMAX;
         size_t nroots = (size_t)1 << (kr - 1);
-        CZD_TAKE(ctx, sc, czd_fr, roots, nroots);
+        CZD_TAKE(ctx, sc, F, roots, nroots);
         k_pow_table<<<czd_blocks(nroots, 128), 128, 0, ctx->stream>>>(roots, w, nroots, log_n - kr);
         CZD_LAUNCHED(ctx, "k_pow_table");
         prof.mark("tables");
@@ -253,7 +266,7 @@ static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
             if (threads < 32)
                 threads = 32;
             size_t blocks = n >> (k + lc);
-            k_dif_pass<<<(unsigned)blocks, threads, elems * sizeof(czd_fr), ctx->stream>>>(
+            k_dif_pass<<<(unsigned)blocks, threads, elems * sizeof(F), ctx->stream>>>(
                 a, log_n, s0, k, lc, roots, kr, tw);
             CZD_LAUNCHED(ctx, "k_dif_pass");
             prof.mark(p == 0 ? "pass0" : p == 1 ? "pass1" : p == 2 ? "pass2" : "pass3+");
@@ -262,10 +275,10 @@ static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     }
 
     if (!bitrev_out && log_n > 0) {
-        czd_fr c, h;
+        F c, h;
         memset(&c, 0, sizeof c);
         memset(&h, 0, sizeof h);
-        czd_pow_table ht = {nullptr, nullptr, 0};
+        czd_pow_table<F> ht = {nullptr, nullptr, 0};
         int flags = 0;
         if (post_c) {
             memcpy(&c, post_c, sizeof c);
@@ -283,9 +296,9 @@ static cz_status czd_ntt_old(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     } else if (!bitrev_out && (post_c || post_h)) {
         /* n = 1: a[0] *= c */
         if (post_c) {
-            czd_fr c;
+            F c;
             memcpy(&c, post_c, sizeof c);
-            czd_pow_table one_t = {nullptr, nullptr, 0};
+            czd_pow_table<F> one_t = {nullptr, nullptr, 0};
             (void)one_t;
             k_bitrev_scale<<<1, 32, 0, ctx->stream>>>(a, 0, c, one_t, 1);
             CZD_LAUNCHED(ctx, "k_bitrev_scale");
@@ -321,14 +334,16 @@ static unsigned czd_ntt_direct_log(void)
 }
 
 /* t[i] = b.at(i << shift), i < count */
-__global__ void k_pow_direct(czd_fr *t, czd_powt<czd_fr> b, size_t count, unsigned shift)
+template <class F>
+__global__ void k_pow_direct(F *t, czd_powt<F> b, size_t count, unsigned shift)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count)
         t[i] = b.at<false>((uint64_t)i << shift);
 }
 
-__global__ void k_mul_const(czd_fr *t, size_t count, czd_fr c)
+template <class F>
+__global__ void k_mul_const(F *t, size_t count, F c)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count)
@@ -336,19 +351,20 @@ __global__ void k_mul_const(czd_fr *t, size_t count, czd_fr c)
 }
 
 /* n <= 4: a direct DFT in one thread, with the options of czd_ntt */
-__global__ void k_ntt_tiny(czd_fr *a, unsigned log_n, czd_fr w, int pre, czd_fr g, int bitrev_out,
-                           int pc, czd_fr c, int ph, czd_fr h)
+template <class F>
+__global__ void k_ntt_tiny(F *a, unsigned log_n, F w, int pre, F g, int bitrev_out,
+                           int pc, F c, int ph, F h)
 {
     const unsigned n = 1u << log_n;
-    czd_fr x[4], y[4];
-    czd_fr gp = czd_fr::one();
+    F x[4], y[4];
+    F gp = F::one();
     for (unsigned i = 0; i < n; i++) {
         x[i] = pre ? a[i] * gp : a[i];
         gp = gp * g;
     }
-    czd_fr wf = czd_fr::one();
+    F wf = F::one();
     for (unsigned f = 0; f < n; f++) {
-        czd_fr acc = czd_fr::zero(), wp = czd_fr::one();
+        F acc = F::zero(), wp = F::one();
         for (unsigned i = 0; i < n; i++) {
             acc = acc + x[i] * wp;
             wp = wp * wf;
@@ -356,9 +372,9 @@ __global__ void k_ntt_tiny(czd_fr *a, unsigned log_n, czd_fr w, int pre, czd_fr 
         y[f] = acc;
         wf = wf * w;
     }
-    czd_fr hp = czd_fr::one();
+    F hp = F::one();
     for (unsigned f = 0; f < n; f++) {
-        czd_fr r = y[f];
+        F r = y[f];
         if (!bitrev_out) {
             if (pc)
                 r = r * c;
@@ -370,7 +386,8 @@ __global__ void k_ntt_tiny(czd_fr *a, unsigned log_n, czd_fr w, int pre, czd_fr 
     }
 }
 
-__global__ void k_h_product(czd_fr *a, const czd_fr *b, const czd_fr *c, size_t n)
+template <class F>
+__global__ void k_h_product(F *a, const F *b, const F *c, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -385,24 +402,26 @@ static bool czd_ntt_old_path(void)
 
 /* The passes of a 2^log_n transform (log_n >= 3), in DIF order, and their
    tables for one root w. */
+template <class F>
 struct czd_ntt_plan {
     unsigned log_n, npass;
     unsigned k[4], s0[4], lc[4];
-    czd_powt<czd_fr> wt;   /* powers of w */
-    const czd_fr *roots[4]; /* per pass: w_2^k^e, e < 2^(k-1) */
+    czd_powt<F> wt;   /* powers of w */
+    const F *roots[4]; /* per pass: w_2^k^e, e < 2^(k-1) */
     int tw[4];
-    const czd_fr *twd[4];
+    const F *twd[4];
 };
 
 /* lo/hi tables of the powers of b, for exponents below 2^log_n; c (when
    given) folded into hi, so at(e) = c b^e */
-static cz_status czd_powt_make(czd_ctx *ctx, czd_scratch &sc, czd_powt<czd_fr> *pt, const czd_fr &b,
-                               unsigned log_n, const czd_fr *c)
+template <class F>
+static cz_status czd_powt_make(czd_ctx *ctx, czd_scratch &sc, czd_powt<F> *pt, const F &b,
+                               unsigned log_n, const F *c)
 {
     unsigned h = (log_n + 1) / 2;
     size_t nlo = (size_t)1 << h, nhi = ((size_t)1 << (log_n - h)) + 1;
-    CZD_TAKE(ctx, sc, czd_fr, lo, nlo);
-    CZD_TAKE(ctx, sc, czd_fr, hi, nhi);
+    CZD_TAKE(ctx, sc, F, lo, nlo);
+    CZD_TAKE(ctx, sc, F, hi, nhi);
     k_pow_table<<<czd_blocks(nlo, 128), 128, 0, ctx->stream>>>(lo, b, nlo, 0);
     CZD_LAUNCHED(ctx, "k_pow_table");
     k_pow_table<<<czd_blocks(nhi, 128), 128, 0, ctx->stream>>>(hi, b, nhi, h);
@@ -420,13 +439,14 @@ static cz_status czd_powt_make(czd_ctx *ctx, czd_scratch &sc, czd_powt<czd_fr> *
 /* w: a root of order 2^(log_n + extra); extra = 1 for the H step's
    forward transform, whose twists then also apply the coset w (w^2 the
    transform's root; see czd_pass_args::coset) */
-static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, const czd_fr &w,
+template <class F>
+static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan<F> *pl, const F &w,
                                unsigned log_n, unsigned extra, unsigned bl)
 {
     const unsigned root_log = log_n + extra;
     pl->log_n = log_n;
     pl->npass = (log_n + CZD_NTT_PASS_KMAX - 1) / CZD_NTT_PASS_KMAX;
-    cz_status st = czd_powt_make(ctx, sc, &pl->wt, w, root_log, nullptr);
+    cz_status st = czd_powt_make<F>(ctx, sc, &pl->wt, w, root_log, nullptr);
     if (st != CZ_OK)
         return st;
     const unsigned direct_log = czd_ntt_direct_log();
@@ -441,7 +461,7 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
         pl->s0[p] = s0;
         pl->lc[p] = lc;
         size_t nroots = (size_t)1 << (k - 1);
-        CZD_TAKE(ctx, sc, czd_fr, roots, nroots);
+        CZD_TAKE(ctx, sc, F, roots, nroots);
         k_pow_direct<<<czd_blocks(nroots, 128), 128, 0, ctx->stream>>>(roots, pl->wt, nroots,
                                                                         root_log - k);
         CZD_LAUNCHED(ctx, "k_pow_direct");
@@ -451,7 +471,7 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
             pl->tw[p] = CZD_TW_NONE;
         } else if (root_log - s0 <= direct_log) {
             size_t nt = (size_t)1 << (root_log - s0);
-            CZD_TAKE(ctx, sc, czd_fr, twd, nt);
+            CZD_TAKE(ctx, sc, F, twd, nt);
             k_pow_direct<<<czd_blocks(nt, 256), 256, 0, ctx->stream>>>(twd, pl->wt, nt, s0);
             CZD_LAUNCHED(ctx, "k_pow_direct");
             pl->tw[p] = CZD_TW_DIRECT;
@@ -465,7 +485,8 @@ static cz_status czd_plan_make(czd_ctx *ctx, czd_scratch &sc, czd_ntt_plan *pl, 
 }
 
 /* t[x] = c b.at(bitrev_k(x) << shift), x < 2^k */
-__global__ void k_pow_bitrev(czd_fr *t, czd_powt<czd_fr> b, unsigned k, unsigned shift, czd_fr c)
+template <class F>
+__global__ void k_pow_bitrev(F *t, czd_powt<F> b, unsigned k, unsigned shift, F c)
 {
     unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x < (1u << k))
@@ -475,10 +496,11 @@ __global__ void k_pow_bitrev(czd_fr *t, czd_powt<czd_fr> b, unsigned k, unsigned
 /* pass p's arguments; its twist: a DIT pass's own, a DIF pass's
    predecessor's (applied at the load), or its own with ts (the variant
    applies it at the store) */
-static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, const czd_fr *src,
-                                           czd_fr *dst, bool dit, bool ts)
+template <class F>
+static czd_pass_args<F> czd_pass_base(const czd_ntt_plan<F> *pl, unsigned p, const F *src,
+                                           F *dst, bool dit, bool ts)
 {
-    czd_pass_args<czd_fr> a;
+    czd_pass_args<F> a;
     memset(&a, 0, sizeof a);
     a.src = src;
     a.dst = dst;
@@ -505,22 +527,23 @@ static czd_pass_args<czd_fr> czd_pass_base(const czd_ntt_plan *pl, unsigned p, c
    against r2v's 50.9 / 321.7 and r3's 71.2 / 417.7; docs/PERF.md) */
 #define CZD_NTT_DEFAULT_VARIANT 6
 
+template <class F>
 struct czd_ntt_variant {
     const char *name;
     int r, vec, ts, minb;
     unsigned bl;
-    cz_status (*launch)(czd_ctx *, bool, const czd_pass_args<czd_fr> &);
-    cz_status (*mid)(czd_ctx *, const czd_pass_args<czd_fr> &, const czd_pass_args<czd_fr> &);
+    cz_status (*launch)(czd_ctx *, bool, const czd_pass_args<F> &);
+    cz_status (*mid)(czd_ctx *, const czd_pass_args<F> &, const czd_pass_args<F> &);
 };
 #define CZD_NTT_VARIANT_ROW(i, name, r, vec, ts, minb, bl)                                         \
     {name, r, vec, ts, minb, bl, czd_ntt_launch_v##i, czd_ntt_mid_v##i},
-static const czd_ntt_variant czd_ntt_variants[CZD_NTT_NVARIANTS] = {CZD_NTT_VARIANTS(CZD_NTT_VARIANT_ROW)};
+static const czd_ntt_variant<czd_fr> czd_ntt_variants[CZD_NTT_NVARIANTS] = {CZD_NTT_VARIANTS(CZD_NTT_VARIANT_ROW)};
 #undef CZD_NTT_VARIANT_ROW
 
 /* CUZK_NTT_VARIANT: a variant's name or index, read at each transform (a
    test or a benchmark may change it between calls); unset or empty: the
    default. An unknown value is refused (CZ_ERR_ARG). */
-static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant **out)
+static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant<czd_fr> **out)
 {
     const char *e = getenv("CUZK_NTT_VARIANT");
     *out = &czd_ntt_variants[CZD_NTT_DEFAULT_VARIANT];
@@ -543,6 +566,20 @@ static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant **out)
                     names, CZD_NTT_NVARIANTS - 1);
 }
 
+/* BN254's Fr: the default variant, the one ntt_bn254.cu instantiates;
+   CUZK_NTT_VARIANT is not read */
+static_assert(CZD_NTT_BN254_VARIANT == CZD_NTT_DEFAULT_VARIANT,
+              "BN254's NTT kernels are the default variant's");
+static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant<czd_fr254> **out)
+{
+    (void)ctx;
+    const czd_ntt_variant<czd_fr> &d = czd_ntt_variants[CZD_NTT_BN254_VARIANT];
+    static const czd_ntt_variant<czd_fr254> v = {
+        d.name, d.r, d.vec, d.ts, d.minb, d.bl, czd_ntt_launch_bn254, czd_ntt_mid_bn254};
+    *out = &v;
+    return CZ_OK;
+}
+
 /* CUZK_NTT_H_FUSE=0: the H step runs the inverse's last pass and the
    forward's first as two kernels instead of one (k_ntt_mid) */
 static bool czd_ntt_h_fuse(void)
@@ -558,20 +595,22 @@ static const char *czd_pass_name(bool dit, unsigned p)
     return dit ? ditn[p & 3] : dif[p & 3];
 }
 
-extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
-                             const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
+template <class F>
+static cz_status czd_ntt_impl(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
+                              const void *pre_g, int bitrev_out, const void *post_c,
+                              const void *post_h)
 {
     if (log_n > 31)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
-    const czd_ntt_variant *nv;
+    const czd_ntt_variant<F> *nv;
     cz_status st;
     if ((st = czd_ntt_variant_get(ctx, &nv)) != CZ_OK)
         return st;
     if (czd_ntt_old_path() || log_n > 28)
-        return czd_ntt_old(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
-    czd_fr *a = (czd_fr *)dev_a;
+        return czd_ntt_old<F>(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
+    F *a = (F *)dev_a;
     size_t n = (size_t)1 << log_n;
-    czd_fr w, g, c, h;
+    F w, g, c, h;
     memcpy(&w, w_host, sizeof w);
     memset(&g, 0, sizeof g);
     memset(&c, 0, sizeof c);
@@ -593,17 +632,17 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     char what[48];
     snprintf(what, sizeof what, "ntt 2^%u", log_n);
     czd_prof prof(ctx, what);
-    czd_ntt_plan pl;
+    czd_ntt_plan<F> pl;
     if ((st = czd_plan_make(ctx, sc, &pl, w, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK)
         return st;
-    czd_powt<czd_fr> pre_t = {nullptr, nullptr, 0}, post_t = {nullptr, nullptr, 0};
-    if (pre_g && (st = czd_powt_make(ctx, sc, &pre_t, g, log_n, nullptr)) != CZ_OK)
+    czd_powt<F> pre_t = {nullptr, nullptr, 0}, post_t = {nullptr, nullptr, 0};
+    if (pre_g && (st = czd_powt_make<F>(ctx, sc, &pre_t, g, log_n, nullptr)) != CZ_OK)
         return st;
     int post = 0;
     if (!bitrev_out) {
         post = CZD_POST_NATURAL;
         if (post_h) {
-            if ((st = czd_powt_make(ctx, sc, &post_t, h, log_n, post_c ? &c : nullptr)) != CZ_OK)
+            if ((st = czd_powt_make<F>(ctx, sc, &post_t, h, log_n, post_c ? &c : nullptr)) != CZ_OK)
                 return st;
             post |= CZD_POST_POW;
         } else if (post_c) {
@@ -612,16 +651,16 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
     }
     /* natural order out of several passes: out of place through a scratch
        copy (the last pass writes to positions other blocks still read) */
-    czd_fr *tmp = a;
+    F *tmp = a;
     if (!bitrev_out && pl.npass > 1) {
-        tmp = sc.take<czd_fr>(n);
+        tmp = sc.take<F>(n);
         if (!tmp) /* no room: the old path permutes in place */
-            return czd_ntt_old(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
+            return czd_ntt_old<F>(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
     }
     prof.mark("tables");
     for (unsigned p = 0; p < pl.npass; p++) {
         bool last = p + 1 == pl.npass;
-        czd_pass_args<czd_fr> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp, false, nv->ts);
+        czd_pass_args<F> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp, false, nv->ts);
         if (p == 0 && pre_g) {
             pa.pre = 1;
             pa.pre_t = pre_t;
@@ -651,23 +690,26 @@ extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const vo
 }
 
 /* h = A B - C on the coset g (see czd.h) */
-extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
-                               const void *w_host, const void *w_inv_host, const void *n_inv_host,
-                               const void *g_host, int g_half)
+template <class F>
+static cz_status czd_ntt_h_impl(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                                const void *w_host, const void *w_inv_host, const void *n_inv_host,
+                                const void *g_host, int g_half)
 {
     if (log_n > 28)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
-    czd_fr *v[3] = {(czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c};
+    F *v[3] = {(F *)dev_a, (F *)dev_b, (F *)dev_c};
     size_t n = (size_t)1 << log_n;
-    const czd_ntt_variant *nv;
+    const czd_ntt_variant<F> *nv;
     cz_status st;
     if ((st = czd_ntt_variant_get(ctx, &nv)) != CZ_OK)
         return st;
     if (czd_ntt_old_path() || log_n < 3) {
         for (int i = 0; i < 3; i++) {
-            if ((st = czd_ntt(ctx, v[i], log_n, w_inv_host, nullptr, 0, n_inv_host, g_host)) != CZ_OK)
+            if ((st = czd_ntt_impl<F>(ctx, v[i], log_n, w_inv_host, nullptr, 0, n_inv_host,
+                                      g_host)) != CZ_OK)
                 return st;
-            if ((st = czd_ntt(ctx, v[i], log_n, w_host, nullptr, 0, nullptr, nullptr)) != CZ_OK)
+            if ((st = czd_ntt_impl<F>(ctx, v[i], log_n, w_host, nullptr, 0, nullptr, nullptr)) !=
+                CZ_OK)
                 return st;
         }
         k_h_product<<<czd_blocks(n, 256), 256, 0, ctx->stream>>>(v[0], v[1], v[2], n);
@@ -675,7 +717,7 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
         return CZ_OK;
     }
-    czd_fr w, wi, ni, g;
+    F w, wi, ni, g;
     memcpy(&w, w_host, sizeof w);
     memcpy(&wi, w_inv_host, sizeof wi);
     memcpy(&ni, n_inv_host, sizeof ni);
@@ -684,9 +726,9 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
     char what[48];
     snprintf(what, sizeof what, "ntt_h 2^%u", log_n);
     czd_prof prof(ctx, what);
-    czd_ntt_plan fwd, inv;
-    czd_powt<czd_fr> scale = {nullptr, nullptr, 0};
-    czd_fr *pre_x = nullptr;
+    czd_ntt_plan<F> fwd, inv;
+    czd_powt<F> scale = {nullptr, nullptr, 0};
+    F *pre_x = nullptr;
     if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK)
         return st;
     if (g_half) {
@@ -695,23 +737,23 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         if ((st = czd_plan_make(ctx, sc, &fwd, g, log_n, 1, czd_ntt_block_log(nv->bl))) != CZ_OK)
             return st;
         unsigned kl = fwd.k[fwd.npass - 1];
-        pre_x = sc.take<czd_fr>((size_t)1 << kl);
+        pre_x = sc.take<F>((size_t)1 << kl);
         if (!pre_x)
             return czd_fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: H step tables");
         k_pow_bitrev<<<czd_blocks((size_t)1 << kl, 128), 128, 0, ctx->stream>>>(
             pre_x, fwd.wt, kl, fwd.s0[fwd.npass - 1], ni);
         CZD_LAUNCHED(ctx, "k_pow_bitrev");
     } else if ((st = czd_plan_make(ctx, sc, &fwd, w, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK ||
-               (st = czd_powt_make(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK) {
+               (st = czd_powt_make<F>(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK) {
         return st;
     }
     prof.mark("tables");
     const bool fuse = czd_ntt_h_fuse();
     for (int i = 0; i < 3; i++) {
         /* coefficients, bit-reversed (times g^j / n unless g_half) */
-        czd_pass_args<czd_fr> last;
+        czd_pass_args<F> last;
         for (unsigned p = 0; p < inv.npass; p++) {
-            czd_pass_args<czd_fr> pa = czd_pass_base(&inv, p, v[i], v[i], false, nv->ts);
+            czd_pass_args<F> pa = czd_pass_base(&inv, p, v[i], v[i], false, nv->ts);
             if (p + 1 == inv.npass && !g_half) {
                 pa.post = CZD_POST_POW;
                 pa.post_t = scale;
@@ -727,7 +769,7 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         /* values on the coset, natural order; c's last pass makes h in a */
         for (unsigned q = fwd.npass; q-- > 0;) {
             bool prod = i == 2 && q == 0;
-            czd_pass_args<czd_fr> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i], true, nv->ts);
+            czd_pass_args<F> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i], true, nv->ts);
             if (prod) {
                 pa.pa = v[0];
                 pa.pb = v[1];
@@ -751,4 +793,35 @@ extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
     CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
     prof.report();
     return CZ_OK;
+}
+
+extern "C" cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
+                             const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
+{
+    return czd_ntt_impl<czd_fr>(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
+}
+
+extern "C" cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                               const void *w_host, const void *w_inv_host, const void *n_inv_host,
+                               const void *g_host, int g_half)
+{
+    return czd_ntt_h_impl<czd_fr>(ctx, dev_a, dev_b, dev_c, log_n, w_host, w_inv_host, n_inv_host,
+                                  g_host, g_half);
+}
+
+extern "C" cz_status czd_ntt_bn254(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
+                                   const void *pre_g, int bitrev_out, const void *post_c,
+                                   const void *post_h)
+{
+    if (log_n > 28)
+        return czd_fail(ctx, CZ_ERR_ARG, "BN254 NTT of 2^%u: at most 2^28", log_n);
+    return czd_ntt_impl<czd_fr254>(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
+}
+
+extern "C" cz_status czd_ntt_h_bn254(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
+                                     unsigned log_n, const void *w_host, const void *w_inv_host,
+                                     const void *n_inv_host, const void *g_host, int g_half)
+{
+    return czd_ntt_h_impl<czd_fr254>(ctx, dev_a, dev_b, dev_c, log_n, w_host, w_inv_host,
+                                     n_inv_host, g_host, g_half);
 }

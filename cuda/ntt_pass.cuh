@@ -441,6 +441,9 @@ CZD_UNROLL
     X(6, "r2v10", 2, true, false, 3, 10)                                                    \
     X(7, "r2v10s", 2, true, true, 3, 10)
 #define CZD_NTT_NVARIANTS 8
+/* BN254's Fr is instantiated for one variant only (compile time): ntt.cu's
+   default, CZD_NTT_DEFAULT_VARIANT (checked there) */
+#define CZD_NTT_BN254_VARIANT 6
 
 template <int I>
 struct czd_nv_at;
@@ -460,12 +463,12 @@ CZD_NTT_VARIANTS(CZD_NV_AT)
 #include "field.cuh"
 
 /* One pass: E = 2^(k + lc) <= 2^V::BL elements per block, E >> R threads. */
-template <bool DIT, int RLOW, bool X, class V>
+template <bool DIT, int RLOW, bool X, class V, class F>
 __global__ void __launch_bounds__((1 << V::BL) >> V::R, V::MINB)
-    k_ntt_pass(const czd_pass_args<czd_fr> a)
+    k_ntt_pass(const czd_pass_args<F> a)
 {
     extern __shared__ uint4 czd_ntt_sh[];
-    czd_pass<czd_fr, DIT, RLOW, X, V> t(a, blockIdx.x, threadIdx.x);
+    czd_pass<F, DIT, RLOW, X, V> t(a, blockIdx.x, threadIdx.x);
     t.load();
     t.compute(0);
     for (unsigned ri = 1; ri <= t.nu; ri++) {
@@ -490,14 +493,14 @@ __global__ void __launch_bounds__((1 << V::BL) >> V::R, V::MINB)
 /* The H step's middle: the inverse's last DIF pass (a) and the forward's
    first DIT pass (b) in one kernel, the data kept in registers between
    them (czd_pass::mid); X: b has the product (a one-pass transform). */
-template <int RLOW, bool X, class V>
+template <int RLOW, bool X, class V, class F>
 __global__ void __launch_bounds__((1 << V::BL) >> V::R, V::MINB)
-    k_ntt_mid(const czd_pass_args<czd_fr> a, const czd_pass_args<czd_fr> b)
+    k_ntt_mid(const czd_pass_args<F> a, const czd_pass_args<F> b)
 {
     extern __shared__ uint4 czd_ntt_sh[];
-    czd_pass<czd_fr, true, RLOW, X, V> t(b, blockIdx.x, threadIdx.x);
+    czd_pass<F, true, RLOW, X, V> t(b, blockIdx.x, threadIdx.x);
     {
-        czd_pass<czd_fr, false, RLOW, false, V> f(a, blockIdx.x, threadIdx.x);
+        czd_pass<F, false, RLOW, false, V> f(a, blockIdx.x, threadIdx.x);
         f.load();
         f.compute(0);
         for (unsigned ri = 1; ri <= f.nu; ri++) {
@@ -521,83 +524,83 @@ __global__ void __launch_bounds__((1 << V::BL) >> V::R, V::MINB)
     t.store();
 }
 
-template <int RLOW, bool X, class V>
-static cz_status czd_mid_launch1(czd_ctx *ctx, const czd_pass_args<czd_fr> &a, const czd_pass_args<czd_fr> &b)
+template <int RLOW, bool X, class V, class F>
+static cz_status czd_mid_launch1(czd_ctx *ctx, const czd_pass_args<F> &a, const czd_pass_args<F> &b)
 {
     static bool attr_set[64];
     if (a.k + a.lc > V::BL || a.k < V::R || a.k != b.k || a.lc != b.lc || a.s0 + a.k != a.log_n ||
         b.s0 + b.k != b.log_n || a.log_n != b.log_n)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT middle pass: passes of different shapes");
     unsigned E = 1u << (a.k + a.lc);
-    size_t shmem = (size_t)E * sizeof(czd_fr);
+    size_t shmem = (size_t)E * sizeof(F);
     if (shmem > 48 * 1024 && !attr_set[ctx->device & 63]) {
-        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_mid<RLOW, X, V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)(sizeof(czd_fr) << V::BL)));
+        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_mid<RLOW, X, V, F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)(sizeof(F) << V::BL)));
         attr_set[ctx->device & 63] = true;
     }
     size_t blocks = ((size_t)1 << a.log_n) >> (a.k + a.lc);
-    k_ntt_mid<RLOW, X, V><<<(unsigned)blocks, E >> V::R, shmem, ctx->stream>>>(a, b);
+    k_ntt_mid<RLOW, X, V, F><<<(unsigned)blocks, E >> V::R, shmem, ctx->stream>>>(a, b);
     CZD_LAUNCHED(ctx, "k_ntt_mid");
     return CZ_OK;
 }
 
-template <class V>
-static cz_status czd_mid_launch_v(czd_ctx *ctx, const czd_pass_args<czd_fr> &a, const czd_pass_args<czd_fr> &b)
+template <class V, class F>
+static cz_status czd_mid_launch_v(czd_ctx *ctx, const czd_pass_args<F> &a, const czd_pass_args<F> &b)
 {
     const unsigned rl = czd_rlow(a.k, V::R);
     if (b.pa) {
         if constexpr (V::R >= 3)
             if (rl == 3)
-                return czd_mid_launch1<3, true, V>(ctx, a, b);
-        return rl == 2 ? czd_mid_launch1<2, true, V>(ctx, a, b) : czd_mid_launch1<1, true, V>(ctx, a, b);
+                return czd_mid_launch1<3, true, V, F>(ctx, a, b);
+        return rl == 2 ? czd_mid_launch1<2, true, V, F>(ctx, a, b) : czd_mid_launch1<1, true, V, F>(ctx, a, b);
     }
     if constexpr (V::R >= 3)
         if (rl == 3)
-            return czd_mid_launch1<3, false, V>(ctx, a, b);
-    return rl == 2 ? czd_mid_launch1<2, false, V>(ctx, a, b) : czd_mid_launch1<1, false, V>(ctx, a, b);
+            return czd_mid_launch1<3, false, V, F>(ctx, a, b);
+    return rl == 2 ? czd_mid_launch1<2, false, V, F>(ctx, a, b) : czd_mid_launch1<1, false, V, F>(ctx, a, b);
 }
 
-template <bool DIT, int RLOW, bool X, class V>
-static cz_status czd_pass_launch1(czd_ctx *ctx, const czd_pass_args<czd_fr> &a)
+template <bool DIT, int RLOW, bool X, class V, class F>
+static cz_status czd_pass_launch1(czd_ctx *ctx, const czd_pass_args<F> &a)
 {
     static bool attr_set[64];
     if (a.k + a.lc > V::BL || a.k < V::R)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT pass of 2^%u x 2^%u elements: not for this variant", a.k, a.lc);
     unsigned E = 1u << (a.k + a.lc);
-    size_t shmem = (size_t)E * sizeof(czd_fr);
+    size_t shmem = (size_t)E * sizeof(F);
     if (shmem > 48 * 1024 && !attr_set[ctx->device & 63]) {
-        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_pass<DIT, RLOW, X, V>,
+        CZD_TRY(ctx, cudaFuncSetAttribute(k_ntt_pass<DIT, RLOW, X, V, F>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)(sizeof(czd_fr) << V::BL)));
+                                          (int)(sizeof(F) << V::BL)));
         attr_set[ctx->device & 63] = true;
     }
     size_t blocks = ((size_t)1 << a.log_n) >> (a.k + a.lc);
-    k_ntt_pass<DIT, RLOW, X, V><<<(unsigned)blocks, E >> V::R, shmem, ctx->stream>>>(a);
+    k_ntt_pass<DIT, RLOW, X, V, F><<<(unsigned)blocks, E >> V::R, shmem, ctx->stream>>>(a);
     CZD_LAUNCHED(ctx, DIT ? "k_ntt_pass<dit>" : "k_ntt_pass<dif>");
     return CZ_OK;
 }
 
-template <bool DIT, bool X, class V>
-static cz_status czd_pass_launch_rl(czd_ctx *ctx, const czd_pass_args<czd_fr> &a)
+template <bool DIT, bool X, class V, class F>
+static cz_status czd_pass_launch_rl(czd_ctx *ctx, const czd_pass_args<F> &a)
 {
     const unsigned rl = czd_rlow(a.k, V::R);
     if constexpr (V::R >= 3)
         if (rl == 3)
-            return czd_pass_launch1<DIT, 3, X, V>(ctx, a);
+            return czd_pass_launch1<DIT, 3, X, V, F>(ctx, a);
     if (rl == 2)
-        return czd_pass_launch1<DIT, 2, X, V>(ctx, a);
-    return czd_pass_launch1<DIT, 1, X, V>(ctx, a);
+        return czd_pass_launch1<DIT, 2, X, V, F>(ctx, a);
+    return czd_pass_launch1<DIT, 1, X, V, F>(ctx, a);
 }
 
 /* a pass of variant V: the kernel with the extras only when it has some */
-template <class V>
-static cz_status czd_pass_launch_v(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr> &a)
+template <class V, class F>
+static cz_status czd_pass_launch_v(czd_ctx *ctx, bool dit, const czd_pass_args<F> &a)
 {
     static_assert(V::R == 2 || V::R == 3, "rounds of 2 or 3 stages");
     const bool x = a.pre || a.post || a.pa || a.rows || a.pre_x;
     if (dit)
-        return x ? czd_pass_launch_rl<true, true, V>(ctx, a) : czd_pass_launch_rl<true, false, V>(ctx, a);
-    return x ? czd_pass_launch_rl<false, true, V>(ctx, a) : czd_pass_launch_rl<false, false, V>(ctx, a);
+        return x ? czd_pass_launch_rl<true, true, V, F>(ctx, a) : czd_pass_launch_rl<true, false, V, F>(ctx, a);
+    return x ? czd_pass_launch_rl<false, true, V, F>(ctx, a) : czd_pass_launch_rl<false, false, V, F>(ctx, a);
 }
 
 #define CZD_NTT_LAUNCH_DECL(i, name, r, vec, ts, minb, bl)                                    \
@@ -610,12 +613,17 @@ CZD_NTT_VARIANTS(CZD_NTT_LAUNCH_DECL)
 #define CZD_NTT_VARIANT_TU(i)                                                               \
     cz_status czd_ntt_launch_v##i(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr> &a)   \
     {                                                                                       \
-        return czd_pass_launch_v<czd_nv_at<i>::type>(ctx, dit, a);                          \
+        return czd_pass_launch_v<czd_nv_at<i>::type, czd_fr>(ctx, dit, a);                  \
     }                                                                                       \
     cz_status czd_ntt_mid_v##i(czd_ctx *ctx, const czd_pass_args<czd_fr> &a, const czd_pass_args<czd_fr> &b) \
     {                                                                                       \
-        return czd_mid_launch_v<czd_nv_at<i>::type>(ctx, a, b);                             \
+        return czd_mid_launch_v<czd_nv_at<i>::type, czd_fr>(ctx, a, b);                     \
     }
+
+/* BN254's Fr: one variant, CZD_NTT_BN254_VARIANT, in cuda/ntt_bn254.cu */
+cz_status czd_ntt_launch_bn254(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr254> &a);
+cz_status czd_ntt_mid_bn254(czd_ctx *ctx, const czd_pass_args<czd_fr254> &a,
+                            const czd_pass_args<czd_fr254> &b);
 #endif /* __CUDACC__ */
 
 #endif

@@ -26,6 +26,8 @@
 #include "backend/backend.h"
 #include "curve/curve.h"
 #include "field/field.h"
+#include "curve/bn254_curve.h"
+#include "field/bn254.h"
 
 typedef struct cz_cuda_ctx cz_cuda_ctx;
 
@@ -199,5 +201,47 @@ cz_status cz_cuda_g1_curve_test(cz_cuda_ctx *ctx, cz_g1_jac *madd, cz_g1_jac *ad
                                 const cz_g1_affine *a, const cz_g1_affine *b, size_t n);
 cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *ctx, cz_g2_jac *madd, cz_g2_jac *add, cz_g2_jac *dbl,
                                 const cz_g2_affine *a, const cz_g2_affine *b, size_t n);
+
+/* ---- BN254 ("bn128", snarkjs's curve) ----
+ * _bn254 twins of the NTT, MSM and check functions above (no curve test:
+ * the MSMs check BN254's point formulas), over BN254's
+ * fields and groups: host layouts of curve/bn254_curve.h (affine G1 64
+ * bytes, G2 128, infinity all zero: the points of a bn128 .zkey), scalars
+ * cz_bn254_fr (Montgomery, or plain 256-bit integers with
+ * CZ_CUDA_MSM_PLAIN, taken mod r). The same kernels compiled over BN254's
+ * field parameters; same flags, limits and errors. NTTs: log_n <= 28 (the
+ * 2-adicity of r), omega a primitive 2^log_n-th root (the domain's of
+ * poly/ntt_bn254.h: snarkjs's roots); the H step with g = the domain's
+ * omega_2n is cz_bn254_ntt_snarkjs_odd_points on each vector, then
+ * a .* b - c. */
+cz_status cz_cuda_bn254_ntt(cz_cuda_ctx *ctx, cz_bn254_fr *a, unsigned log_n,
+                            const cz_bn254_fr *omega, cz_cuda_ntt_kind kind, const cz_bn254_fr *g);
+cz_status cz_cuda_bn254_ntt_dev(cz_cuda_ctx *ctx, cz_cuda_buf *a, unsigned log_n,
+                                const cz_bn254_fr *omega, cz_cuda_ntt_kind kind,
+                                const cz_bn254_fr *g, unsigned flags);
+cz_status cz_cuda_bn254_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n,
+                                  const cz_bn254_fr *omega, const cz_bn254_fr *g);
+cz_status cz_cuda_bn254_g1_msm(cz_cuda_ctx *ctx, cz_bn254_g1_jac *out,
+                               const cz_bn254_g1_affine *bases, const cz_bn254_fr *scalars,
+                               size_t n, unsigned flags);
+cz_status cz_cuda_bn254_g2_msm(cz_cuda_ctx *ctx, cz_bn254_g2_jac *out,
+                               const cz_bn254_g2_affine *bases, const cz_bn254_fr *scalars,
+                               size_t n, unsigned flags);
+cz_status cz_cuda_bn254_g1_msm_dev(cz_cuda_ctx *ctx, cz_bn254_g1_jac *out, const cz_cuda_buf *bases,
+                                   const cz_bn254_fr *scalars_host, const cz_cuda_buf *scalars_dev,
+                                   size_t n, unsigned flags, unsigned window_bits);
+cz_status cz_cuda_bn254_g2_msm_dev(cz_cuda_ctx *ctx, cz_bn254_g2_jac *out, const cz_cuda_buf *bases,
+                                   const cz_bn254_fr *scalars_host, const cz_cuda_buf *scalars_dev,
+                                   size_t n, unsigned flags, unsigned window_bits);
+cz_status cz_cuda_bn254_g1_gen_points(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t n,
+                                      const cz_bn254_fr *k, size_t m);
+cz_status cz_cuda_bn254_g2_gen_points(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t n,
+                                      const cz_bn254_fr *k, size_t m);
+cz_status cz_cuda_bn254_fr_op(cz_cuda_ctx *ctx, int op, cz_bn254_fr *out, const cz_bn254_fr *a,
+                              const cz_bn254_fr *b, size_t n);
+cz_status cz_cuda_bn254_fp_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp *out, const cz_bn254_fp *a,
+                              const cz_bn254_fp *b, size_t n);
+cz_status cz_cuda_bn254_fp2_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp2 *out, const cz_bn254_fp2 *a,
+                               const cz_bn254_fp2 *b, size_t n);
 
 #endif

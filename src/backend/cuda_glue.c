@@ -2073,6 +2073,149 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, cz_backend *host, ch
     return CZ_OK;
 }
 
+/* ---- BN254: the same kernels over BN254's fields (cuda.h's _bn254 twins) ---- */
+
+_Static_assert(sizeof(cz_bn254_fr) == sizeof(cz_fr), "BN254 and BLS12-381 scalars: 32 bytes each");
+
+cz_status cz_cuda_bn254_ntt_dev(cz_cuda_ctx *ctx, cz_cuda_buf *a, unsigned log_n,
+                                const cz_bn254_fr *omega, cz_cuda_ntt_kind kind,
+                                const cz_bn254_fr *g, unsigned flags)
+{
+    if (!ctx || !a || !omega || log_n > 28)
+        return ctx ? fail(ctx, CZ_ERR_ARG, "BN254 NTT: bad argument (log_n <= 28, omega required)")
+                   : CZ_ERR_ARG;
+    if (a->bytes < (sizeof(cz_bn254_fr) << log_n))
+        return fail(ctx, CZ_ERR_ARG, "BN254 NTT: device buffer smaller than 2^log_n elements");
+    bool coset = kind == CZ_CUDA_NTT_COSET_FORWARD || kind == CZ_CUDA_NTT_COSET_INVERSE;
+    bool inverse = kind == CZ_CUDA_NTT_INVERSE || kind == CZ_CUDA_NTT_COSET_INVERSE;
+    if (coset && (!g || cz_bn254_fr_is_zero(g)))
+        return fail(ctx, CZ_ERR_ARG, "BN254 NTT: a coset transform needs a nonzero shift g");
+    if (inverse && (flags & CZ_CUDA_NTT_BITREV_OUT))
+        return fail(ctx, CZ_ERR_ARG, "BN254 NTT: bit-reversed output is for forward transforms");
+    int bitrev = (flags & CZ_CUDA_NTT_BITREV_OUT) != 0;
+    if (!inverse)
+        return pass(ctx, czd_ntt_bn254(ctx->d, a->dev, log_n, omega, coset ? g : NULL, bitrev, NULL,
+                                       NULL));
+    cz_bn254_fr w_inv, n_inv, g_inv, n_fr;
+    cz_bn254_fr_inv(&w_inv, omega);
+    cz_bn254_fr_set_u64(&n_fr, (uint64_t)1 << log_n);
+    cz_bn254_fr_inv(&n_inv, &n_fr);
+    if (coset)
+        cz_bn254_fr_inv(&g_inv, g);
+    return pass(ctx, czd_ntt_bn254(ctx->d, a->dev, log_n, &w_inv, NULL, 0, &n_inv,
+                                   coset ? &g_inv : NULL));
+}
+
+cz_status cz_cuda_bn254_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n,
+                                  const cz_bn254_fr *omega, const cz_bn254_fr *g)
+{
+    if (!ctx || !abc || !omega || !g || log_n > 28)
+        return ctx ? fail(ctx, CZ_ERR_ARG,
+                          "BN254 H step: bad argument (log_n <= 28, omega and g required)")
+                   : CZ_ERR_ARG;
+    for (int i = 0; i < 3; i++)
+        if (!abc[i].dev || abc[i].bytes < (sizeof(cz_bn254_fr) << log_n))
+            return fail(ctx, CZ_ERR_ARG, "BN254 H step: device buffer smaller than 2^log_n elements");
+    cz_bn254_fr w_inv, n_inv, n_fr, g2;
+    cz_bn254_fr_inv(&w_inv, omega);
+    cz_bn254_fr_set_u64(&n_fr, (uint64_t)1 << log_n);
+    cz_bn254_fr_inv(&n_inv, &n_fr);
+    cz_bn254_fr_sqr(&g2, g);
+    return pass(ctx, czd_ntt_h_bn254(ctx->d, abc[0].dev, abc[1].dev, abc[2].dev, log_n, omega,
+                                     &w_inv, &n_inv, g, cz_bn254_fr_eq(&g2, omega)));
+}
+
+cz_status cz_cuda_bn254_ntt(cz_cuda_ctx *ctx, cz_bn254_fr *a, unsigned log_n,
+                            const cz_bn254_fr *omega, cz_cuda_ntt_kind kind, const cz_bn254_fr *g)
+{
+    if (!ctx || !a || log_n > 28)
+        return ctx ? fail(ctx, CZ_ERR_ARG, "BN254 NTT: bad argument") : CZ_ERR_ARG;
+    size_t bytes = sizeof(cz_bn254_fr) << log_n;
+    cz_cuda_buf b;
+    cz_status st = tmp_bufs(ctx, &b, &bytes, 1);
+    if (st != CZ_OK)
+        return st;
+    if ((st = cz_cuda_upload(ctx, &b, 0, a, bytes)) == CZ_OK &&
+        (st = cz_cuda_bn254_ntt_dev(ctx, &b, log_n, omega, kind, g, 0)) == CZ_OK)
+        st = cz_cuda_download(ctx, a, &b, 0, bytes);
+    tmp_free(ctx, &b, 1);
+    return st;
+}
+
+MSM_SUM(bn254_g1)
+MSM_SUM(bn254_g2)
+
+#define MSM_FINISH_BN254(G, GROUP)                                                             \
+    cz_status cz_cuda_bn254_##G##_msm_dev(cz_cuda_ctx *ctx, cz_bn254_##G##_jac *out,           \
+                                          const cz_cuda_buf *bases,                            \
+                                          const cz_bn254_fr *scalars_host,                     \
+                                          const cz_cuda_buf *scalars_dev, size_t n,            \
+                                          unsigned flags, unsigned window_bits)                \
+    {                                                                                          \
+        if (!ctx || !out)                                                                      \
+            return ctx ? fail(ctx, CZ_ERR_ARG, "MSM: bad argument") : CZ_ERR_ARG;              \
+        cz_bn254_##G##_xyzz *parts = malloc(CZD_MSM_PARTS_CAP * sizeof *parts), acc;           \
+        if (!parts)                                                                            \
+            return fail(ctx, CZ_ERR_NOMEM, "out of host memory");                              \
+        unsigned nwin = 0, cnt = 0, c = 0;                                                     \
+        cz_status st = msm_dev(ctx, GROUP, parts, &nwin, &cnt, &c, bases,                      \
+                               sizeof(cz_bn254_##G##_affine), (const cz_fr *)scalars_host,     \
+                               scalars_dev, n, flags, window_bits);                            \
+        if (st == CZ_OK) {                                                                     \
+            msm_sum_bn254_##G(&acc, parts, nwin, cnt, c);                                      \
+            cz_bn254_##G##_xyzz_to_jac(out, &acc);                                             \
+        }                                                                                      \
+        free(parts);                                                                           \
+        return st;                                                                             \
+    }                                                                                          \
+    cz_status cz_cuda_bn254_##G##_msm(cz_cuda_ctx *ctx, cz_bn254_##G##_jac *out,               \
+                                      const cz_bn254_##G##_affine *bases,                      \
+                                      const cz_bn254_fr *scalars, size_t n, unsigned flags)    \
+    {                                                                                          \
+        if (!ctx || !out || (n && (!bases || !scalars)))                                       \
+            return ctx ? fail(ctx, CZ_ERR_ARG, "MSM: bad argument") : CZ_ERR_ARG;              \
+        size_t bytes = n * sizeof *bases;                                                      \
+        cz_cuda_buf b;                                                                         \
+        cz_status st = tmp_bufs(ctx, &b, &bytes, 1);                                           \
+        if (st != CZ_OK)                                                                       \
+            return st;                                                                         \
+        if ((st = cz_cuda_upload(ctx, &b, 0, bases, bytes)) == CZ_OK)                          \
+            st = cz_cuda_bn254_##G##_msm_dev(ctx, out, &b, scalars, NULL, n, flags, 0);        \
+        tmp_free(ctx, &b, 1);                                                                  \
+        return st;                                                                             \
+    }
+MSM_FINISH_BN254(g1, CZD_BN254_G1)
+MSM_FINISH_BN254(g2, CZD_BN254_G2)
+
+cz_status cz_cuda_bn254_g1_gen_points(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t n,
+                                      const cz_bn254_fr *k, size_t m)
+{
+    return gen_points(ctx, CZD_BN254_G1, out, sizeof(cz_bn254_g1_affine), n, (const cz_fr *)k, m);
+}
+
+cz_status cz_cuda_bn254_g2_gen_points(cz_cuda_ctx *ctx, cz_cuda_buf *out, size_t n,
+                                      const cz_bn254_fr *k, size_t m)
+{
+    return gen_points(ctx, CZD_BN254_G2, out, sizeof(cz_bn254_g2_affine), n, (const cz_fr *)k, m);
+}
+
+cz_status cz_cuda_bn254_fr_op(cz_cuda_ctx *ctx, int op, cz_bn254_fr *out, const cz_bn254_fr *a,
+                              const cz_bn254_fr *b, size_t n)
+{
+    return field_op(ctx, 3, op, out, a, b, n, sizeof(cz_bn254_fr));
+}
+cz_status cz_cuda_bn254_fp_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp *out, const cz_bn254_fp *a,
+                              const cz_bn254_fp *b, size_t n)
+{
+    return field_op(ctx, 4, op, out, a, b, n, sizeof(cz_bn254_fp));
+}
+cz_status cz_cuda_bn254_fp2_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp2 *out, const cz_bn254_fp2 *a,
+                               const cz_bn254_fp2 *b, size_t n)
+{
+    return field_op(ctx, 5, op, out, a, b, n, sizeof(cz_bn254_fp2));
+}
+
+
 #else /* !CUZK_HAVE_CUDA: every entry point reports that CUDA is not built */
 
 struct cz_cuda_ctx {
@@ -2167,6 +2310,37 @@ cz_status cz_cuda_g1_curve_test(cz_cuda_ctx *c, cz_g1_jac *m, cz_g1_jac *a, cz_g
 cz_status cz_cuda_g2_curve_test(cz_cuda_ctx *c, cz_g2_jac *m, cz_g2_jac *a, cz_g2_jac *d,
                                 const cz_g2_affine *x, const cz_g2_affine *y, size_t n)
 { (void)c, (void)m, (void)a, (void)d, (void)x, (void)y, (void)n; return NO_CUDA; }
+cz_status cz_cuda_bn254_ntt(cz_cuda_ctx *c, cz_bn254_fr *a, unsigned l, const cz_bn254_fr *w,
+                            cz_cuda_ntt_kind k, const cz_bn254_fr *g)
+{ (void)c, (void)a, (void)l, (void)w, (void)k, (void)g; return NO_CUDA; }
+cz_status cz_cuda_bn254_ntt_dev(cz_cuda_ctx *c, cz_cuda_buf *a, unsigned l, const cz_bn254_fr *w,
+                                cz_cuda_ntt_kind k, const cz_bn254_fr *g, unsigned f)
+{ (void)c, (void)a, (void)l, (void)w, (void)k, (void)g, (void)f; return NO_CUDA; }
+cz_status cz_cuda_bn254_ntt_h_dev(cz_cuda_ctx *c, cz_cuda_buf abc[3], unsigned l, const cz_bn254_fr *w,
+                                  const cz_bn254_fr *g)
+{ (void)c, (void)abc, (void)l, (void)w, (void)g; return NO_CUDA; }
+#define NO_CUDA_BN254_GROUP(G)                                                                 \
+    cz_status cz_cuda_bn254_##G##_msm(cz_cuda_ctx *c, cz_bn254_##G##_jac *o,                   \
+                                      const cz_bn254_##G##_affine *b, const cz_bn254_fr *s,    \
+                                      size_t n, unsigned f)                                    \
+    { (void)c, (void)o, (void)b, (void)s, (void)n, (void)f; return NO_CUDA; }                  \
+    cz_status cz_cuda_bn254_##G##_msm_dev(cz_cuda_ctx *c, cz_bn254_##G##_jac *o,               \
+                                          const cz_cuda_buf *b, const cz_bn254_fr *sh,         \
+                                          const cz_cuda_buf *sd, size_t n, unsigned f,         \
+                                          unsigned w)                                          \
+    { (void)c, (void)o, (void)b, (void)sh, (void)sd, (void)n, (void)f, (void)w; return NO_CUDA; } \
+    cz_status cz_cuda_bn254_##G##_gen_points(cz_cuda_ctx *c, cz_cuda_buf *o, size_t n,         \
+                                             const cz_bn254_fr *k, size_t m)                   \
+    { (void)c, (void)o, (void)n, (void)k, (void)m; return NO_CUDA; }
+NO_CUDA_BN254_GROUP(g1)
+NO_CUDA_BN254_GROUP(g2)
+#define NO_CUDA_BN254_FIELD(F)                                                                 \
+    cz_status cz_cuda_bn254_##F##_op(cz_cuda_ctx *c, int op, cz_bn254_##F *o,                  \
+                                     const cz_bn254_##F *a, const cz_bn254_##F *b, size_t n)   \
+    { (void)c, (void)op, (void)o, (void)a, (void)b, (void)n; return NO_CUDA; }
+NO_CUDA_BN254_FIELD(fr)
+NO_CUDA_BN254_FIELD(fp)
+NO_CUDA_BN254_FIELD(fp2)
 
 #endif
 

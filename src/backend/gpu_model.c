@@ -22,6 +22,9 @@
  *   - a side copy (czd_copy_h2d_side) runs on its caller's thread, beside
  *     the owner's calls, counted and failed like any other call (its
  *     message in the caller's buffer, a trap marking the context).
+ * BN254's MSMs, point generation, fields and NTT (czd.h's CZD_BN254_G1/G2,
+ * fields 3..5, czd_ntt_bn254) are modelled the same way over the host's
+ * BN254 code.
  * Knobs (environment): CUZK_GPU_MODEL_DEVICES (default 1),
  * CUZK_GPU_MODEL_MB, CUZK_GPU_MODEL_FAIL=k:nomem|error|sticky (the k-th
  * device call of the process fails: out of memory, as when another
@@ -41,9 +44,12 @@
 #include <sys/mman.h>
 
 #include "../../cuda/czd.h"
+#include "curve/bn254_curve.h"
 #include "curve/curve.h"
+#include "field/bn254.h"
 #include "field/field.h"
 #include "msm/msm.h"
+#include "msm/msm_bn254.h"
 #include "util/threadpool.h"
 
 #define MODEL_MAX_DEVICES 16
@@ -403,6 +409,311 @@ void czd_host_unpin(void *host) { (void)host; }
 
 cz_status czd_sync(czd_ctx *ctx) { return launch(ctx, "cudaStreamSynchronize"); }
 
+/* ---- BN254 (czd.h's groups CZD_BN254_G1/G2, fields 3..5, czd_ntt_bn254):
+ * the same models over the host's BN254 code ---- */
+
+#define BN254_FIELD_OPS(F, T)                                                                  \
+    static void bn254_field_##F(int op, T *out, const T *a, const T *b, size_t n)              \
+    {                                                                                          \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            T r;                                                                               \
+            switch (op) {                                                                      \
+            case 0: cz_bn254_##F##_add(&r, &a[i], &b[i]); break;                               \
+            case 1: cz_bn254_##F##_sub(&r, &a[i], &b[i]); break;                               \
+            case 2: cz_bn254_##F##_mul(&r, &a[i], &b[i]); break;                               \
+            case 3: cz_bn254_##F##_sqr(&r, &a[i]); break;                                      \
+            case 4: cz_bn254_##F##_to_limbs((uint64_t *)&r, &a[i]); break;                     \
+            default: cz_bn254_##F##_inv(&r, &a[i]); break;                                     \
+            }                                                                                  \
+            out[i] = r;                                                                        \
+        }                                                                                      \
+    }
+BN254_FIELD_OPS(fr, cz_bn254_fr)
+BN254_FIELD_OPS(fp, cz_bn254_fp)
+
+static void bn254_field_fp2(int op, cz_bn254_fp2 *out, const cz_bn254_fp2 *a,
+                            const cz_bn254_fp2 *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cz_bn254_fp2 r;
+        switch (op) {
+        case 0: cz_bn254_fp2_add(&r, &a[i], &b[i]); break;
+        case 1: cz_bn254_fp2_sub(&r, &a[i], &b[i]); break;
+        case 2: cz_bn254_fp2_mul(&r, &a[i], &b[i]); break;
+        case 3: cz_bn254_fp2_sqr(&r, &a[i]); break;
+        case 4:
+            cz_bn254_fp_to_limbs((uint64_t *)&r.c0, &a[i].c0);
+            cz_bn254_fp_to_limbs((uint64_t *)&r.c1, &a[i].c1);
+            break;
+        default: cz_bn254_fp2_inv(&r, &a[i]); break;
+        }
+        out[i] = r;
+    }
+}
+
+static cz_status bn254_field_op(czd_ctx *ctx, int field, int op, void *dev_out, const void *dev_a,
+                                const void *dev_b, size_t n)
+{
+    cz_status st = launch(ctx, "k_field_op");
+    if (st != CZ_OK)
+        return st;
+    size_t eb = field == 5 ? sizeof(cz_bn254_fp2) : sizeof(cz_bn254_fr);
+    NEED(ctx, dev_out, n * eb, "k_field_op out");
+    NEED(ctx, dev_a, n * eb, "k_field_op a");
+    NEED(ctx, dev_b, n * eb, "k_field_op b");
+    if (field == 3)
+        bn254_field_fr(op, dev_out, dev_a, dev_b, n);
+    else if (field == 4)
+        bn254_field_fp(op, dev_out, dev_a, dev_b, n);
+    else
+        bn254_field_fp2(op, dev_out, dev_a, dev_b, n);
+    return CZ_OK;
+}
+
+#define BN254_GROUP(G, F)                                                                      \
+    static cz_status bn254_gen_##G(cz_bn254_##G##_affine *out, size_t n, const cz_bn254_fr *k, \
+                                   size_t m)                                                   \
+    {                                                                                          \
+        size_t chunk = 4096;                                                                   \
+        cz_bn254_##G##_affine *base = malloc(m * sizeof *base);                                \
+        cz_bn254_##G##_jac *tmp = malloc((m > chunk ? m : chunk) * sizeof *tmp), gen;          \
+        if (!base || !tmp) {                                                                   \
+            free(base);                                                                        \
+            free(tmp);                                                                         \
+            return CZ_ERR_NOMEM;                                                               \
+        }                                                                                      \
+        cz_bn254_##G##_affine g;                                                               \
+        cz_bn254_##G##_generator(&g);                                                          \
+        cz_bn254_##G##_jac_from_affine(&gen, &g);                                              \
+        for (size_t j = 0; j < m; j++) {                                                       \
+            uint64_t s[4];                                                                     \
+            cz_bn254_fr_to_limbs(s, &k[j]);                                                    \
+            cz_bn254_##G##_jac_mul_var(&tmp[j], &gen, s, 4);                                   \
+        }                                                                                      \
+        cz_bn254_##G##_jac_batch_to_affine(base, tmp, m);                                      \
+        for (size_t i0 = 0; i0 < n; i0 += chunk) {                                             \
+            size_t cnt = n - i0 < chunk ? n - i0 : chunk;                                      \
+            for (size_t q = 0; q < cnt; q++) {                                                 \
+                size_t i = i0 + q;                                                             \
+                cz_bn254_##G##_jac_from_affine(&tmp[q], &base[i % m]);                         \
+                if (i >= m)                                                                    \
+                    cz_bn254_##G##_jac_add_affine(&tmp[q], &tmp[q], &base[(i / m) % m]);       \
+            }                                                                                  \
+            cz_bn254_##G##_jac_batch_to_affine(out + i0, tmp, cnt);                            \
+        }                                                                                      \
+        free(base);                                                                            \
+        free(tmp);                                                                             \
+        return CZ_OK;                                                                          \
+    }                                                                                          \
+    /* as msm_parts_g1 below: windows of 128 bits, two parts each */                           \
+    static cz_status bn254_msm_parts_##G(cz_bn254_##G##_xyzz *parts,                           \
+                                         const cz_bn254_##G##_affine *pts,                     \
+                                         const cz_bn254_fr *half[2], size_t n)                 \
+    {                                                                                          \
+        cz_msm_opts o = {.pool = cz_threadpool_global(), .form = CZ_MSM_SCALAR_PLAIN};         \
+        size_t h = n / 2, lo[2] = {0, h}, cnt[2] = {h, n - h};                                 \
+        for (int w = 0; w < 2; w++)                                                            \
+            for (int k = 0; k < 2; k++) {                                                      \
+                cz_bn254_##G##_jac j;                                                          \
+                cz_status st = cz_bn254_##G##_msm(&j, pts + lo[k], half[w] + lo[k], cnt[k], &o); \
+                if (st != CZ_OK)                                                               \
+                    return st;                                                                 \
+                cz_bn254_##G##_xyzz *x = &parts[w * 2 + k];                                    \
+                if (cz_bn254_##G##_jac_is_infinity(&j)) {                                      \
+                    cz_bn254_##G##_xyzz_infinity(x);                                           \
+                    continue;                                                                  \
+                }                                                                              \
+                x->x = j.x;                                                                    \
+                x->y = j.y;                                                                    \
+                cz_bn254_##F##_sqr(&x->zz, &j.z);                                              \
+                cz_bn254_##F##_mul(&x->zzz, &x->zz, &j.z);                                     \
+            }                                                                                  \
+        return CZ_OK;                                                                          \
+    }
+BN254_GROUP(g1, fp)
+BN254_GROUP(g2, fp2)
+
+static cz_status bn254_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const void *k,
+                                  size_t m)
+{
+    cz_status st = launch(ctx, "k_gen_points");
+    if (st != CZ_OK)
+        return st;
+    int g1 = group == CZD_BN254_G1;
+    NEED(ctx, dev_out, n * (g1 ? sizeof(cz_bn254_g1_affine) : sizeof(cz_bn254_g2_affine)),
+         "k_gen_points out");
+    st = g1 ? bn254_gen_g1(dev_out, n, k, m) : bn254_gen_g2(dev_out, n, k, m);
+    return st == CZ_OK ? st : fail(ctx, st, "point generation: out of host memory");
+}
+
+/* parts as czd_msm's model (below): 2 windows of 128 bits, 2 parts each;
+   scratch as msm.cu's for one window, with BN254's sizes */
+static cz_status bn254_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned *cnt,
+                           unsigned *c, const void *dev_points, const void *dev_scalars, size_t n,
+                           unsigned flags, unsigned window_bits)
+{
+    const int plain = (flags & CZD_MSM_PLAIN) != 0, g1 = group == CZD_BN254_G1;
+    *nwin = *cnt = *c = 0;
+    if (n == 0)
+        return CZ_OK;
+    if (n >= ((size_t)1 << 31))
+        return fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
+    if ((flags & CZD_MSM_GENERAL) && (flags & CZD_MSM_BITS))
+        return fail(ctx, CZ_ERR_ARG, "MSM: both the general and the bit path forced");
+    cz_status st = launch(ctx, "k_accumulate");
+    if (st != CZ_OK)
+        return st;
+    unsigned wb = window_bits, lg = 0;
+    while (((size_t)1 << lg) < n)
+        lg++;
+    if (wb == 0) {
+        wb = g1 ? (lg > 7 ? lg - 3 : 4) : (lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4);
+        if (wb > 16)
+            wb = 16;
+    }
+    if (wb < 2 || wb > 20)
+        return fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", wb);
+    size_t xb = g1 ? sizeof(cz_bn254_g1_xyzz) : sizeof(cz_bn254_g2_xyzz);
+    unsigned nw = 254 % wb ? (254 + wb - 1) / wb : 254 / wb + 1;
+    size_t nbw = (size_t)1 << (wb - 1);
+    size_t need = n * sizeof(cz_bn254_fr) + nw * nbw * xb + n * 16 + nbw * 8 + 1024 +
+                  3 * ((size_t)MODEL_SMS * 512 + 1) * xb + ((size_t)64 << 20);
+    if (need > ctx->arena_bytes - ctx->used)
+        return fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
+    NEED(ctx, dev_points, n * (g1 ? sizeof(cz_bn254_g1_affine) : sizeof(cz_bn254_g2_affine)),
+         "MSM points");
+    NEED(ctx, dev_scalars, n * sizeof(cz_bn254_fr), "MSM scalars");
+    cz_bn254_fr *half = malloc(2 * n * sizeof *half);
+    if (!half)
+        return fail(ctx, CZ_ERR_NOMEM, "MSM: out of host memory (cuda model)");
+    const cz_bn254_fr *s = dev_scalars;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v[4];
+        if (plain) {
+            /* any 256-bit integer, taken mod r */
+            cz_bn254_fr t, r1;
+            uint64_t x[4];
+            memcpy(x, &s[i], sizeof x);
+            /* x = hi 2^128 + lo, each of hi, lo and 2^128 below r */
+            uint64_t lo[4] = {x[0], x[1], 0, 0}, hi[4] = {x[2], x[3], 0, 0}, p128[4] = {0, 0, 1, 0};
+            cz_bn254_fr flo, fhi, f128;
+            cz_bn254_fr_from_limbs(&flo, lo);
+            cz_bn254_fr_from_limbs(&fhi, hi);
+            cz_bn254_fr_from_limbs(&f128, p128);
+            cz_bn254_fr_mul(&t, &fhi, &f128);
+            cz_bn254_fr_add(&r1, &t, &flo);
+            cz_bn254_fr_to_limbs(v, &r1);
+        } else {
+            cz_bn254_fr_to_limbs(v, &s[i]);
+        }
+        uint64_t lo[4] = {v[0], v[1], 0, 0}, hi[4] = {v[2], v[3], 0, 0};
+        memcpy(&half[i], lo, sizeof lo);
+        memcpy(&half[n + i], hi, sizeof hi);
+    }
+    const cz_bn254_fr *halves[2] = {half, half + n};
+    st = g1 ? bn254_msm_parts_g1(parts, dev_points, halves, n)
+            : bn254_msm_parts_g2(parts, dev_points, halves, n);
+    free(half);
+    if (st != CZ_OK)
+        return fail(ctx, st, "MSM of %zu points failed on the host (cuda model)", n);
+    *nwin = 2;
+    *cnt = 2;
+    *c = 128;
+    return CZ_OK;
+}
+
+static void bn254_pow_table(cz_bn254_fr *t, const cz_bn254_fr *b, size_t count)
+{
+    if (count)
+        cz_bn254_fr_one(&t[0]);
+    for (size_t j = 1; j < count; j++)
+        cz_bn254_fr_mul(&t[j], &t[j - 1], b);
+}
+
+/* as czd_ntt's model below, over BN254's Fr */
+cz_status czd_ntt_bn254(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
+                        const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
+{
+    if (log_n > 28)
+        return fail(ctx, CZ_ERR_ARG, "BN254 NTT of 2^%u: at most 2^28", log_n);
+    cz_status st = launch(ctx, "k_ntt_pass");
+    if (st != CZ_OK)
+        return st;
+    size_t n = (size_t)1 << log_n;
+    cz_bn254_fr *a = dev_a;
+    NEED(ctx, a, n * sizeof(cz_bn254_fr), "NTT data");
+    cz_bn254_fr *t = malloc((n > 1 ? n / 2 : 1) * sizeof *t);
+    if (!t)
+        return fail(ctx, CZ_ERR_NOMEM, "NTT 2^%u: out of host memory (cuda model)", log_n);
+    cz_bn254_fr x;
+    if (pre_g) {
+        cz_bn254_fr_one(&x);
+        for (size_t j = 0; j < n; j++) {
+            cz_bn254_fr_mul(&a[j], &a[j], &x);
+            cz_bn254_fr_mul(&x, &x, pre_g);
+        }
+    }
+    bn254_pow_table(t, w_host, n / 2);
+    for (size_t len = n / 2; len >= 1; len /= 2) {
+        size_t stride = n / (2 * len);
+        for (size_t i = 0; i < n; i += 2 * len)
+            for (size_t j = 0; j < len; j++) {
+                cz_bn254_fr u = a[i + j], v = a[i + j + len];
+                cz_bn254_fr_add(&a[i + j], &u, &v);
+                cz_bn254_fr_sub(&v, &u, &v);
+                cz_bn254_fr_mul(&a[i + j + len], &v, &t[j * stride]);
+            }
+    }
+    if (!bitrev_out) {
+        for (size_t i = 0; i < n; i++) {
+            size_t r = 0;
+            for (unsigned b = 0; b < log_n; b++)
+                r |= ((i >> b) & 1) << (log_n - 1 - b);
+            if (i < r) {
+                x = a[i];
+                a[i] = a[r];
+                a[r] = x;
+            }
+        }
+        cz_bn254_fr_one(&x);
+        if (post_c)
+            x = *(const cz_bn254_fr *)post_c;
+        for (size_t j = 0; (post_c || post_h) && j < n; j++) {
+            cz_bn254_fr_mul(&a[j], &a[j], &x);
+            if (post_h)
+                cz_bn254_fr_mul(&x, &x, post_h);
+        }
+    }
+    free(t);
+    return CZ_OK;
+}
+
+cz_status czd_ntt_h_bn254(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
+                          const void *w, const void *w_inv, const void *n_inv, const void *g,
+                          int g_half)
+{
+    (void)g_half;
+    void *v[3] = {dev_a, dev_b, dev_c};
+    cz_status st = CZ_OK;
+    for (int i = 0; i < 3 && st == CZ_OK; i++) {
+        st = czd_ntt_bn254(ctx, v[i], log_n, w_inv, NULL, 0, n_inv, g);
+        if (st == CZ_OK)
+            st = czd_ntt_bn254(ctx, v[i], log_n, w, NULL, 0, NULL, NULL);
+    }
+    if (st == CZ_OK)
+        st = launch(ctx, "k_h_product");
+    if (st != CZ_OK)
+        return st;
+    size_t n = (size_t)1 << log_n;
+    cz_bn254_fr *a = dev_a;
+    const cz_bn254_fr *b = dev_b, *c = dev_c;
+    for (size_t j = 0; j < n; j++) {
+        cz_bn254_fr_mul(&a[j], &a[j], &b[j]);
+        cz_bn254_fr_sub(&a[j], &a[j], &c[j]);
+    }
+    return CZ_OK;
+}
+
 /* ---- arithmetic checks ---- */
 
 #define FIELD_OPS(F, T)                                                                        \
@@ -448,6 +759,8 @@ cz_status czd_field_op(czd_ctx *ctx, int field, int op, void *dev_out, const voi
 {
     if (n == 0)
         return CZ_OK;
+    if (field >= 3 && field <= 5)
+        return bn254_field_op(ctx, field, op, dev_out, dev_a, dev_b, n);
     cz_status st = launch(ctx, "k_field_op");
     if (st != CZ_OK)
         return st;
@@ -489,6 +802,8 @@ cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd, void *dev_
 {
     if (n == 0)
         return CZ_OK;
+    if (group != 1 && group != 2) /* as cuda/ctx.cu: BN254's is not instantiated */
+        return fail(ctx, CZ_ERR_ARG, "curve test: group %d not instantiated", group);
     cz_status st = launch(ctx, "k_curve_test");
     if (st != CZ_OK)
         return st;
@@ -549,6 +864,8 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
 {
     if (m == 0 || m > ((size_t)1 << 20))
         return fail(ctx, CZ_ERR_ARG, "point generation: m = %zu not in 1..2^20", m);
+    if (group == CZD_BN254_G1 || group == CZD_BN254_G2)
+        return bn254_gen_points(ctx, group, dev_out, n, k, m);
     cz_status st = launch(ctx, "k_gen_points");
     if (st != CZ_OK)
         return st;
@@ -1046,6 +1363,9 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
                   unsigned window_bits)
 {
     const int plain = (flags & CZD_MSM_PLAIN) != 0;
+    if (group == CZD_BN254_G1 || group == CZD_BN254_G2)
+        return bn254_msm(ctx, group, parts, nwin, cnt, c, dev_points, dev_scalars, n, flags,
+                         window_bits);
     if (group != 1 && group != 2)
         return fail(ctx, CZ_ERR_ARG, "unknown group %d", group);
     *nwin = *cnt = *c = 0;
