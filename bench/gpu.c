@@ -5,7 +5,13 @@
  *             [--g2-max 22] [--h-min 20] [--h-max 27] [--reps 5]
  *             [--only PART[,PART...]] (msm ntt h g2 bits fixed compact) [--wsweep LOG]
  *             [--bits LOG,LOG,...] [--bits-g2 N] [--bits-general 0|1]
- *             [--fixed-base N] [--compact LOG,LOG,...]
+ *             [--fixed-base N] [--compact LOG,LOG,...] [--curve bls12-381|bn254]
+ *
+ * --curve bn254 times the same kernels over BN254 ("bn128", cuda.h's
+ * _bn254 functions): the parts msm, g2, ntt and h (the others are
+ * BLS12-381's only), rows named "bn254_..." in the same table and JSON,
+ * by default G1 and G2 MSMs at 2^20..2^26 and the NTTs and H step at
+ * 2^20..2^24 (snarkjs's roots; an option given sets its bound as usual).
  *
  * Inputs are made on the device machine: points of random discrete log by
  * the GPU generator (base points k_j G, then sums of two), scalars and NTT
@@ -42,6 +48,7 @@
 
 #include "backend/cuda.h"
 #include "poly/ntt.h"
+#include "poly/ntt_bn254.h"
 
 static double now_ms(void)
 {
@@ -98,21 +105,63 @@ static void random_fr(cz_fr *a, size_t n, cz_rng *rng)
 }
 
 static uint64_t g_wsweep; /* bit LOG set: sweep the window width at 2^LOG */
+static int g_bn; /* --curve bn254 */
+
+/* BN254 scalars below 2^253 < r (the bytes of cz_bn254_fr) */
+static void random_fr254(cz_fr *a, size_t n, cz_rng *rng)
+{
+    random_fr(a, n, rng);
+    for (size_t i = 0; i < n; i++)
+        a[i].l[3] &= 0x1fffffffffffffffULL;
+}
+
+/* the MSM of the curve in use (scalars cz_fr or cz_bn254_fr: 32 bytes) */
+static cz_status msm_dev(cz_cuda_ctx *ctx, int g2, const cz_cuda_buf *pts, const cz_fr *sh,
+                         const cz_cuda_buf *sd, size_t n, unsigned flags, unsigned c)
+{
+    if (g_bn && g2) {
+        cz_bn254_g2_jac out;
+        return cz_cuda_bn254_g2_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n, flags, c);
+    }
+    if (g_bn) {
+        cz_bn254_g1_jac out;
+        return cz_cuda_bn254_g1_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n, flags, c);
+    }
+    if (g2) {
+        cz_g2_jac out;
+        return cz_cuda_g2_msm_dev(ctx, &out, pts, sh, sd, n, flags, c);
+    }
+    cz_g1_jac out;
+    return cz_cuda_g1_msm_dev(ctx, &out, pts, sh, sd, n, flags, c);
+}
 
 static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int reps, cz_rng *rng)
 {
     size_t nmax = (size_t)1 << hi;
-    size_t pb = g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine);
+    size_t pb = g_bn ? (g2 ? sizeof(cz_bn254_g2_affine) : sizeof(cz_bn254_g1_affine))
+                     : (g2 ? sizeof(cz_g2_affine) : sizeof(cz_g1_affine));
     cz_fr *s = malloc(nmax * sizeof *s);
     if (!s)
         die(NULL, CZ_ERR_NOMEM, "scalars");
-    random_fr(s, nmax, rng);
+    if (g_bn)
+        random_fr254(s, nmax, rng);
+    else
+        random_fr(s, nmax, rng);
     cz_cuda_buf pts, sc;
     double t0 = now_ms();
     CK(ctx, cz_cuda_buf_alloc(ctx, &pts, nmax * pb), "points buffer");
     cz_fr k[4096];
     random_fr(k, 4096, rng);
-    if (g2)
+    if (g_bn) {
+        for (int i = 0; i < 4096; i++) /* below BN254's r */
+            k[i].l[3] &= 0x1fffffffffffffffULL;
+        if (g2)
+            CK(ctx, cz_cuda_bn254_g2_gen_points(ctx, &pts, nmax, (const cz_bn254_fr *)k, 4096),
+               "gen points");
+        else
+            CK(ctx, cz_cuda_bn254_g1_gen_points(ctx, &pts, nmax, (const cz_bn254_fr *)k, 4096),
+               "gen points");
+    } else if (g2)
         CK(ctx, cz_cuda_g2_gen_points(ctx, &pts, nmax, k, 4096), "gen points");
     else
         CK(ctx, cz_cuda_g1_gen_points(ctx, &pts, nmax, k, 4096), "gen points");
@@ -127,20 +176,14 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
         for (int mode = 0; mode < (pinned ? 2 : 1); mode++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
-                cz_status st;
-                if (g2) {
-                    cz_g2_jac out;
-                    st = cz_cuda_g2_msm_dev(ctx, &out, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0);
-                } else {
-                    cz_g1_jac out;
-                    st = cz_cuda_g1_msm_dev(ctx, &out, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0);
-                }
+                cz_status st = msm_dev(ctx, g2, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0);
                 CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
             }
             char name[64];
-            snprintf(name, sizeof name, "%s_msm_%s", g2 ? "g2" : "g1", mode ? "pinned" : "dev");
+            snprintf(name, sizeof name, "%s%s_msm_%s", g_bn ? "bn254_" : "", g2 ? "g2" : "g1",
+                     mode ? "pinned" : "dev");
             report(name, lg, t, reps);
         }
     }
@@ -150,20 +193,14 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
         for (unsigned c = lg > 20 ? 12 : 8; c <= 20 && c < lg; c++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
-                cz_status st;
-                if (g2) {
-                    cz_g2_jac out;
-                    st = cz_cuda_g2_msm_dev(ctx, &out, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
-                } else {
-                    cz_g1_jac out;
-                    st = cz_cuda_g1_msm_dev(ctx, &out, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
-                }
+                cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
                 CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
             }
             char name[64];
-            snprintf(name, sizeof name, "%s_msm_dev_c%u", g2 ? "g2" : "g1", c);
+            snprintf(name, sizeof name, "%s%s_msm_dev_c%u", g_bn ? "bn254_" : "", g2 ? "g2" : "g1",
+                     c);
             report(name, lg, t, reps);
         }
     }
@@ -461,6 +498,79 @@ static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_r
     free(a);
 }
 
+/* the same over BN254's Fr (snarkjs's roots; coset shift 7) */
+static void bench_ntt_bn254(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
+{
+    size_t nmax = (size_t)1 << hi;
+    cz_fr *a = malloc(nmax * sizeof *a);
+    if (!a)
+        die(NULL, CZ_ERR_NOMEM, "ntt data");
+    random_fr254(a, nmax, rng);
+    cz_cuda_buf buf;
+    CK(ctx, cz_cuda_buf_alloc(ctx, &buf, nmax * sizeof *a), "ntt buffer");
+    CK(ctx, cz_cuda_upload(ctx, &buf, 0, a, nmax * sizeof *a), "upload");
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    cz_bn254_fr g;
+    cz_bn254_fr_set_u64(&g, 7);
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        cz_bn254_ntt_domain *d;
+        if (cz_bn254_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
+            die(NULL, CZ_ERR_NOMEM, "domain");
+        static const struct { const char *name; cz_cuda_ntt_kind kind; unsigned flags; } v[] = {
+            {"bn254_ntt_fwd_bitrev", CZ_CUDA_NTT_FORWARD, CZ_CUDA_NTT_BITREV_OUT},
+            {"bn254_ntt_fwd", CZ_CUDA_NTT_FORWARD, 0},
+            {"bn254_ntt_inv", CZ_CUDA_NTT_INVERSE, 0},
+            {"bn254_ntt_coset_fwd", CZ_CUDA_NTT_COSET_FORWARD, 0},
+        };
+        for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+            for (int r = -1; r < reps; r++) {
+                double s0 = now_ms();
+                CK(ctx, cz_cuda_bn254_ntt_dev(ctx, &buf, lg, &d->omega, v[k].kind, &g, v[k].flags),
+                   "ntt");
+                if (r >= 0)
+                    t[r] = now_ms() - s0;
+            }
+            report(v[k].name, lg, t, reps);
+        }
+        cz_bn254_ntt_domain_destroy(d);
+    }
+    CK(ctx, cz_cuda_buf_free(ctx, &buf), "free");
+    free(t);
+    free(a);
+}
+
+static void bench_h_bn254(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
+{
+    size_t nmax = (size_t)1 << hi;
+    cz_fr *a = malloc(nmax * sizeof *a);
+    if (!a)
+        die(NULL, CZ_ERR_NOMEM, "h data");
+    cz_cuda_buf abc[3];
+    for (int i = 0; i < 3; i++) {
+        random_fr254(a, nmax, rng);
+        CK(ctx, cz_cuda_buf_alloc(ctx, &abc[i], nmax * sizeof *a), "h buffer");
+        CK(ctx, cz_cuda_upload(ctx, &abc[i], 0, a, nmax * sizeof *a), "upload");
+    }
+    double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        cz_bn254_ntt_domain *d;
+        if (cz_bn254_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
+            die(NULL, CZ_ERR_NOMEM, "domain");
+        for (int r = -1; r < reps; r++) {
+            double s0 = now_ms();
+            CK(ctx, cz_cuda_bn254_ntt_h_dev(ctx, abc, lg, &d->omega, &d->omega_2n), "h step");
+            if (r >= 0)
+                t[r] = now_ms() - s0;
+        }
+        report("bn254_h_step", lg, t, reps);
+        cz_bn254_ntt_domain_destroy(d);
+    }
+    for (int i = 2; i >= 0; i--)
+        CK(ctx, cz_cuda_buf_free(ctx, &abc[i]), "free");
+    free(t);
+    free(a);
+}
+
 /* Groth16's H step, a, b, c on the GPU to h on the GPU (snarkjs's odd
    points: 3 inverse and 3 forward NTTs and the product, fused) */
 static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
@@ -536,6 +646,20 @@ int main(int argc, char **argv)
     const char *only = NULL;
     uint64_t bits_logs = 0, compact_logs = 0;
     size_t bits_g2 = 0, fixed_n = 0;
+    /* BN254's defaults, unless an option sets a bound */
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (!strcmp(argv[i], "--curve")) {
+            if (!strcmp(argv[i + 1], "bn254") || !strcmp(argv[i + 1], "bn128"))
+                g_bn = 1;
+            else if (strcmp(argv[i + 1], "bls12-381") && strcmp(argv[i + 1], "bls12_381")) {
+                fprintf(stderr, "bench-gpu: unknown curve %s (bls12-381, bn254)\n", argv[i + 1]);
+                return 2;
+            }
+        }
+    if (g_bn) {
+        msm_lo = 20, msm_hi = 26, g2_hi = 26;
+        ntt_lo = 20, ntt_hi = 24, h_lo = 20, h_hi = 24;
+    }
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--msm-min")) msm_lo = (unsigned)atoi(v);
@@ -545,6 +669,7 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--g2-max")) g2_hi = (unsigned)atoi(v);
         else if (!strcmp(k, "--h-min")) h_lo = (unsigned)atoi(v);
         else if (!strcmp(k, "--h-max")) h_hi = (unsigned)atoi(v);
+        else if (!strcmp(k, "--curve")) continue;
         else if (!strcmp(k, "--reps")) reps = atoi(v);
         else if (!strcmp(k, "--only")) only = v;
         else if (!strcmp(k, "--bits-g2")) bits_g2 = (size_t)strtoull(v, NULL, 10);
@@ -588,6 +713,22 @@ int main(int argc, char **argv)
             cz_cuda_arena_bytes(ctx) / (double)(1u << 30), now_ms() - t0);
     cz_rng rng;
     cz_rng_seed(&rng, 0x6b7a63756461ULL);
+    if (g_bn) {
+        if (ntt_hi > 28 || h_hi > 28) {
+            fprintf(stderr, "bench-gpu: BN254 NTTs go up to 2^28\n");
+            return 2;
+        }
+        if (wants(only, "ntt"))
+            bench_ntt_bn254(ctx, ntt_lo, ntt_hi, reps, &rng);
+        if (wants(only, "h"))
+            bench_h_bn254(ctx, h_lo, h_hi, reps, &rng);
+        if (wants(only, "msm"))
+            bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
+        if (wants(only, "g2"))
+            bench_msm(ctx, 1, msm_lo, g2_hi, reps, &rng);
+        cz_cuda_ctx_destroy(ctx);
+        return 0;
+    }
     if (wants(only, "ntt"))
         bench_ntt(ctx, ntt_lo, ntt_hi, reps, &rng);
     if (wants(only, "h"))
