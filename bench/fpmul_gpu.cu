@@ -1,32 +1,34 @@
 /*
  * fpmul_gpu.cu: throughput of the BLS12-381 Fp Montgomery product on the
  * GPU, on the IMAD pipe (czd_fp::mul, cuda/field.cuh), on the FP64 pipe
- * (czd_dfma::mont_mul, cuda/fp_dfma.cuh) and on both at once, and of the
- * MSM's XYZZ mixed addition (czd_xyzz::add_affine_inline, cuda/ec.cuh)
- * with each product.
+ * (czd_dfma::mont_mul, mont_mul_f, mont_mul_h of cuda/fp_dfma.cuh) and on
+ * both at once, and of the MSM's XYZZ mixed addition
+ * (czd_xyzz::add_affine_inline, cuda/ec.cuh) with each product.
  *
  *   bench-fpmul [--seconds S] [--check-only] [--seed N]
  *
- * DESIGN. Each thread runs 1 to 4 independent chains (ILP; g_cfg lists them) of (x, y) <- (x*y, x)
- * (both operands change every step, so nothing is hoisted out of the
- * loop); the grid is as many 256-thread blocks as fit on the device at
- * once. Kinds: "imad" (all chains czd_fp::mul), "dfma" (all chains on the
- * FP64 pipe), "mix_ilp" (chains 0, 2 IMAD and 1, 3 DFMA in every thread),
- * "mix_warp" (even warps IMAD, odd warps DFMA), "xyzz_imad" and
- * "xyzz_dfma" (a chain of acc <- acc + Q_k mixed additions, 10 products
- * each, Q_k read from global memory as the MSM reads its bases).
- * Correctness first: every kernel runs on >= 2^16 chains (edge values 0, 1,
- * 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1 crossed with each other,
- * the rest random; XYZZ with threads forced through the infinity, doubling
- * and cancelling branches) and is compared with the host (cz_fp_mul and
- * the same formulas over cz_fp); a difference is printed and the program
- * exits 1. Then each kind is timed with cudaEvents: one warm-up, then the
- * median of 7 runs, sized so that all the timing takes ~--seconds. Prints a table (stderr)
- * and one JSON line per kind (stdout). fraction_of_imad_peak counts 588
- * 32-bit multiply-adds per product (czd_fp::mul's CIOS) against 64 IMAD
- * per clock per SM at the device's rated clock; fraction_of_fp64_peak
- * counts the DFMA product's 392 FP64 operations against 64 per clock per
- * SM. Exit 77 without a GPU.
+ * DESIGN. Each thread runs 1 to 4 independent chains (ILP; g_cfg lists
+ * them) of (x, y) <- (x*y, x) (both operands change every step, so nothing
+ * is hoisted out of the loop); the grid is as many 256-thread blocks as fit
+ * on the device at once. Kinds: "imad" (every chain czd_fp::mul), "dfma",
+ * "dfma_f", "dfma_h" (every chain mont_mul, mont_mul_f, mont_mul_h),
+ * "mix_ilp[_f|_h]" (even chains IMAD, odd chains that DFMA product, in
+ * every thread), "mix_warp[_f|_h]" (even warps IMAD, odd warps DFMA), and
+ * "xyzz_*" (a chain of acc <- acc + Q_k mixed additions, 10 products each,
+ * Q_k read from global memory as the MSM reads its bases; "xyzz_mix_warp*"
+ * split by warp). Correctness first: every kernel runs on >= 2^16 chains
+ * (edge values 0, 1, 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1, R mod
+ * p crossed with each other, the rest random; XYZZ with threads forced
+ * through the infinity, doubling and cancelling branches) and is compared
+ * with the host (cz_fp_mul and the same formulas over cz_fp); a difference
+ * is printed and the program exits 1. Then each kind is timed with
+ * cudaEvents: one warm-up, then the median of 7 runs, sized so that all
+ * the timing takes about --seconds. Prints a table (stderr) and one JSON
+ * line per kind (stdout). fraction_of_imad_peak counts 588 32-bit
+ * multiply-adds per product (czd_fp::mul's CIOS) against 64 IMAD per clock
+ * per SM at the device's rated clock; fraction_of_fp64_peak counts the
+ * kind's FP64 operations per product (VAR_FP64, averaged over its chains)
+ * against 64 per clock per SM. Exit 77 without a GPU.
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -50,14 +52,16 @@ extern "C" {
 
 /* kinds of chain kernel: the product of each chain by variant
    (0 = czd_fp::mul on IMAD, 1 = mont_mul: DFMA with integer columns,
-   2 = mont_mul_f: DFMA with FP64 columns) */
-enum { K_IMAD, K_DFMA, K_DFMAF, K_MIX_ILP, K_MIX_ILP_F, K_MIX_WARP, K_MIX_WARP_F, K_COUNT };
-static const char *const kind_names[K_COUNT] = {"imad", "dfma", "dfma_f", "mix_ilp", "mix_ilp_f", "mix_warp",
-                                                "mix_warp_f"};
+   2 = mont_mul_f: DFMA with FP64 columns, 3 = mont_mul_h: the hybrid) */
+enum { K_IMAD, K_DFMA, K_DFMAF, K_DFMAH, K_MIX_ILP, K_MIX_ILP_F, K_MIX_ILP_H, K_MIX_WARP, K_MIX_WARP_F,
+       K_MIX_WARP_H, K_COUNT };
+static const char *const kind_names[K_COUNT] = {"imad",      "dfma",      "dfma_f",   "dfma_h",
+                                                "mix_ilp",   "mix_ilp_f", "mix_ilp_h", "mix_warp",
+                                                "mix_warp_f", "mix_warp_h"};
 /* FP64-pipe operations (DFMA + DADD) of one product of each variant, and
    DFMAs alone (cuda/fp_dfma.cuh; the PTX of the kernels has these counts) */
-static const double VAR_FP64[3] = {0, 392, 512};
-static const double VAR_DFMA[3] = {0, 248, 248};
+static const double VAR_FP64[4] = {0, 392, 512, 456};
+static const double VAR_DFMA[4] = {0, 248, 248, 248};
 static const int IMAD_OPS = 588; /* czd_fp::mul, 32-bit multiply-adds */
 
 /* the variant of chain c in a thread of warp parity w */
@@ -66,10 +70,13 @@ static __host__ __device__ constexpr int variant(int kind, int c, int w)
     return kind == K_IMAD ? 0
          : kind == K_DFMA ? 1
          : kind == K_DFMAF ? 2
+         : kind == K_DFMAH ? 3
          : kind == K_MIX_ILP ? (c % 2 ? 1 : 0)
          : kind == K_MIX_ILP_F ? (c % 2 ? 2 : 0)
+         : kind == K_MIX_ILP_H ? (c % 2 ? 3 : 0)
          : kind == K_MIX_WARP ? (w ? 1 : 0)
-         : (w ? 2 : 0);
+         : kind == K_MIX_WARP_F ? (w ? 2 : 0)
+         : (w ? 3 : 0);
 }
 
 #define CK(call)                                                                    \
@@ -92,8 +99,10 @@ static CZD_INLINE czd_fp mulv(int v, const czd_fp &a, const czd_fp &b)
         t = czd_fp::mul(a, b);
     else if (v == 1)
         czd_dfma::mont_mul(t.v, a.v, b.v);
-    else
+    else if (v == 2)
         czd_dfma::mont_mul_f(t.v, a.v, b.v);
+    else
+        czd_dfma::mont_mul_h(t.v, a.v, b.v);
     return t;
 }
 
@@ -122,7 +131,7 @@ __global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, in
         b[c] = y[c * n + tid];
     }
     const bool odd_warp = (threadIdx.x >> 5) & 1;
-    if ((KIND == K_MIX_WARP || KIND == K_MIX_WARP_F) && odd_warp) {
+    if ((KIND == K_MIX_WARP || KIND == K_MIX_WARP_F || KIND == K_MIX_WARP_H) && odd_warp) {
         for (int it = 0; it < iters; it++)
             chain_steps<KIND, CHAINS, 1>(a, b);
     } else {
@@ -137,7 +146,8 @@ __global__ void __launch_bounds__(BLOCK) k_chain(czd_fp *x, czd_fp *y, int n, in
 }
 
 /* the timed configurations: kind and chains per thread (ptxas, sm_90:
-   mont_mul's kernel spills with 4 chains, so the DFMA kinds run 1-3) */
+   mont_mul's kernel spilled with 4 chains, so the DFMA kinds run 1-3;
+   every chain kernel here is spill-free, 80-254 registers) */
 typedef void (*chain_fn)(czd_fp *, czd_fp *, int, int);
 #define CFG(k, c) {k, c, k_chain<k, c>}
 static const struct {
@@ -145,8 +155,10 @@ static const struct {
     chain_fn fn;
 } g_cfg[] = {CFG(K_IMAD, 2),      CFG(K_IMAD, 4),      CFG(K_DFMA, 1),       CFG(K_DFMA, 2),
              CFG(K_DFMA, 3),      CFG(K_DFMAF, 1),     CFG(K_DFMAF, 2),      CFG(K_DFMAF, 3),
-             CFG(K_MIX_ILP, 2),   CFG(K_MIX_ILP, 4),   CFG(K_MIX_ILP_F, 2),  CFG(K_MIX_ILP_F, 4),
-             CFG(K_MIX_WARP, 2),  CFG(K_MIX_WARP, 3),  CFG(K_MIX_WARP_F, 2), CFG(K_MIX_WARP_F, 3)};
+             CFG(K_DFMAH, 1),     CFG(K_DFMAH, 2),     CFG(K_DFMAH, 3),      CFG(K_MIX_ILP, 2),
+             CFG(K_MIX_ILP, 4),   CFG(K_MIX_ILP_F, 2), CFG(K_MIX_ILP_F, 4),  CFG(K_MIX_ILP_H, 2),
+             CFG(K_MIX_ILP_H, 4), CFG(K_MIX_WARP, 2),  CFG(K_MIX_WARP, 3),   CFG(K_MIX_WARP_F, 2),
+             CFG(K_MIX_WARP_F, 3), CFG(K_MIX_WARP_H, 2), CFG(K_MIX_WARP_H, 3)};
 #undef CFG
 #define NCFG (int)(sizeof g_cfg / sizeof g_cfg[0])
 
@@ -165,7 +177,7 @@ static double cfg_fp64(int c, const double *per_variant)
 /* acc <- acc + Q_(it mod NPTS); acc is n XYZZ points, q is NPTS * n affine
    (all czd_fp bytes); even warps compute over F0, odd warps over F1 */
 template <class F>
-static __device__ __noinline__ void xyzz_run(void *accv, const void *qv, int n, int iters, int tid)
+static CZD_INLINE void xyzz_body(void *accv, const void *qv, int n, int iters, int tid)
 {
     czd_xyzz<F> *acc = (czd_xyzz<F> *)accv;
     const czd_affine<F> *q = (const czd_affine<F> *)qv;
@@ -176,15 +188,22 @@ static __device__ __noinline__ void xyzz_run(void *accv, const void *qv, int n, 
     }
     acc[tid] = p;
 }
+/* out of line for the warp-split kernels: with both bodies inlined in one
+   kernel ptxas spilled more */
+template <class F>
+static __device__ __noinline__ void xyzz_run(void *accv, const void *qv, int n, int iters, int tid)
+{
+    xyzz_body<F>(accv, qv, n, iters, tid);
+}
 template <class F0, class F1>
 __global__ void __launch_bounds__(BLOCK) k_xyzz(void *acc, const void *q, int n, int iters)
 {
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n)
         return;
-    /* one call a thread, out of line: with both bodies inlined in one
-       kernel ptxas spilled */
-    if (!std::is_same<F0, F1>::value && ((threadIdx.x >> 5) & 1))
+    if (std::is_same<F0, F1>::value)
+        xyzz_body<F0>(acc, q, n, iters, tid);
+    else if ((threadIdx.x >> 5) & 1)
         xyzz_run<F1>(acc, q, n, iters, tid);
     else
         xyzz_run<F0>(acc, q, n, iters, tid);
@@ -200,8 +219,10 @@ static const struct {
     {"xyzz_imad", k_xyzz<czd_fp, czd_fp>, 0, 0},
     {"xyzz_dfma", k_xyzz<czd_fp_dfma, czd_fp_dfma>, 1, 1},
     {"xyzz_dfma_f", k_xyzz<czd_fp_dfmaf, czd_fp_dfmaf>, 2, 2},
+    {"xyzz_dfma_h", k_xyzz<czd_fp_dfmah, czd_fp_dfmah>, 3, 3},
     {"xyzz_mix_warp", k_xyzz<czd_fp, czd_fp_dfma>, 0, 1},
     {"xyzz_mix_warp_f", k_xyzz<czd_fp, czd_fp_dfmaf>, 0, 2},
+    {"xyzz_mix_warp_h", k_xyzz<czd_fp, czd_fp_dfmah>, 0, 3},
 };
 #define NXCFG (int)(sizeof g_xcfg / sizeof g_xcfg[0])
 

@@ -252,9 +252,76 @@ CZD_INLINE void mont_mul_f(uint32_t out[12], const uint32_t x[12], const uint32_
     czd_fp::reduce_once(out, t);
 }
 
+/* ---- the hybrid: product columns on the FP64 pipe, reduction in integers ----
+   The product a*b is summed as in mont_mul_f (H_k, L_k doubles, no integer
+   work), each column is then read once into a 64-bit integer, and the
+   reduction runs as in mont_mul (raw patterns added as integers). This
+   puts the work between the two pipes: DFMA 248; DADD 64 + 49 (product)
+   + 15 (column reads) + 56 (reduction) + 16 + 8 (conversions) = 208; FP64
+   pipe 456; integer 30 column reads and 120 pattern additions (64-bit),
+   plus the ~150 ops the others share. The product is summed column by
+   column, so its live state is 16 integer columns and two doubles, not
+   mont_mul_f's 30 doubles. */
+constexpr uint64_t red_offset(int k)
+{
+    return (uint64_t)(pairs_at(k) - (k < 8 ? 1 : 0)) * E52 + (uint64_t)pairs_at(k - 1) * E100;
+}
+
+CZD_INLINE void mont_mul_h(uint32_t out[12], const uint32_t x[12], const uint32_t y[12])
+{
+    double a[8], b[8];
+    unpack(a, x);
+    unpack(b, y);
+    /* product scanning: the pairs i + j = k form one chain for the high
+       halves (into column k + 1) and one sum of the low halves (column k),
+       read into the integer columns as soon as they are done, so that only
+       two doubles of sums are live at a time. Each integer column starts
+       less the offsets of the patterns the reduction will add (as
+       mont_mul's col_offset). */
+    int64_t col[16];
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+        col[k] = -(int64_t)red_offset(k);
+#pragma unroll
+    for (int k = 0; k < 15; k++) {
+        double h = TWO100, l = 0.0;
+#pragma unroll
+        for (int i = (k < 8 ? 0 : k - 7); i <= (k < 8 ? k : 7); i++) {
+            double hn = __fma_rd(a[i], b[k - i], h);
+            double lo = __fma_rn(a[i], b[k - i], -(hn - h));
+            h = hn;
+            l = (i == (k < 8 ? 0 : k - 7)) ? lo : l + lo;
+        }
+        col[k] += __double_as_longlong(l + TWO52) - (int64_t)E52;
+        col[k + 1] += __double_as_longlong(h) - (int64_t)E100;
+    }
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        uint64_t q = ((uint64_t)col[i] * N0) & M48;
+        double qd = u48_to_d(q);
+        mac_hi(col[i + 1], qd, p48(0));
+#pragma unroll
+        for (int j = 1; j < 8; j++)
+            mac(col[i + j], col[i + j + 1], qd, p48(j));
+        const int64_t t = col[i];
+        col[i + 1] += (t >> 48) + ((t & (int64_t)M48) != 0);
+    }
+    uint64_t r[8];
+    int64_t c = 0;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        int64_t s = col[8 + k] + c;
+        r[k] = (uint64_t)s & M48;
+        c = s >> 48;
+    }
+    uint32_t t[12];
+    pack(t, r);
+    czd_fp::reduce_once(out, t);
+}
+
 } /* namespace czd_dfma */
 
-/* czd_fp with a DFMA product (V = 0: mont_mul, 1: mont_mul_f): the same
+/* czd_fp with a DFMA product (V = 0: mont_mul, 1: mont_mul_f, 2: mont_mul_h): the same
    bytes and the same add/sub, so czd_xyzz<czd_fp_dfma> is the MSM's point
    formula with its products on the FP64 pipe. */
 template <int V>
@@ -279,8 +346,10 @@ struct czd_fp_dfma_t {
         czd_fp_dfma_t r;
         if (V == 0)
             czd_dfma::mont_mul(r.f.v, a.f.v, b.f.v);
-        else
+        else if (V == 1)
             czd_dfma::mont_mul_f(r.f.v, a.f.v, b.f.v);
+        else
+            czd_dfma::mont_mul_h(r.f.v, a.f.v, b.f.v);
         return r;
     }
     static CZD_INLINE czd_fp_dfma_t sqr(const czd_fp_dfma_t &a) { return mul(a, a); }
@@ -290,7 +359,9 @@ struct czd_fp_dfma_t {
 };
 typedef czd_fp_dfma_t<0> czd_fp_dfma;
 typedef czd_fp_dfma_t<1> czd_fp_dfmaf;
+typedef czd_fp_dfma_t<2> czd_fp_dfmah;
 
-static_assert(sizeof(czd_fp_dfma) == 48 && sizeof(czd_fp_dfmaf) == 48, "czd_fp_dfma must be the bytes of cz_fp");
+static_assert(sizeof(czd_fp_dfma) == 48 && sizeof(czd_fp_dfmaf) == 48 && sizeof(czd_fp_dfmah) == 48,
+              "czd_fp_dfma must be the bytes of cz_fp");
 
 #endif
