@@ -20,6 +20,7 @@
 
 #include "groth16/groth16_bn254.h"
 #include "io/binfile.h"
+#include "io/json.h"
 #include "msm/msm_bn254.h"
 #include "pairing/bn254_pairing.h"
 #include "poly/ntt_bn254.h"
@@ -202,17 +203,10 @@ static json_t *g2_json(const cz_bn254_g2_affine *p)
     return json_pack("[[ss][ss][ss]]", v[0], v[1], v[2], v[3], v[4], v[5]);
 }
 
-/* snarkjs's JSON.stringify(x, null, 1), which jansson's indent of 1
-   writes byte for byte; snarkjs 0.7.6 ends its files without a newline,
-   and so does this (cmp with snarkjs's public.json holds) */
-static char *dump(json_t *j)
-{
-    if (!j)
-        return NULL;
-    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    json_decref(j);
-    return s;
-}
+/* snarkjs 0.7.6 ends its files without a newline, and so does this (cmp
+   with snarkjs's public.json holds); json.c's cz_json_dump writes
+   JSON.stringify(x, null, 1) */
+static char *dump(json_t *j) { return cz_json_dump(j, false); }
 
 char *cz_bn254_proof_to_json(const cz_bn254_proof *p)
 {
@@ -223,22 +217,12 @@ char *cz_bn254_proof_to_json(const cz_bn254_proof *p)
                           "curve", "bn128"));
 }
 
+static void fr_dec(char *buf, const void *v) { cz_bn254_fr_to_dec(buf, v); }
+
 char *cz_bn254_public_to_json(const cz_bn254_fr *pub, size_t n)
 {
-    json_t *a = json_array();
-    if (!a || (n && !pub)) {
-        json_decref(a);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        char buf[CZ_BN254_STR_MAX];
-        cz_bn254_fr_to_dec(buf, &pub[i]);
-        if (json_array_append_new(a, json_string(buf))) {
-            json_decref(a);
-            return NULL;
-        }
-    }
-    return dump(a);
+    _Static_assert(CZ_BN254_STR_MAX <= CZ_JSON_DEC_MAX, "a decimal Fr fits the buffer");
+    return cz_json_dec_array(pub, n, sizeof *pub, fr_dec, false);
 }
 
 static json_t *fp2_json(const cz_bn254_fp2 *a)
