@@ -596,6 +596,85 @@ static int circuit_args(cli *cc, const cli *c, const char *cmd, int slot, int lo
 /* prove with a snarkjs bn128 key: BN254 on the CPU (groth16_bn254.h). The
    GPU backend is BLS12-381's only, so --device cuda is refused (exit 2)
    rather than taken to the CPU behind the user's back. */
+/* What prove_output does with a curve's key, witness and proof. */
+typedef struct {
+    /* the self-check: the key's vk accepts the proof for these inputs */
+    cz_status (*verify)(const void *key, const void *pub, size_t n_pub, const void *proof,
+                        char *err, size_t err_len);
+    char *(*proof_json)(const void *proof);
+    char *(*public_json)(const void *pub, size_t n);
+} prove_curve;
+
+/* The end of both curves' prove paths: the self-check (unless
+   --no-verify), then proof.json and public.json. CZ_OK with *invalid set
+   when the proof failed its self-check (said on stderr, nothing written);
+   else the write's status, with err filled. */
+static cz_status prove_output(const cli *c, const prove_curve *pc, const void *key,
+                              const void *proof, const void *pub, uint32_t n_public,
+                              const char *wtns_path, const char *proof_path,
+                              const char *pub_path, int *invalid, char *err, size_t err_len)
+{
+    cz_status st = CZ_OK;
+    double t;
+    *invalid = 0;
+    if (!c->no_verify) {
+        progress(c, "verify");
+        t = now_ms();
+        st = pc->verify(key, pub, n_public, proof, err, err_len);
+        if (st) {
+            fprintf(stderr,
+                    "cuzk: %s: the new proof failed its self-check (%s): does the witness "
+                    "satisfy the circuit? (not written)\n", wtns_path, err);
+            *invalid = 1;
+            return CZ_OK;
+        }
+        stage_done(c, "verify", now_ms() - t);
+    }
+    t = now_ms();
+    char *pj = pc->proof_json(proof), *uj = pc->public_json(pub, n_public);
+    if (!pj || !uj)
+        st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, proof_path, "out of memory");
+    if (!st)
+        st = cz_write_text(proof_path, pj, err, err_len);
+    if (!st)
+        st = cz_write_text(pub_path, uj, err, err_len);
+    if (!st)
+        stage_done(c, "write", now_ms() - t);
+    free(pj);
+    free(uj);
+    return st;
+}
+
+static cz_status bn254_self_check(const void *key, const void *pub, size_t n_pub,
+                                  const void *proof, char *err, size_t err_len)
+{
+    cz_bn254_vk *vk;
+    cz_status st = cz_bn254_vk_from_zkey(&vk, key);
+    if (!st) {
+        st = cz_bn254_groth16_verify(vk, pub, n_pub, proof, err, err_len);
+        cz_bn254_vk_free(vk);
+    }
+    return st;
+}
+static char *bn254_proof_json(const void *p) { return cz_bn254_proof_to_json(p); }
+static char *bn254_public_json(const void *pub, size_t n) { return cz_bn254_public_to_json(pub, n); }
+static const prove_curve prove_bn254 = {bn254_self_check, bn254_proof_json, bn254_public_json};
+
+static cz_status bls_self_check(const void *key, const void *pub, size_t n_pub, const void *proof,
+                                char *err, size_t err_len)
+{
+    cz_vk *vk;
+    cz_status st = cz_vk_from_zkey(&vk, key);
+    if (!st) {
+        st = cz_groth16_verify(vk, pub, n_pub, proof, err, err_len);
+        cz_vk_free(vk);
+    }
+    return st;
+}
+static char *bls_proof_json(const void *p) { return cz_proof_to_json(p); }
+static char *bls_public_json(const void *pub, size_t n) { return cz_public_to_json(pub, n); }
+static const prove_curve prove_bls = {bls_self_check, bls_proof_json, bls_public_json};
+
 static int cmd_prove_bn254(const cli *c)
 {
     const char *zkey_path = c->args[0], *wtns_path = c->args[1];
@@ -654,42 +733,9 @@ static int cmd_prove_bn254(const cli *c)
     }
     prove_stages_done(c, &tm);
 
-    int self_check_failed = 0;
-    if (!c->no_verify) {
-        progress(c, "verify");
-        t = now_ms();
-        cz_bn254_vk *vk;
-        st = cz_bn254_vk_from_zkey(&vk, key);
-        if (!st) {
-            st = cz_bn254_groth16_verify(vk, w + 1, key->n_public, &proof, err, sizeof err);
-            cz_bn254_vk_free(vk);
-        }
-        if (st) {
-            fprintf(stderr,
-                    "cuzk: %s: the new proof failed its self-check (%s): does the witness "
-                    "satisfy the circuit? (not written)\n", wtns_path, err);
-            self_check_failed = 1;
-            st = CZ_OK;
-        } else {
-            stage_done(c, "verify", now_ms() - t);
-        }
-    }
-    char *pj = NULL, *uj = NULL;
-    if (!self_check_failed) {
-        t = now_ms();
-        pj = cz_bn254_proof_to_json(&proof);
-        uj = cz_bn254_public_to_json(w + 1, key->n_public);
-        if (!pj || !uj)
-            st = cz_io_fail(CZ_ERR_NOMEM, err, sizeof err, proof_path, "out of memory");
-        if (!st)
-            st = cz_write_text(proof_path, pj, err, sizeof err);
-        if (!st)
-            st = cz_write_text(pub_path, uj, err, sizeof err);
-        if (!st)
-            stage_done(c, "write", now_ms() - t);
-    }
-    free(pj);
-    free(uj);
+    int self_check_failed;
+    st = prove_output(c, &prove_bn254, key, &proof, w + 1, key->n_public, wtns_path, proof_path,
+                      pub_path, &self_check_failed, err, sizeof err);
     cz_bn254_wtns_free(w, nw);
     uint32_t n_vars = key->n_vars, dom = key->domain_size;
     cz_bn254_zkey_free(key);
@@ -810,41 +856,9 @@ static int cmd_prove(const cli *c0)
         fprintf(stderr, "cuzk: key tier %s\n", tm.tier);
     prove_stages_done(c, &tm);
 
-    int self_check_failed = 0;
-    if (!c->no_verify) {
-        progress(c, "verify");
-        t = now_ms();
-        cz_vk *vk;
-        st = cz_vk_from_zkey(&vk, key);
-        if (!st) {
-            st = cz_groth16_verify(vk, w + 1, key->n_public, &proof, err, sizeof err);
-            cz_vk_free(vk);
-        }
-        if (st) {
-            fprintf(stderr,
-                    "cuzk: %s: the new proof failed its self-check (%s): does the witness "
-                    "satisfy the circuit? (not written)\n", wtns_path, err);
-            self_check_failed = 1;
-        } else {
-            stage_done(c, "verify", now_ms() - t);
-        }
-    }
-    char *pj = NULL, *uj = NULL;
-    if (!self_check_failed) {
-        t = now_ms();
-        pj = cz_proof_to_json(&proof);
-        uj = cz_public_to_json(w + 1, key->n_public);
-        if (!pj || !uj)
-            st = cz_io_fail(CZ_ERR_NOMEM, err, sizeof err, proof_path, "out of memory");
-        if (!st)
-            st = cz_write_text(proof_path, pj, err, sizeof err);
-        if (!st)
-            st = cz_write_text(pub_path, uj, err, sizeof err);
-        if (!st)
-            stage_done(c, "write", now_ms() - t);
-    }
-    free(pj);
-    free(uj);
+    int self_check_failed;
+    st = prove_output(c, &prove_bls, key, &proof, w + 1, key->n_public, wtns_path, proof_path,
+                      pub_path, &self_check_failed, err, sizeof err);
     cz_wtns_free(w, nw);
     uint32_t n_vars = key->n_vars, dom = key->domain_size;
     cz_zkey_free(key);
