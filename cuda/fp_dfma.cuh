@@ -286,9 +286,12 @@ CZD_INLINE void mont_mul_h(uint32_t out[12], const uint32_t x[12], const uint32_
     for (int k = 0; k < 15; k++) {
         double h = TWO100, l = 0.0;
 #pragma unroll
-        for (int i = (k < 8 ? 0 : k - 7); i <= (k < 8 ? k : 7); i++) {
-            double hn = __fma_rd(a[i], b[k - i], h);
-            double lo = __fma_rn(a[i], b[k - i], -(hn - h));
+        for (int i = 0; i < 8; i++) { /* constant bounds: fully unrolled */
+            const int j = k - i;
+            if (j < 0 || j > 7)
+                continue;
+            double hn = __fma_rd(a[i], b[j], h);
+            double lo = __fma_rn(a[i], b[j], -(hn - h));
             h = hn;
             l = (i == (k < 8 ? 0 : k - 7)) ? lo : l + lo;
         }
