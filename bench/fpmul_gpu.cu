@@ -16,7 +16,8 @@
  * every thread), "mix_warp[_f|_h]" (even warps IMAD, odd warps DFMA), and
  * "xyzz_*" (a chain of acc <- acc + Q_k mixed additions, 10 products each,
  * Q_k read from global memory as the MSM reads its bases; "xyzz_mix_warp*"
- * split by warp). Correctness first: every kernel runs on >= 2^16 chains
+ * split by warp, "xyzz_split_h" with 5 of each addition's 10 products on
+ * IMAD and 5 on mont_mul_h). Correctness first: every kernel runs on >= 2^16 chains
  * (edge values 0, 1, 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1, R mod
  * p crossed with each other, the rest random; XYZZ with threads forced
  * through the infinity, doubling and cancelling branches) and is compared
@@ -209,6 +210,52 @@ __global__ void __launch_bounds__(BLOCK) k_xyzz(void *acc, const void *q, int n,
         xyzz_run<F0>(acc, q, n, iters, tid);
 }
 
+/* add_affine_inline's data flow with its 10 products split between the
+   pipes inside one addition: u2, pp, q, R(Q - X3), ZZ3 on IMAD and s2,
+   PPP, R^2, Y1 PPP, ZZZ3 on the DFMA product V (pairs that are
+   independent run side by side); the rare branches as ec.cuh */
+template <int V>
+static CZD_INLINE void xyzz_split_add(czd_xyzz<czd_fp> &p, const czd_fp &qx, const czd_fp &qy)
+{
+    if (p.is_inf()) {
+        p.x = qx;
+        p.y = qy;
+        p.zz = czd_fp::one();
+        p.zzz = czd_fp::one();
+        return;
+    }
+    czd_fp u2 = mulv(0, qx, p.zz), s2 = mulv(V, qy, p.zzz);
+    czd_fp pp_ = u2 - p.x, rr = s2 - p.y;
+    if (pp_.is_zero()) {
+        p = rr.is_zero() ? czd_xyzz<czd_fp>::dbl_affine(qx, qy) : czd_xyzz<czd_fp>::inf();
+        return;
+    }
+    czd_fp pp = mulv(0, pp_, pp_), r2 = mulv(V, rr, rr);
+    czd_fp ppp = mulv(V, pp_, pp), q = mulv(0, p.x, pp);
+    czd_fp x3 = r2 - ppp - czd_fp::dbl(q);
+    czd_fp t = mulv(0, rr, q - x3), u = mulv(V, p.y, ppp);
+    czd_fp zz = mulv(0, p.zz, pp), zzz = mulv(V, p.zzz, ppp);
+    p.x = x3;
+    p.y = t - u;
+    p.zz = zz;
+    p.zzz = zzz;
+}
+template <int V>
+__global__ void __launch_bounds__(BLOCK) k_xyzz_split(void *accv, const void *qv, int n, int iters)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+    czd_xyzz<czd_fp> *acc = (czd_xyzz<czd_fp> *)accv;
+    const czd_affine<czd_fp> *q = (const czd_affine<czd_fp> *)qv;
+    czd_xyzz<czd_fp> p = acc[tid];
+    for (int it = 0; it < iters; it++) {
+        const czd_affine<czd_fp> &b = q[(it % NPTS) * n + tid];
+        xyzz_split_add<V>(p, b.x, b.y);
+    }
+    acc[tid] = p;
+}
+
 /* the XYZZ configurations: even warps' product, odd warps' product */
 typedef void (*xyzz_fn)(void *, const void *, int, int);
 static const struct {
@@ -223,6 +270,7 @@ static const struct {
     {"xyzz_mix_warp", k_xyzz<czd_fp, czd_fp_dfma>, 0, 1},
     {"xyzz_mix_warp_f", k_xyzz<czd_fp, czd_fp_dfmaf>, 0, 2},
     {"xyzz_mix_warp_h", k_xyzz<czd_fp, czd_fp_dfmah>, 0, 3},
+    {"xyzz_split_h", k_xyzz_split<3>, 0, 3}, /* half the products of each addition on each pipe */
 };
 #define NXCFG (int)(sizeof g_xcfg / sizeof g_xcfg[0])
 
