@@ -42,6 +42,11 @@
  *   (3 IMAD each), 8 carries and 8 carry-outs of the final normalisation,
  *   ~40 shifts/masks for the repacking in and out, 12 sub + 12 select of
  *   the final reduction.
+ * Two more forms below sum the columns differently: mont_mul_f on the
+ * FP64 pipe only (512 FP64 ops, ~150 integer), mont_mul_h with the product
+ * on the FP64 pipe and the reduction in integers (456 FP64 ops); which of
+ * the three is fastest alone or beside czd_fp::mul is measured by
+ * bench/fpmul_gpu.cu (docs/GPU-FP64.md).
  * Staying in this form through a point addition (limbs held as doubles,
  * results < 2p without the final subtraction) would save per product the
  * 16 operand conversions (DADD + LOP each), the repacking (~40 ALU ops)
