@@ -26,6 +26,7 @@
  * Seeded (CZ_TEST_SEED). Skips (77) without a GPU.
  */
 #include "test_util.h"
+#include "porep_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -504,30 +505,18 @@ static void test_porep_mini_key(void **state)
         return;
     }
     char err[512], path[512];
-    const cz_porep_params *p = cz_porep_preset("porep-mini");
-    assert_non_null(p);
-    cz_shape *shape;
-    cz_status st = cz_porep_shape(p, &shape, err, sizeof err);
-    if (st)
-        fail_msg("shape: %s", err);
-    uint64_t seed = cz_rng_u64(&g_rng);
-    cz_c1 *c1;
-    assert_int_equal(cz_c1_generate(&c1, p, seed, err, sizeof err), CZ_OK);
-    cz_porep_partition in;
-    assert_int_equal(cz_c1_partition(c1, 0, &in, err, sizeof err), CZ_OK);
-    cz_fr *w;
-    uint64_t nw;
-    st = cz_porep_witness_alloc(p, &in, NULL, &w, &nw, err, sizeof err);
-    if (st)
-        fail_msg("witness: %s", err);
-    cz_setup_opts o = {.seeded = true, .seed = seed};
+    cz_test_porep t;
+    cz_test_porep_make(&t, "porep-mini", &g_rng);
+    const cz_fr *w = t.w;
+    cz_status st;
+    cz_setup_opts o = {.seeded = true, .seed = t.seed};
     cz_zkey *k;
-    st = cz_zkey_from_shape(&k, shape, &o, g_cpu, err, sizeof err);
+    st = cz_zkey_from_shape(&k, t.shape, &o, g_cpu, err, sizeof err);
     if (st)
         fail_msg("key from shape: %s", err);
     tmp_path(path, sizeof path, "porep-mini.czk");
     uint8_t digest[16];
-    cz_nkey_shape_digest(digest, shape);
+    cz_nkey_shape_digest(digest, t.shape);
     cz_nkey_meta meta = {.circuit = "porep-mini", .shape_digest = digest,
                          .flags = CZ_NKEY_FLAG_DEVELOPMENT};
     st = cz_nkey_write(path, k, &meta, err, sizeof err);
@@ -537,9 +526,7 @@ static void test_porep_mini_key(void **state)
     load_both(path, w, "porep-mini.czk");
     unlink(path);
     cz_zkey_free(k);
-    cz_porep_witness_free(w, nw);
-    cz_c1_free(c1);
-    cz_shape_free(shape);
+    cz_test_porep_free(&t);
 }
 
 int main(void)

@@ -32,6 +32,7 @@
  * Skips (77) without a GPU.
  */
 #include "test_util.h"
+#include "porep_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -564,33 +565,21 @@ static void test_porep_mini(void **state)
 {
     (void)state;
     char err[512];
-    const cz_porep_params *p = cz_porep_preset("porep-mini");
-    assert_non_null(p);
-    cz_shape *shape;
-    cz_status st = cz_porep_shape(p, &shape, err, sizeof err);
-    if (st)
-        fail_msg("shape: %s", err);
-    uint64_t seed = cz_rng_u64(&g_rng);
-    cz_c1 *c1;
-    assert_int_equal(cz_c1_generate(&c1, p, seed, err, sizeof err), CZ_OK);
-    cz_porep_partition in;
-    assert_int_equal(cz_c1_partition(c1, 0, &in, err, sizeof err), CZ_OK);
-    cz_fr *w;
-    uint64_t nw;
-    st = cz_porep_witness_alloc(p, &in, NULL, &w, &nw, err, sizeof err);
-    if (st)
-        fail_msg("witness: %s", err);
-    cz_setup_opts o = {.seeded = true, .seed = seed, .threads = 2};
+    cz_test_porep t;
+    cz_test_porep_make(&t, "porep-mini", &g_rng);
+    const cz_fr *w = t.w;
+    cz_status st;
+    cz_setup_opts o = {.seeded = true, .seed = t.seed, .threads = 2};
     cz_backend *be = gpu_be(NULL);
     cz_zkey *kg, *kc;
-    st = cz_zkey_from_shape(&kc, shape, &o, NULL, err, sizeof err);
+    st = cz_zkey_from_shape(&kc, t.shape, &o, NULL, err, sizeof err);
     if (st)
         fail_msg("key from shape on the CPU: %s", err);
     /* a quick run (the sanitizers, over the model's slow fixed base)
        proves with the CPU's key only */
     kg = NULL;
     if (cz_test_full()) {
-        st = cz_zkey_from_shape(&kg, shape, &o, be, err, sizeof err);
+        st = cz_zkey_from_shape(&kg, t.shape, &o, be, err, sizeof err);
         if (st)
             fail_msg("key from shape on the GPU: %s", err);
         assert_true(kg->compact);
@@ -640,9 +629,7 @@ static void test_porep_mini(void **state)
     streamed_mini(kg, w, rs, &s1, packed);
     cz_zkey_free(kg);
     cz_zkey_free(kc);
-    cz_porep_witness_free(w, nw);
-    cz_c1_free(c1);
-    cz_shape_free(shape);
+    cz_test_porep_free(&t);
 }
 
 /* Model only: a failure injected at device call k of a compact key's
