@@ -25,6 +25,9 @@
  * The coefficient section (values coef*R^2 mod r, R = 2^256) becomes two
  * CSR matrices whose values are coef in cuzk Montgomery form, coef*R:
  * that is one Montgomery reduction of the stored integer (x*R^-1).
+ * Everything after the Groth16 header is zkey_impl.h's, written once for
+ * this file and zkey_bn254.c (docs/CURVES.md); the header reader, which
+ * names a BN254 key, and the .czk-related loads stay here.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -13,7 +13,9 @@
  * zero bytes, allowed), the header's G2 points in the subgroup. The point
  * arrays are the file's bytes where 8-byte aligned, else aligned copies.
  * A key from bytes or with private_copy owns a copy of the file (a mapped
- * file truncated under a long-lived process would fault).
+ * file truncated under a long-lived process would fault). The checks after
+ * the Groth16 header are zkey_impl.h's, compiled here over BN254 (zkey.c
+ * compiles them over BLS12-381).
  */
 #include <errno.h>
 #include <stdlib.h>
