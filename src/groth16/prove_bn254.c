@@ -189,33 +189,23 @@ out:
 
 /* ---- JSON as snarkjs writes it ---- */
 
-static json_t *g1_json(const cz_bn254_g1_affine *p)
-{
-    char x[CZ_BN254_STR_MAX], y[CZ_BN254_STR_MAX], z[CZ_BN254_STR_MAX];
-    cz_bn254_g1_to_dec(x, y, z, p);
-    return json_pack("[sss]", x, y, z);
-}
-
-static json_t *g2_json(const cz_bn254_g2_affine *p)
-{
-    char v[6][CZ_BN254_STR_MAX];
-    cz_bn254_g2_to_dec(v[0], v[1], v[2], v[3], v[4], v[5], p);
-    return json_pack("[[ss][ss][ss]]", v[0], v[1], v[2], v[3], v[4], v[5]);
-}
-
-/* snarkjs 0.7.6 ends its files without a newline, and so does this (cmp
-   with snarkjs's public.json holds); json.c's cz_json_dump writes
-   JSON.stringify(x, null, 1) */
-static char *dump(json_t *j) { return cz_json_dump(j, false); }
-
-char *cz_bn254_proof_to_json(const cz_bn254_proof *p)
-{
-    if (!p)
-        return NULL;
-    return dump(json_pack("{s:o,s:o,s:o,s:s,s:s}", "pi_a", g1_json(&p->a), "pi_b",
-                          g2_json(&p->b), "pi_c", g1_json(&p->c), "protocol", "groth16",
-                          "curve", "bn128"));
-}
+/* proof.json and verification_key.json as snarkjs 0.7.6 writes them: no
+   final newline (cmp with snarkjs's files holds) */
+#define JW_G1_AFF cz_bn254_g1_affine
+#define JW_G2_AFF cz_bn254_g2_affine
+#define JW_FP2 cz_bn254_fp2
+#define JW_FP6 cz_bn254_fp6
+#define JW_FP12 cz_bn254_fp12
+#define JW_VK cz_bn254_vk
+#define JW_PROOF cz_bn254_proof
+#define JW_G1_TO_DEC cz_bn254_g1_to_dec
+#define JW_G2_TO_DEC cz_bn254_g2_to_dec
+#define JW_FP_TO_DEC cz_bn254_fp_to_dec
+#define JW_STR_MAX CZ_BN254_STR_MAX
+#define JW_CURVE "bn128"
+#define JW_NEWLINE false
+#define JW_PROOF_TO_JSON cz_bn254_proof_to_json
+#include "io/json_write_impl.h"
 
 static void fr_dec(char *buf, const void *v) { cz_bn254_fr_to_dec(buf, v); }
 
@@ -225,19 +215,6 @@ char *cz_bn254_public_to_json(const cz_bn254_fr *pub, size_t n)
     return cz_json_dec_array(pub, n, sizeof *pub, fr_dec, false);
 }
 
-static json_t *fp2_json(const cz_bn254_fp2 *a)
-{
-    char c0[CZ_BN254_STR_MAX], c1[CZ_BN254_STR_MAX];
-    cz_bn254_fp_to_dec(c0, &a->c0);
-    cz_bn254_fp_to_dec(c1, &a->c1);
-    return json_pack("[ss]", c0, c1);
-}
-
-static json_t *fp6_json(const cz_bn254_fp6 *a)
-{
-    return json_pack("[ooo]", fp2_json(&a->c0), fp2_json(&a->c1), fp2_json(&a->c2));
-}
-
 char *cz_bn254_vk_to_json(const cz_bn254_vk *vk)
 {
     if (!vk || !vk->ic)
@@ -245,17 +222,5 @@ char *cz_bn254_vk_to_json(const cz_bn254_vk *vk)
     /* vk_alphabeta_12 = e(alpha1, beta2), as snarkjs writes it */
     cz_bn254_fp12 ab;
     cz_bn254_pairing(&ab, &vk->alpha1, &vk->beta2);
-    json_t *ic = json_array();
-    for (uint32_t i = 0; ic && i <= vk->n_public; i++)
-        if (json_array_append_new(ic, g1_json(&vk->ic[i]))) {
-            json_decref(ic);
-            ic = NULL;
-        }
-    if (!ic)
-        return NULL;
-    return dump(json_pack("{s:s,s:s,s:I,s:o,s:o,s:o,s:o,s:[oo],s:o}", "protocol", "groth16",
-                          "curve", "bn128", "nPublic", (json_int_t)vk->n_public, "vk_alpha_1",
-                          g1_json(&vk->alpha1), "vk_beta_2", g2_json(&vk->beta2), "vk_gamma_2",
-                          g2_json(&vk->gamma2), "vk_delta_2", g2_json(&vk->delta2),
-                          "vk_alphabeta_12", fp6_json(&ab.c0), fp6_json(&ab.c1), "IC", ic));
+    return vk_json(vk, &ab);
 }

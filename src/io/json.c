@@ -1,9 +1,10 @@
 /*
  * json.c: snarkjs JSON (proof, public signals, verification key). See json.h.
  *
- * DESIGN. The writers are BLS12-381's here; the readers are json_impl.h's
- * (shared with BN254's verify_bn254.c), compiled here over BLS12-381 with
- * the "curve" check below.
+ * DESIGN. The writers are json_write_impl.h's and the readers
+ * json_impl.h's, both shared with BN254 (prove_bn254.c, verify_bn254.c)
+ * and compiled here over BLS12-381; the curve-independent pieces
+ * (cz_json_dump, cz_json_dec_array: public.json of either curve) are here.
  */
 #include "io/json.h"
 
@@ -15,32 +16,6 @@
 #include "io/binfile.h"
 
 /* ---- writers ---- */
-
-static json_t *fp_str(const cz_fp *a)
-{
-    char buf[CZ_FP_STR_MAX];
-    cz_fp_to_dec(buf, a);
-    return json_string(buf);
-}
-
-static json_t *g1_json(const cz_g1_affine *p)
-{
-    if (cz_g1_affine_is_infinity(p))
-        return json_pack("[sss]", "0", "1", "0");
-    return json_pack("[oos]", fp_str(&p->x), fp_str(&p->y), "1");
-}
-
-static json_t *fp2_json(const cz_fp2 *a)
-{
-    return json_pack("[oo]", fp_str(&a->c0), fp_str(&a->c1));
-}
-
-static json_t *g2_json(const cz_g2_affine *p)
-{
-    if (cz_g2_affine_is_infinity(p))
-        return json_pack("[[ss][ss][ss]]", "0", "0", "1", "0", "0", "0");
-    return json_pack("[oo[ss]]", fp2_json(&p->x), fp2_json(&p->y), "1", "0");
-}
 
 char *cz_json_dump(json_t *j, bool newline)
 {
@@ -61,9 +36,6 @@ char *cz_json_dump(json_t *j, bool newline)
     return t;
 }
 
-/* BLS12-381's files end with a newline */
-static char *dump(json_t *j) { return cz_json_dump(j, true); }
-
 char *cz_json_dec_array(const void *elems, size_t n, size_t size, cz_json_dec_fn dec,
                         bool newline)
 {
@@ -83,13 +55,6 @@ char *cz_json_dec_array(const void *elems, size_t n, size_t size, cz_json_dec_fn
     return cz_json_dump(a, newline);
 }
 
-char *cz_proof_to_json(const cz_proof *p)
-{
-    json_t *j = json_pack("{s:o,s:o,s:o,s:s,s:s}", "pi_a", g1_json(&p->a), "pi_b", g2_json(&p->b),
-                          "pi_c", g1_json(&p->c), "protocol", "groth16", "curve", "bls12381");
-    return dump(j);
-}
-
 static void fr_dec(char *buf, const void *v) { cz_fr_to_dec(buf, v); }
 
 char *cz_public_to_json(const cz_fr *pub, size_t n)
@@ -98,10 +63,22 @@ char *cz_public_to_json(const cz_fr *pub, size_t n)
     return cz_json_dec_array(pub, n, sizeof *pub, fr_dec, true);
 }
 
-static json_t *fp6_json(const cz_fp6 *a)
-{
-    return json_pack("[ooo]", fp2_json(&a->c0), fp2_json(&a->c1), fp2_json(&a->c2));
-}
+/* BLS12-381's proof.json and verification_key.json (ending in a newline) */
+#define JW_G1_AFF cz_g1_affine
+#define JW_G2_AFF cz_g2_affine
+#define JW_FP2 cz_fp2
+#define JW_FP6 cz_fp6
+#define JW_FP12 cz_fp12
+#define JW_VK cz_vk
+#define JW_PROOF cz_proof
+#define JW_G1_TO_DEC cz_g1_to_dec
+#define JW_G2_TO_DEC cz_g2_to_dec
+#define JW_FP_TO_DEC cz_fp_to_dec
+#define JW_STR_MAX CZ_FP_STR_MAX
+#define JW_CURVE "bls12381"
+#define JW_NEWLINE true
+#define JW_PROOF_TO_JSON cz_proof_to_json
+#include "io/json_write_impl.h"
 
 char *cz_vk_to_json(const cz_vk *vk, const cz_fp12 *alphabeta)
 {
@@ -110,21 +87,7 @@ char *cz_vk_to_json(const cz_vk *vk, const cz_fp12 *alphabeta)
         cz_fp12_zero(&zero);
         alphabeta = &zero;
     }
-    json_t *ic = json_array();
-    for (uint32_t i = 0; ic && i <= vk->n_public; i++)
-        if (json_array_append_new(ic, g1_json(&vk->ic[i]))) {
-            json_decref(ic);
-            ic = NULL;
-        }
-    if (!ic)
-        return NULL;
-    json_t *j = json_pack("{s:s,s:s,s:I,s:o,s:o,s:o,s:o,s:[oo],s:o}", "protocol", "groth16",
-                          "curve", "bls12381", "nPublic", (json_int_t)vk->n_public,
-                          "vk_alpha_1", g1_json(&vk->alpha1), "vk_beta_2", g2_json(&vk->beta2),
-                          "vk_gamma_2", g2_json(&vk->gamma2), "vk_delta_2", g2_json(&vk->delta2),
-                          "vk_alphabeta_12", fp6_json(&alphabeta->c0), fp6_json(&alphabeta->c1),
-                          "IC", ic);
-    return dump(j);
+    return vk_json(vk, alphabeta);
 }
 
 cz_status cz_write_text(const char *path, const char *text, char *err, size_t err_len)
