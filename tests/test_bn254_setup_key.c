@@ -14,7 +14,10 @@
  * generators (0, 1, r - 1 and random scalars, across batch and chunk
  * edges). The reader refuses every truncation, the other curve's circuit,
  * a prime of neither curve (cz_r1cs_file_curve names both), a
- * coefficient >= r and a wire out of range, each with its status.
+ * coefficient >= r and a wire out of range, each with its status. Known
+ * answers: BLS12-381's seeded key of tests/fixtures/small.r1cs is the file
+ * the setup wrote before it became one implementation for both curves,
+ * and BN254's seeded key is pinned.
  * test_bn254_setup.sh checks the keys against snarkjs itself.
  */
 #include "common/test_util.h"
@@ -30,6 +33,8 @@
 #include "util/threadpool.h"
 
 #define FIX "tests/fixtures/bn254/"
+#define BN254_SMALL_LEN 62468
+#define BN254_SMALL_FNV 0xdb7ba14fe02c33b1ULL /* the first version's key; snarkjs proved with it */
 
 static uint8_t *read_fix(const char *rel, size_t *len)
 {
@@ -311,9 +316,55 @@ static void test_r1cs_reader(void **state)
     free(b);
 }
 
+/* FNV-1a 64 of a file: a known answer for a whole key */
+static uint64_t fnv1a_file(const char *path, size_t *len)
+{
+    uint8_t *b = cz_test_read_file(path, len);
+    assert_non_null(b);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < *len; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
+    }
+    free(b);
+    return h;
+}
+
+/* The setup is one implementation for both curves: BLS12-381's keys must
+   stay what they were before it was (the file of `cuzk setup --seed 7
+   tests/fixtures/small.r1cs` from the build before setup_impl.h: 84 948
+   bytes, FNV-1a 64 0xffb6881374cf6afe), and BN254's are pinned too. */
+static void test_known_keys(void **state)
+{
+    (void)state;
+    char path[256], err[256] = "";
+    size_t len;
+    cz_r1cs *bcs = NULL;
+    assert_int_equal(cz_r1cs_load(&bcs, cz_test_src_path("tests/fixtures/small.r1cs"), err,
+                                  sizeof err), CZ_OK);
+    tmp_path(path, sizeof path);
+    cz_setup_opts o = {.seeded = true, .seed = 7, .threads = 2};
+    assert_int_equal(cz_groth16_setup(bcs, path, &o, err, sizeof err), CZ_OK);
+    uint64_t h = fnv1a_file(path, &len);
+    assert_int_equal(len, 84948);
+    assert_int_equal(h, 0xffb6881374cf6afeULL);
+    remove(path);
+    cz_r1cs_free(bcs);
+    cz_bn254_r1cs *cs = load_small_r1cs();
+    tmp_path(path, sizeof path);
+    assert_int_equal(cz_bn254_groth16_setup(cs, path, &o, err, sizeof err), CZ_OK);
+    h = fnv1a_file(path, &len);
+    printf("bn254 small.r1cs seed 7: %zu bytes, FNV-1a 0x%016llx\n", len, (unsigned long long)h);
+    assert_int_equal(len, BN254_SMALL_LEN);
+    assert_int_equal(h, BN254_SMALL_FNV);
+    remove(path);
+    cz_bn254_r1cs_free(cs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_keys),
         cmocka_unit_test(test_r1cs_reader),
         cmocka_unit_test(test_fixed_base),
         cmocka_unit_test(test_setup_proves),
