@@ -17,7 +17,9 @@
 # sizes, same call), ntt (the NTT and the H step at 2^NTT_LOG under each
 # CUZK_NTT_VARIANT of NTT_VARIANTS, H fused and not), decomp (points per
 # second decompressed on the GPU and the CPU, bench-native on porep-8m),
-# native.
+# native, fpmul (bench-fpmul: the Fp product on the IMAD and FP64 pipes,
+# with the SASS instruction counts of its kernels), bn254 (bench-gpu
+# --curve bn254: BN254's MSMs, NTTs and H step).
 # Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
 # (window sweep sizes; 26; empty: none), PARTS (bench-native partitions; 2), AB (the
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
@@ -68,8 +70,12 @@ if has build; then
     fi
     cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/logs/configure.log" 2>&1 ||
         { tail -30 "$OUT/logs/configure.log"; exit 1; }
+    extra=
+    [ -f "$ROOT/tests/test_gpu_bn254.c" ] && extra="$extra test_gpu_bn254"
+    [ -f "$ROOT/bench/fpmul_gpu.cu" ] && extra="$extra bench-fpmul"
     cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native test_gpu_ntt \
-        test_gpu_decompress bench-gpu bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench >"$OUT/logs/build.log" 2>&1 ||
+        test_gpu_decompress bench-gpu bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench $extra \
+        >"$OUT/logs/build.log" 2>&1 ||
         { grep -E "error" "$OUT/logs/build.log" | head -30; exit 1; }
     cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
         grep -A1 -E "Function .*k_accumulate" | cut -c1-160 >"$OUT/logs/regs.txt"
@@ -164,6 +170,22 @@ if has native; then
     grep -v '^{' "$OUT/logs/native.jsonl.txt"
     grep -E "Maximum resident|Elapsed" "$OUT/logs/native.err"
     grep -E "msm g1 n=134217|accumulate" "$OUT/logs/native.err" | head -20
+fi
+if has fpmul && [ -x "$BIN/bench-fpmul" ]; then
+    stamp "fpmul"
+    CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 120 "$BIN/bench-fpmul" --seconds 2 \
+        >"$OUT/fpmul.jsonl" 2>"$OUT/logs/fpmul.txt" || { rc=1; echo "bench-fpmul failed"; }
+    grep -vE "^#" "$OUT/logs/fpmul.txt" | head -60
+    cuobjdump -sass "$BIN/bench-fpmul" 2>/dev/null | awk '/Function :/ { f = $3 }
+        /^ +\/\*[0-9a-f]+\*\/ / { o = $2; if (o ~ /^@/) o = $3; sub(/[.;].*/, "", o); c[f " " o]++ }
+        END { for (k in c) print k, c[k] }' | sort >"$OUT/logs/fpmul_sass.txt"
+fi
+
+if has bn254; then
+    stamp "bn254 (bench-gpu --curve bn254)"
+    CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 200 "$BIN/bench-gpu" --curve bn254 --reps 3 \
+        >"$OUT/logs/bn254.jsonl" 2>"$OUT/logs/bn254.txt" || { rc=1; tail -5 "$OUT/logs/bn254.txt"; }
+    grep -vE "^#" "$OUT/logs/bn254.txt" | head -40
 fi
 stamp "done rc=$rc"
 exit $rc
