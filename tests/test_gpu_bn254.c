@@ -22,6 +22,10 @@
  *     bit-reversed output) against poly/ntt_bn254.h on snarkjs's roots,
  *     and the H step (cz_cuda_bn254_ntt_h_dev with the domain's
  *     omega_2n) against cz_bn254_ntt_snarkjs_odd_points then a .* b - c.
+ *   - a bn128 proof (cz_cuda_bn254_groth16_prove) of the snarkjs fixture's
+ *     key and three witnesses: byte for byte the CPU prover's for the same
+ *     r, s, accepted by the verifier (fresh r, s too), refused with a
+ *     changed public input.
  * CZ_TEST_BN254_NTT_LOG / CZ_TEST_BN254_MSM_LOG (default 20) bound the
  * largest sizes (quick runs under CZ_TEST_SCALE < 1: 14; over the host
  * model of the device, which checks the glue and not the kernels: 16).
@@ -36,6 +40,8 @@
 #include "backend/cuda.h"
 #include "curve/bn254_curve.h"
 #include "field/bn254.h"
+#include "groth16/groth16_bn254.h"
+#include "io/binfile.h"
 #include "msm/msm_bn254.h"
 #include "poly/ntt_bn254.h"
 #include "util/threadpool.h"
@@ -578,6 +584,71 @@ static void test_ntt(void **state)
                      CZ_ERR_ARG);
 }
 
+/* ---- a bn128 proof ---- */
+
+/* the snarkjs fixture's key and witnesses proved on the GPU and on the CPU
+   with the same r, s: the same proof bytes (so snarkjs accepts it, as
+   test_bn254_prove.sh checks the CPU's), accepted by the BN254 verifier;
+   a changed public input is refused */
+static void test_prove(void **state)
+{
+    (void)state;
+    char err[512];
+    cz_bn254_zkey *key = NULL;
+    if (cz_bn254_zkey_load_ex(&key, cz_test_src_path("tests/fixtures/bn254/small.zkey"), NULL, err,
+                              sizeof err) != CZ_OK)
+        fail_msg("small.zkey: %s", err);
+    cz_bn254_vk *vk = NULL;
+    assert_int_equal(cz_bn254_vk_from_zkey(&vk, key), CZ_OK);
+    static const char *const wt[] = {"small.wtns", "small_2.wtns", "small_3.wtns"};
+    cz_rng rng;
+    cz_test_rng(&rng);
+    for (size_t k = 0; k < sizeof wt / sizeof wt[0]; k++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "tests/fixtures/bn254/%s", wt[k]);
+        cz_blob wb;
+        cz_bn254_fr *w = NULL;
+        uint32_t nw = 0;
+        if (cz_blob_map(&wb, cz_test_src_path(rel), err, sizeof err) != CZ_OK)
+            fail_msg("%s: %s", rel, err);
+        if (cz_bn254_wtns_parse(&w, &nw, wb.data, wb.len, rel, key->n_vars, err, sizeof err) != CZ_OK)
+            fail_msg("%s: %s", rel, err);
+        cz_blob_release(&wb);
+        cz_bn254_fr rs[2];
+        cz_bn254_fr_random(&rs[0], &rng);
+        cz_bn254_fr_random(&rs[1], &rng);
+        cz_bn254_proof cpu, gpu;
+        cz_prove_timings tm;
+        if (cz_bn254_groth16_prove(&cpu, key, w, cz_threadpool_global(), rs, NULL, err,
+                                   sizeof err) != CZ_OK)
+            fail_msg("CPU proof of %s: %s", rel, err);
+        if (cz_cuda_bn254_groth16_prove(g_ctx, &gpu, key, w, cz_threadpool_global(), rs, &tm, err,
+                                        sizeof err) != CZ_OK)
+            fail_msg("GPU proof of %s: %s", rel, err);
+        if (memcmp(&cpu, &gpu, sizeof cpu) != 0)
+            fail_msg("the GPU's proof of %s differs from the CPU's for the same r, s", rel);
+        if (cz_bn254_groth16_verify(vk, w + 1, key->n_public, &gpu, err, sizeof err) != CZ_OK)
+            fail_msg("the GPU's proof of %s is refused: %s", rel, err);
+        /* fresh r, s: still a valid proof */
+        if (cz_cuda_bn254_groth16_prove(g_ctx, &gpu, key, w, NULL, NULL, &tm, err, sizeof err) !=
+                CZ_OK ||
+            cz_bn254_groth16_verify(vk, w + 1, key->n_public, &gpu, err, sizeof err) != CZ_OK)
+            fail_msg("GPU proof of %s with fresh r, s: %s", rel, err);
+        if (key->n_public) {
+            cz_bn254_fr one;
+            cz_bn254_fr_one(&one);
+            cz_bn254_fr_add(&w[1], &w[1], &one);
+            assert_int_not_equal(
+                cz_bn254_groth16_verify(vk, w + 1, key->n_public, &gpu, err, sizeof err), CZ_OK);
+        }
+        printf("# %s: GPU proof in %.1f ms (a/b/c %.1f, H %.1f, MSMs %.1f)\n", rel, tm.total_ms,
+               tm.eval_abc_ms, tm.ntt_ms, tm.msm_ms);
+        cz_bn254_wtns_free(w, nw);
+    }
+    cz_bn254_vk_free(vk);
+    cz_bn254_zkey_free(key);
+}
+
 int main(void)
 {
     if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
@@ -595,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_fields), cmocka_unit_test(test_gen_points),
         cmocka_unit_test(test_msm_empty), cmocka_unit_test(test_msm_g1),
         cmocka_unit_test(test_msm_g2), cmocka_unit_test(test_ntt),
+        cmocka_unit_test(test_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cz_cuda_ctx_destroy(g_ctx);

@@ -28,6 +28,7 @@
 #include "field/field.h"
 #include "curve/bn254_curve.h"
 #include "field/bn254.h"
+#include "groth16/groth16_bn254.h"
 
 typedef struct cz_cuda_ctx cz_cuda_ctx;
 
@@ -243,5 +244,17 @@ cz_status cz_cuda_bn254_fp_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp *out, const 
                               const cz_bn254_fp *b, size_t n);
 cz_status cz_cuda_bn254_fp2_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp2 *out, const cz_bn254_fp2 *a,
                                const cz_bn254_fp2 *b, size_t n);
+
+/* A bn128 (snarkjs) Groth16 proof on the GPU: a, b, c on the host from the
+   key's matrices (pool: its threads, NULL: one), snarkjs's H step and the
+   five MSMs on the device (the key's points copied in per call: tier
+   "streamed"), the assembly shared with the CPU provers (prove_impl.h).
+   The same proof as cz_bn254_groth16_prove for the same rs (tests: rs[0]
+   = r, rs[1] = s; NULL: from the OS CSPRNG). Not self-checked here.
+   CZ_ERR_UNSUPPORTED without CUDA. */
+cz_status cz_cuda_bn254_groth16_prove(cz_cuda_ctx *ctx, cz_bn254_proof *out,
+                                      const cz_bn254_zkey *key, const cz_bn254_fr *w,
+                                      cz_threadpool *pool, const cz_bn254_fr *rs,
+                                      cz_prove_timings *tm, char *err, size_t err_len);
 
 #endif

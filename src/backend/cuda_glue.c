@@ -25,7 +25,10 @@
 #include "../../cuda/czd.h"
 #include "backend/backend.h"
 #include "groth16/groth16.h"
+#include "groth16/groth16_bn254.h"
+#include "io/binfile.h"
 #include "poly/ntt.h"
+#include "poly/ntt_bn254.h"
 #include "util/log.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
@@ -2216,6 +2219,152 @@ cz_status cz_cuda_bn254_fp2_op(cz_cuda_ctx *ctx, int op, cz_bn254_fp2 *out, cons
 }
 
 
+/* ---- BN254: a bn128 Groth16 proof on the GPU ----
+   a, b, c on the host from the key's matrices (as prove_bn254.c), the H
+   step on the device (h stays there as the H MSM's scalars), the five
+   MSMs on the device (points copied in per call), the assembly of
+   prove_impl.h, shared with both CPU provers. */
+
+#define PV_G1_(op) cz_bn254_g1_##op
+#define PV_G2_(op) cz_bn254_g2_##op
+#define PV_FR_(op) cz_bn254_fr_##op
+#define PV_FR cz_bn254_fr
+#define PV_KEY cz_bn254_zkey
+#define PV_PROOF cz_bn254_proof
+#define PV_FR_TOP_MASK 0x3fffffffffffffffULL
+#include "groth16/prove_impl.h"
+
+typedef struct {
+    cz_bn254_fr *a, *b, *c;
+    const cz_bn254_zkey *key;
+    const cz_bn254_fr *w;
+} bn254_abc_job;
+
+static void bn254_spmv(cz_bn254_fr *out, const cz_bn254_csr *m, const cz_bn254_fr *w, size_t begin,
+                       size_t end)
+{
+    for (size_t r = begin; r < end; r++) {
+        cz_bn254_fr acc, t;
+        cz_bn254_fr_zero(&acc);
+        for (uint64_t k = m->row_ptr[r]; k < m->row_ptr[r + 1]; k++) {
+            cz_bn254_fr_mul(&t, &m->val[k], &w[m->col[k]]);
+            cz_bn254_fr_add(&acc, &acc, &t);
+        }
+        out[r] = acc;
+    }
+}
+
+static void bn254_abc_chunk(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    bn254_abc_job *j = vctx;
+    bn254_spmv(j->a, &j->key->qa, j->w, begin, end);
+    bn254_spmv(j->b, &j->key->qb, j->w, begin, end);
+    for (size_t r = begin; r < end; r++)
+        cz_bn254_fr_mul(&j->c[r], &j->a[r], &j->b[r]);
+}
+
+static double bn254_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+cz_status cz_cuda_bn254_groth16_prove(cz_cuda_ctx *ctx, cz_bn254_proof *out,
+                                      const cz_bn254_zkey *key, const cz_bn254_fr *w,
+                                      cz_threadpool *pool, const cz_bn254_fr *rs,
+                                      cz_prove_timings *tm, char *err, size_t err_len)
+{
+    cz_prove_timings tl;
+    if (!tm)
+        tm = &tl;
+    memset(tm, 0, sizeof *tm);
+    snprintf(tm->tier, sizeof tm->tier, "streamed");
+    if (!ctx || !out || !key || !w)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    const size_t n = key->domain_size, npub = key->n_public;
+    if (key->qa.n_rows != n || key->qb.n_rows != n || !key->qa.row_ptr || !key->qb.row_ptr)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
+                          "the key was loaded without its matrices");
+    if (key->log_n > 28 || key->n_vars < npub + 1)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "a key of 2^%u rows, %u of %u public",
+                          key->log_n, (unsigned)npub, (unsigned)key->n_vars);
+    double t0 = bn254_now_ms(), t;
+    cz_status st = CZ_OK;
+    cz_bn254_ntt_domain *dom = NULL;
+    cz_cuda_buf abc[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}}, hb = {NULL, 0};
+    int nbuf = 0;
+    cz_bn254_fr *v = malloc(3 * n * sizeof *v);
+    if (!v)
+        return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors",
+                          n);
+    /* 1. a, b, c on the domain (host) */
+    t = bn254_now_ms();
+    bn254_abc_job j = {v, v + n, v + 2 * n, key, w};
+    cz_parallel_for(pool, n, 4096, bn254_abc_chunk, &j);
+    tm->eval_abc_ms = bn254_now_ms() - t;
+    /* 2. h = a b - c at snarkjs's odd points, on the device */
+    t = bn254_now_ms();
+    if ((st = cz_bn254_ntt_domain_create(&dom, key->log_n, CZ_NTT_ROOT_5))) {
+        cz_io_fail(st, err, err_len, "prove", "no NTT domain of 2^%u", key->log_n);
+        goto out;
+    }
+    for (; nbuf < 3; nbuf++) {
+        if ((st = cz_cuda_buf_alloc(ctx, &abc[nbuf], n * sizeof *v)) ||
+            (st = cz_cuda_upload(ctx, &abc[nbuf], 0, v + (size_t)nbuf * n, n * sizeof *v)))
+            goto dev_fail;
+    }
+    if ((st = cz_cuda_bn254_ntt_h_dev(ctx, abc, key->log_n, &dom->omega, &dom->omega_2n)))
+        goto dev_fail;
+    tm->ntt_ms = bn254_now_ms() - t;
+    /* 3. the MSMs: H from the device's h, the others from w */
+    double tmsm = bn254_now_ms();
+    cz_bn254_g1_jac pa, pb1, pc, ph;
+    cz_bn254_g2_jac pb2;
+    t = bn254_now_ms();
+    if ((st = cz_cuda_bn254_g1_msm(ctx, &pa, key->a, w, key->n_vars, 0)))
+        goto dev_fail;
+    tm->msm_a_ms = bn254_now_ms() - t;
+    t = bn254_now_ms();
+    if ((st = cz_cuda_bn254_g1_msm(ctx, &pb1, key->b1, w, key->n_vars, 0)))
+        goto dev_fail;
+    tm->msm_b1_ms = bn254_now_ms() - t;
+    t = bn254_now_ms();
+    if ((st = cz_cuda_bn254_g2_msm(ctx, &pb2, key->b2, w, key->n_vars, 0)))
+        goto dev_fail;
+    tm->msm_b2_ms = bn254_now_ms() - t;
+    t = bn254_now_ms();
+    if ((st = cz_cuda_bn254_g1_msm(ctx, &pc, key->c, w + npub + 1, key->n_vars - npub - 1, 0)))
+        goto dev_fail;
+    tm->msm_c_ms = bn254_now_ms() - t;
+    t = bn254_now_ms();
+    if ((st = cz_cuda_buf_alloc(ctx, &hb, n * sizeof(cz_bn254_g1_affine))) ||
+        (st = cz_cuda_upload(ctx, &hb, 0, key->h, n * sizeof(cz_bn254_g1_affine))) ||
+        (st = cz_cuda_bn254_g1_msm_dev(ctx, &ph, &hb, NULL, &abc[0], n, 0, 0)))
+        goto dev_fail;
+    tm->msm_h_ms = bn254_now_ms() - t;
+    tm->msm_ms = bn254_now_ms() - tmsm;
+    /* 4. the assembly */
+    t = bn254_now_ms();
+    st = assemble_proof(out, key, &pa, &pb1, &pb2, &pc, &ph, rs, err, err_len);
+    tm->assemble_ms = bn254_now_ms() - t;
+    tm->total_ms = bn254_now_ms() - t0;
+    goto out;
+
+dev_fail:
+    cz_io_fail(st, err, err_len, "prove", "GPU: %s", cz_cuda_ctx_error(ctx));
+out:
+    if (hb.dev)
+        cz_cuda_buf_free(ctx, &hb);
+    while (nbuf-- > 0)
+        cz_cuda_buf_free(ctx, &abc[nbuf]);
+    cz_wipe(v, 3 * n * sizeof *v);
+    free(v);
+    cz_bn254_ntt_domain_destroy(dom);
+    return st;
+}
+
 #else /* !CUZK_HAVE_CUDA: every entry point reports that CUDA is not built */
 
 struct cz_cuda_ctx {
@@ -2341,6 +2490,15 @@ NO_CUDA_BN254_GROUP(g2)
 NO_CUDA_BN254_FIELD(fr)
 NO_CUDA_BN254_FIELD(fp)
 NO_CUDA_BN254_FIELD(fp2)
+cz_status cz_cuda_bn254_groth16_prove(cz_cuda_ctx *c, cz_bn254_proof *o, const cz_bn254_zkey *k,
+                                      const cz_bn254_fr *w, cz_threadpool *p, const cz_bn254_fr *rs,
+                                      cz_prove_timings *tm, char *err, size_t el)
+{
+    (void)c, (void)o, (void)k, (void)w, (void)p, (void)rs, (void)tm;
+    if (err && el)
+        snprintf(err, el, "cuzk was built without the CUDA backend");
+    return NO_CUDA;
+}
 
 #endif
 
