@@ -26,6 +26,7 @@
  * Seeded (CZ_TEST_SEED). Skips (77) without a GPU.
  */
 #include "test_util.h"
+#include "gpu_fixture.h"
 #include "porep_fixture.h"
 
 #include <stdio.h>
@@ -44,16 +45,6 @@
 
 static cz_backend *g_cpu;
 static cz_rng g_rng;
-
-static cz_cuda_ctx *ctx_make(size_t arena_mb)
-{
-    cz_cuda_ctx *ctx = NULL;
-    char err[512];
-    cz_status st = cz_cuda_ctx_create(&ctx, 0, arena_mb << 20, 0, err, sizeof err);
-    if (st != CZ_OK)
-        fail_msg("cuda context: %s", err);
-    return ctx;
-}
 
 /* n points P_i = P_0 + i Q (random P_0, Q), infinity at every 97th index */
 static void g1_points(cz_g1_affine *out, size_t n)
@@ -155,7 +146,7 @@ static void valid_points(bool g2, size_t n)
     for (size_t i = 0; i < n; i++)
         sign += (c[(g2 ? 96 : 48) * i] & 0x20) != 0;
     assert_true(sign > n / 4 && sign < 3 * n / 4); /* both roots occur */
-    cz_cuda_ctx *ctx = ctx_make(256);
+    cz_cuda_ctx *ctx = cz_test_cuda_ctx(256);
     const size_t chunks[4] = {0, 1024, 777, n};
     for (int k = 0; k < 4; k++) {
         memset(got, 0xa5, n * ob);
@@ -331,7 +322,7 @@ static void bad_points(bool g2)
         g1_points(pts, n);
     uint8_t *good = compress(pts, n, g2), *c = malloc(n * ib);
     assert_non_null(c);
-    cz_cuda_ctx *ctx = ctx_make(256);
+    cz_cuda_ctx *ctx = cz_test_cuda_ctx(256);
     /* where the bad point goes, and a second one after it (none, same
        chunk, a later chunk) */
     const size_t at1[3] = {1700, 0, 999}, at2[3] = {SIZE_MAX, 40, 2400};
@@ -413,7 +404,7 @@ static void load_both(const char *path, const cz_fr *w, const char *what)
     cz_status st = cz_nkey_load(&kc, path, NULL, err, sizeof err);
     if (st)
         fail_msg("%s: CPU load: %s", what, err);
-    cz_cuda_ctx *ctx = ctx_make(512);
+    cz_cuda_ctx *ctx = cz_test_cuda_ctx(512);
     cz_nkey_load_opts o = {.decompress = cz_cuda_nkey_decompress, .decompress_ctx = ctx,
                            .decompress_on = "the gpu"};
     st = cz_nkey_load(&kg, path, &o, err, sizeof err);
@@ -440,7 +431,7 @@ static void load_both(const char *path, const cz_fr *w, const char *what)
         for (unsigned long k = 1; k <= 12; k++) {
             for (int kind = 0; kind < 2; kind++) {
                 cz_zkey *kf = NULL;
-                cz_cuda_ctx *c2 = ctx_make(64);
+                cz_cuda_ctx *c2 = cz_test_cuda_ctx(64);
                 o.decompress_ctx = c2;
                 cz_cuda_model_fail_after(k, kind ? CZ_ERR_NOMEM : CZ_ERR_DEVICE, false);
                 unsigned long before = cz_cuda_model_calls();

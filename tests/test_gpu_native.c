@@ -32,6 +32,7 @@
  * Skips (77) without a GPU.
  */
 #include "test_util.h"
+#include "gpu_fixture.h"
 #include "porep_fixture.h"
 
 #include <stdio.h>
@@ -47,16 +48,6 @@
 
 static cz_backend *g_cpu;
 static cz_rng g_rng;
-
-static cz_cuda_ctx *ctx_make(size_t arena_mb)
-{
-    cz_cuda_ctx *ctx = NULL;
-    char err[512];
-    cz_status st = cz_cuda_ctx_create(&ctx, 0, arena_mb << 20, 0, err, sizeof err);
-    if (st != CZ_OK)
-        fail_msg("cuda context: %s", err);
-    return ctx;
-}
 
 static void ref_g1(cz_g1_affine *out, const cz_fr *s)
 {
@@ -118,7 +109,7 @@ static void test_fixed_base_edges(void **state)
     e++;
     sc[e++] = sc[N - 1]; /* equal scalars in one thread's batch */
     cz_fr_neg(&sc[e++], &sc[N - 1]); /* and opposite ones */
-    cz_cuda_ctx *ctx = ctx_make(256);
+    cz_cuda_ctx *ctx = cz_test_cuda_ctx(256);
     assert_int_equal(cz_cuda_g1_fixed_base(ctx, p1, sc, N), CZ_OK);
     assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, sc, N), CZ_OK);
     for (int i = 0; i < N; i++) {
@@ -138,7 +129,7 @@ static void test_fixed_base_edges(void **state)
     assert_int_equal(cz_cuda_g2_fixed_base(ctx, p2, NULL, 5), CZ_ERR_ARG);
     /* an arena that cannot hold 4096 points and the table */
     cz_cuda_ctx_destroy(ctx);
-    ctx = ctx_make(2);
+    ctx = cz_test_cuda_ctx(2);
     cz_fr *many = calloc(5000, sizeof *many);
     cz_g2_affine *out2 = malloc(5000 * sizeof *out2);
     assert_true(many && out2);
@@ -176,10 +167,10 @@ static void test_fixed_base_chunks(void **state)
     for (int serial = 0; serial < 2; serial++) {
         if (serial)
             setenv("CUZK_GPU_FB_SERIAL", "1", 1);
-        cz_cuda_ctx *ctx = ctx_make(10);
+        cz_cuda_ctx *ctx = cz_test_cuda_ctx(10);
         assert_int_equal(cz_cuda_g1_fixed_base(ctx, serial ? q1 : p1, sc, n), CZ_OK);
         cz_cuda_ctx_destroy(ctx);
-        ctx = ctx_make(19);
+        ctx = cz_test_cuda_ctx(19);
         assert_int_equal(cz_cuda_g2_fixed_base(ctx, serial ? q2 : p2, sc, n), CZ_OK);
         cz_cuda_ctx_destroy(ctx);
         unsetenv("CUZK_GPU_FB_SERIAL");
@@ -383,7 +374,7 @@ static void compact_case(cz_cuda_ctx *ctx, uint32_t n_coefs, size_t rows, uint32
 static void test_compact_eval(void **state)
 {
     (void)state;
-    cz_cuda_ctx *ctx = ctx_make(512);
+    cz_cuda_ctx *ctx = cz_test_cuda_ctx(512);
     compact_case(ctx, 3, 1000, 1000, 700, 500);           /* the table in shared memory */
     compact_case(ctx, 1024, 4096, 3000, 4096, 3000);     /* the largest shared table */
     compact_case(ctx, 2000, 5000, 4100, 3900, 2000);     /* from global memory */
@@ -404,7 +395,7 @@ static void test_gather(void **state)
         idx[k] = (uint32_t)(cz_rng_u64(&g_rng) % NIN);
     idx[0] = 0;
     idx[N - 1] = NIN - 1;
-    cz_cuda_ctx *ctx = ctx_make(64);
+    cz_cuda_ctx *ctx = cz_test_cuda_ctx(64);
     cz_cuda_buf bi, bx, bo;
     assert_int_equal(cz_cuda_buf_alloc(ctx, &bi, NIN * sizeof *in), CZ_OK);
     assert_int_equal(cz_cuda_buf_alloc(ctx, &bx, N * sizeof *idx), CZ_OK);
@@ -464,18 +455,11 @@ static void prove_both(const cz_zkey *key, const cz_fr *w, cz_backend *be, const
 static void test_fixture_compact(void **state)
 {
     (void)state;
-    char err[512], zk[1024], wt[1024];
-    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
-    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    char err[512];
     cz_zkey *key;
-    assert_int_equal(cz_zkey_load(&key, zk, 0, err, sizeof err), CZ_OK);
-    size_t len;
-    uint8_t *bytes = cz_test_read_file(wt, &len);
-    assert_non_null(bytes);
     cz_fr *w;
     uint32_t nw;
-    assert_int_equal(cz_wtns_parse(&w, &nw, bytes, len, wt, key->n_vars, err, sizeof err), CZ_OK);
-    free(bytes);
+    cz_test_key_witness(&key, &w, &nw, "tests/fixtures/small.zkey", "tests/fixtures/small.wtns");
     cz_fr rs[2];
     cz_fr_random(&rs[0], &g_rng);
     cz_fr_random(&rs[1], &g_rng);
@@ -645,18 +629,11 @@ static void test_model_failures(void **state)
         printf("# (the host model of the device only)\n");
         return;
     }
-    char err[512], zk[1024], wt[1024];
-    snprintf(zk, sizeof zk, "%s", cz_test_src_path("tests/fixtures/small.zkey"));
-    snprintf(wt, sizeof wt, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    char err[512];
     cz_zkey *key;
-    assert_int_equal(cz_zkey_load(&key, zk, 0, err, sizeof err), CZ_OK);
-    size_t len;
-    uint8_t *bytes = cz_test_read_file(wt, &len);
-    assert_non_null(bytes);
     cz_fr *w;
     uint32_t nw;
-    assert_int_equal(cz_wtns_parse(&w, &nw, bytes, len, wt, key->n_vars, err, sizeof err), CZ_OK);
-    free(bytes);
+    cz_test_key_witness(&key, &w, &nw, "tests/fixtures/small.zkey", "tests/fixtures/small.wtns");
     assert_int_equal(cz_zkey_compact(key, err, sizeof err), CZ_OK);
     cz_fr rs[2];
     cz_fr_random(&rs[0], &g_rng);
