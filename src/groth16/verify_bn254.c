@@ -39,9 +39,8 @@ void cz_bn254_vk_free(cz_bn254_vk *vk)
 
 /* ---- readers ---- */
 
-static bool names_bn254(json_t *doc)
+static bool names_bn254(const char *s)
 {
-    const char *s = json_string_value(json_object_get(doc, "curve"));
     const cz_curve *c = s ? cz_curve_by_name(s) : NULL;
     return c && c->id == CZ_CURVE_BN254;
 }
@@ -51,21 +50,15 @@ bool cz_bn254_json_is_bn254(const char *text, size_t len)
     if (!text)
         return false;
     json_t *doc = json_loadb(text, len, 0, NULL);
-    bool r = json_is_object(doc) && names_bn254(doc);
+    bool r = json_is_object(doc) && names_bn254(json_string_value(json_object_get(doc, "curve")));
     json_decref(doc);
     return r;
 }
 
-/* "curve" absent or naming BN254; another curve is CZ_ERR_CURVE. */
-static cz_status check_curve(json_t *doc, const char *name, char *err, size_t err_len)
+/* the "curve" of a BN254 file: another curve is CZ_ERR_CURVE */
+static cz_status curve_is_bn254(const char *s, const char *name, char *err, size_t err_len)
 {
-    json_t *c = json_object_get(doc, "curve");
-    if (!c)
-        return CZ_OK;
-    const char *s = json_string_value(c);
-    if (!s)
-        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "\"curve\" is not a string");
-    if (names_bn254(doc))
+    if (names_bn254(s))
         return CZ_OK;
     const cz_curve *k = cz_curve_by_name(s);
     if (k)
@@ -83,7 +76,7 @@ static cz_status check_curve(json_t *doc, const char *name, char *err, size_t er
 #define JR_G2_FROM_DEC cz_bn254_g2_from_dec
 #define JR_FR_FROM_STR cz_bn254_fr_from_str
 #define JR_VK_FREE cz_bn254_vk_free
-#define JR_CHECK_CURVE check_curve
+#define JR_CHECK_CURVE curve_is_bn254
 #define JR_R_NAME "r (BN254)"
 #define JR_PROOF_FROM_JSON cz_bn254_proof_from_json
 #define JR_PUBLIC_FROM_JSON cz_bn254_public_from_json

@@ -6,7 +6,7 @@
  * DESIGN. As the curve layer (docs/CURVES.md): the readers are one text
  * over macros for the curve's types and decimal decoders. The documents'
  * shapes and the messages are the same for both curves; what differs is
- * the "curve" field each accepts (JR_CHECK_CURVE, a function of the
+ * the "curve" names each accepts (JR_CHECK_CURVE, a function of the
  * including file) and the name a public input's range message gives r.
  * Each point goes through the curve's decimal decoder, which checks range,
  * curve and subgroup; public inputs are plain decimals below r (a value
@@ -17,7 +17,8 @@
  *   JR_G1_AFF, JR_G2_AFF, JR_FR, JR_VK, JR_PROOF   the types
  *   JR_G1_FROM_DEC, JR_G2_FROM_DEC, JR_FR_FROM_STR  the decimal decoders
  *   JR_VK_FREE                                      frees a JR_VK
- *   JR_CHECK_CURVE(doc, name, err, err_len)         the "curve" field
+ *   JR_CHECK_CURVE(s, name, err, err_len)           "curve" = s: CZ_OK, or
+ *                                                   CZ_ERR_CURVE with a message
  *   JR_R_NAME                                       "r" or "r (BN254)"
  *   JR_PROOF_FROM_JSON, JR_PUBLIC_FROM_JSON,
  *   JR_VK_FROM_JSON                                 the readers' names
@@ -42,6 +43,18 @@ static cz_status parse_doc(json_t **out, const char *text, size_t len, const cha
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "invalid JSON at line %d: %s",
                           je.line, je.text);
     return CZ_OK;
+}
+
+/* "curve" absent, or a string the curve's JR_CHECK_CURVE accepts. */
+static cz_status check_curve(json_t *doc, const char *name, char *err, size_t err_len)
+{
+    json_t *c = json_object_get(doc, "curve");
+    if (!c)
+        return CZ_OK;
+    const char *s = json_string_value(c);
+    if (!s)
+        return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "\"curve\" is not a string");
+    return JR_CHECK_CURVE(s, name, err, err_len);
 }
 
 static cz_status check_protocol(json_t *doc, const char *name, char *err, size_t err_len)
@@ -126,7 +139,7 @@ cz_status JR_PROOF_FROM_JSON(JR_PROOF *out, const char *text, size_t len, const 
     if (!st)
         st = check_protocol(doc, name, err, err_len);
     if (!st)
-        st = JR_CHECK_CURVE(doc, name, err, err_len);
+        st = check_curve(doc, name, err, err_len);
     if (!st)
         st = g1_from(&out->a, json_object_get(doc, "pi_a"), "pi_a", name, err, err_len);
     if (!st)
@@ -209,7 +222,7 @@ cz_status JR_VK_FROM_JSON(JR_VK **out, const char *text, size_t len, const char 
     if (!st)
         st = check_protocol(doc, name, err, err_len);
     if (!st)
-        st = JR_CHECK_CURVE(doc, name, err, err_len);
+        st = check_curve(doc, name, err, err_len);
     json_t *ic = st ? NULL : json_object_get(doc, "IC");
     if (!st && (!json_is_array(ic) || json_array_size(ic) < 1 || json_array_size(ic) > (1u << 28)))
         st = cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "IC is not a non-empty array of points");
