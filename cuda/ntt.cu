@@ -56,8 +56,8 @@
  * (VEC), the DIF twist at the store (TS) and the register budget
  * (__launch_bounds__), and CUZK_NTT_VARIANT (name or index, read at each
  * transform) picks one, so that one build on the device times them all.
- * The default is CZD_NTT_DEFAULT_VARIANT (r2v10, the fastest of the seven
- * timed on the H200 at 2^27: docs/PERF.md, 2026-12-02). ptxas (nvcc 13.0.88, sm_90,
+ * The default is CZD_NTT_DEFAULT_VARIANT (r2v10s, the fastest of the eight
+ * timed on the H200 at 2^27 and 2^20: docs/PERF.md, 2026-12-02). ptxas (nvcc 13.0.88, sm_90,
  * -Xptxas -v), registers and spill stores in bytes, over the 6 DIF and
  * 6 DIT kernels of a variant (low round of 1..3 stages, with and without
  * the extras; R = 2: 4 and 4):
@@ -71,7 +71,7 @@
  *   r2v10 (r2v in blocks of 2^10 elements, 256 threads, 3 blocks): 80;
  *         no spills but DIF with extras and a low round of 2 (52 B)
  *   r2v10s (r2v10, DIF twist at the store, as r2vs is to r2v): 78-80;
- *         three DIF kernels spill 20-56 B; not yet timed on the device
+ *         three DIF kernels spill 20-56 B; still 3-5 % faster than r2v10
  * Occupancy follows: r3/r3v/r3vs 16 warps per SM (2 blocks of 2^11
  * elements), r3v1 8 (one block; 12 with CUZK_NTT_BLOCK_LOG=10), r2v/r2vs
  * 16 (one block of 2^11), r2v10 24 (three of 2^10).
@@ -523,9 +523,10 @@ static czd_pass_args<F> czd_pass_base(const czd_ntt_plan<F> *pl, unsigned p, con
 
 /* ---- the variants (ntt_pass.cuh's CZD_NTT_VARIANTS) ---- */
 
-/* r2v10: the fastest on the H200 (2^27: forward 44.5 ms, H step 284 ms,
-   against r2v's 50.9 / 321.7 and r3's 71.2 / 417.7; docs/PERF.md) */
-#define CZD_NTT_DEFAULT_VARIANT 6
+/* r2v10s: the fastest on the H200 (2^27: forward 42.2 ms, H step 278 ms,
+   against r2v10's 44.5 / 284.5, r2v's 50.9 / 321.7 and r3's 71.2 / 417.7;
+   2^20: 0.308 ms against 0.322; docs/PERF.md) */
+#define CZD_NTT_DEFAULT_VARIANT 7
 
 template <class F>
 struct czd_ntt_variant {
@@ -566,10 +567,8 @@ static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant<czd_fr>
                     names, CZD_NTT_NVARIANTS - 1);
 }
 
-/* BN254's Fr: the default variant, the one ntt_bn254.cu instantiates;
-   CUZK_NTT_VARIANT is not read */
-static_assert(CZD_NTT_BN254_VARIANT == CZD_NTT_DEFAULT_VARIANT,
-              "BN254's NTT kernels are the default variant's");
+/* BN254's Fr: the one variant ntt_bn254.cu instantiates
+   (CZD_NTT_BN254_VARIANT); CUZK_NTT_VARIANT is not read */
 static cz_status czd_ntt_variant_get(czd_ctx *ctx, const czd_ntt_variant<czd_fr254> **out)
 {
     (void)ctx;

@@ -1,6 +1,6 @@
 /*
  * ntt_bn254.cu: the NTT pass kernels over BN254's Fr, for one variant
- * (CZD_NTT_BN254_VARIANT, ntt.cu's default), in a translation unit of its
+ * (CZD_NTT_BN254_VARIANT, r2v10), in a translation unit of its
  * own like cuda/ntt_v<i>.cu; ntt.cu's czd_ntt_bn254 / czd_ntt_h_bn254 call
  * them. Only one variant, so that the CUDA build's time grows by one
  * variant's kernels, not eight.
