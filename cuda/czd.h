@@ -104,8 +104,9 @@ cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, cons
    points), which lets the forward transforms' twists apply the scale. */
 cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
                     const void *w, const void *w_inv, const void *n_inv, const void *g, int g_half);
-/* The same two over BN254's Fr (cz_bn254_fr, log_n <= 28), in the default
-   pass variant only (CUZK_NTT_VARIANT is not read). snarkjs's H step is
+/* The same two over BN254's Fr (cz_bn254_fr, log_n <= 28), in one pass
+   variant (ntt_pass.cuh's CZD_NTT_BN254_VARIANT; CUZK_NTT_VARIANT is not
+   read). snarkjs's H step is
    czd_ntt_h_bn254 with g = the domain's omega_2n (g_half unless log_n = 28,
    where snarkjs's shift 25 is not a root of w). */
 cz_status czd_ntt_bn254(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, const void *pre_g,

@@ -4,7 +4,8 @@
  * Both curves: everything here is a template over the field (czd_fr of
  * BLS12-381, czd_fr254 of BN254); czd_ntt / czd_ntt_h are BLS12-381's,
  * czd_ntt_bn254 / czd_ntt_h_bn254 BN254's (2-adicity 28, so 2^28 at most),
- * whose pass kernels exist for the default variant only (ntt_bn254.cu).
+ * whose pass kernels exist for one variant only (ntt_pass.cuh's
+ * CZD_NTT_BN254_VARIANT, ntt_bn254.cu).
  *
  * DESIGN. Decimation in frequency, natural order in, bit-reversed order
  * out, in place, in passes of at most CZD_NTT_KMAX radix-2 stages. A pass
