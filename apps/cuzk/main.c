@@ -593,9 +593,6 @@ static int circuit_args(cli *cc, const cli *c, const char *cmd, int slot, int lo
     return 0;
 }
 
-/* prove with a snarkjs bn128 key: BN254 on the CPU (groth16_bn254.h). The
-   GPU backend is BLS12-381's only, so --device cuda is refused (exit 2)
-   rather than taken to the CPU behind the user's back. */
 /* What prove_output does with a curve's key, witness and proof. */
 typedef struct {
     /* the self-check: the key's vk accepts the proof for these inputs */
@@ -675,6 +672,10 @@ static char *bls_proof_json(const void *p) { return cz_proof_to_json(p); }
 static char *bls_public_json(const void *pub, size_t n) { return cz_public_to_json(pub, n); }
 static const prove_curve prove_bls = {bls_self_check, bls_proof_json, bls_public_json};
 
+/* prove with a snarkjs bn128 key: BN254 on the CPU (groth16_bn254.h). The
+   GPU's bn128 prover (cz_cuda_bn254_groth16_prove, test_gpu_bn254) is not
+   wired here yet, so --device cuda is refused (exit 2) rather than taken
+   to the CPU behind the user's back. */
 static int cmd_prove_bn254(const cli *c)
 {
     const char *zkey_path = c->args[0], *wtns_path = c->args[1];
