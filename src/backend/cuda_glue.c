@@ -2294,7 +2294,6 @@ cz_status cz_cuda_bn254_groth16_prove(cz_cuda_ctx *ctx, cz_bn254_proof *out,
     cz_status st = CZ_OK;
     cz_bn254_ntt_domain *dom = NULL;
     cz_cuda_buf abc[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}}, hb = {NULL, 0};
-    int nbuf = 0;
     cz_bn254_fr *v = malloc(3 * n * sizeof *v);
     if (!v)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors",
@@ -2310,9 +2309,9 @@ cz_status cz_cuda_bn254_groth16_prove(cz_cuda_ctx *ctx, cz_bn254_proof *out,
         cz_io_fail(st, err, err_len, "prove", "no NTT domain of 2^%u", key->log_n);
         goto out;
     }
-    for (; nbuf < 3; nbuf++) {
-        if ((st = cz_cuda_buf_alloc(ctx, &abc[nbuf], n * sizeof *v)) ||
-            (st = cz_cuda_upload(ctx, &abc[nbuf], 0, v + (size_t)nbuf * n, n * sizeof *v)))
+    for (int i = 0; i < 3; i++) {
+        if ((st = cz_cuda_buf_alloc(ctx, &abc[i], n * sizeof *v)) ||
+            (st = cz_cuda_upload(ctx, &abc[i], 0, v + (size_t)i * n, n * sizeof *v)))
             goto dev_fail;
     }
     if ((st = cz_cuda_bn254_ntt_h_dev(ctx, abc, key->log_n, &dom->omega, &dom->omega_2n)))
@@ -2357,8 +2356,9 @@ dev_fail:
 out:
     if (hb.dev)
         cz_cuda_buf_free(ctx, &hb);
-    while (nbuf-- > 0)
-        cz_cuda_buf_free(ctx, &abc[nbuf]);
+    for (int i = 0; i < 3; i++) /* an upload that failed leaves its buffer allocated too */
+        if (abc[i].dev)
+            cz_cuda_buf_free(ctx, &abc[i]);
     cz_wipe(v, 3 * n * sizeof *v);
     free(v);
     cz_bn254_ntt_domain_destroy(dom);
