@@ -25,20 +25,8 @@ B=$FIX/bn254
 VK=$B/small_vk.json
 ZK=$B/small.zkey
 
-# jsedit IN OUT JS: OUT = the JSON of IN after running JS on it (as `p`).
-jsedit() {
-    node -e '
-const fs = require("fs");
-const Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
-const p = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const neg = (s) => ((Q - BigInt(s)) % Q).toString();
-const inc = (s) => (BigInt(s) + 1n).toString();
-const before = JSON.stringify(p);
-'"$3"'
-if (JSON.stringify(p) === before) { console.error("jsedit: nothing changed"); process.exit(1); }
-fs.writeFileSync(process.argv[2], JSON.stringify(p, null, 1));
-' "$1" "$2" || cz_fail "test setup: could not make $2 from $1"
-}
+# jsedit IN OUT JS: OUT = the JSON of IN after JS on it (as `p`; lib.sh's cz_jsedit over BN254).
+jsedit() { cz_jsedit bn254 "$@"; }
 
 # binedit IN OUT JS: OUT = the bytes of IN after JS on them (as `b`, a Buffer).
 binedit() {
