@@ -121,8 +121,8 @@ static void make_idle_locked(cz_hostpool *p, cz_hostbuf *b)
 }
 
 /* The wiper: wipes given-back buffers, oldest first and each once it has
-   waited HP_WIPE_DELAY_MS, then frees them for get(). At stop it wipes
-   what is left at once and ends. */
+   waited HP_WIPE_DELAY_MS (while the pool is within its free cap), then
+   frees them for get(). At stop it wipes what is left at once and ends. */
 static void *wiper_main(void *arg)
 {
     cz_hostpool *p = arg;
@@ -133,8 +133,11 @@ static void *wiper_main(void *arg)
         cz_hostbuf *b = p->lists[L_DIRTY].head;
         if (!b)
             break; /* stop, and nothing left to wipe */
+        /* not due yet: a get_fill() may take it meanwhile; but only while
+           the given-back and free buffers are within the free cap, so a
+           burst of put()s still retires the oldest free ones at once */
         double wait = b->t_put + HP_WIPE_DELAY_MS - mono_ms();
-        if (!p->stop && wait > 0) { /* not due yet: a get_fill() may take it meanwhile */
+        if (!p->stop && wait > 0 && p->lists[L_DIRTY].n + p->lists[L_IDLE].n <= p->max_idle) {
             struct timespec until;
             clock_gettime(CLOCK_MONOTONIC, &until);
             long long ns = until.tv_nsec + (long long)(wait * 1e6) + 1;

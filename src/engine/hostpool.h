@@ -26,8 +26,10 @@
  * get_fill() is for a holder that writes every byte it asked for before it
  * reads any (a synthesised witness): it takes a given-back buffer first
  * and skips the wipe of the bytes it will overwrite. The wiper leaves a
- * given-back buffer alone for a second (HP_WIPE_DELAY_MS) so that the
- * next partition's get_fill() finds it unwiped: a porep witness then costs
+ * given-back buffer alone for a second (HP_WIPE_DELAY_MS; only while the
+ * given-back and free buffers are within max_idle, so the pool does not
+ * grow past its cap in a burst) so that the next partition's get_fill()
+ * finds it unwiped: a porep witness then costs
  * no wipe at all, where the wipes of two 4 GiB buffers a partition used to
  * hold the witness stage for 2 s (median) beside the synthesis.
  *
