@@ -6,16 +6,12 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "util/log.h"
 #include "util/rng.h"
 
 #define HP_PAGE ((size_t)4096)
 #define HP_MAX_BES 64
-/* how long a given-back buffer waits before the wiper takes it, so that a
-   get_fill() soon after finds it unwiped (see hostpool.h) */
-#define HP_WIPE_DELAY_MS 1000
 
 /* L_DIRTY: given back, not yet wiped (the wiper's queue) */
 enum { L_NONE, L_USE, L_IDLE, L_RETIRED, L_DIRTY, L_COUNT };
@@ -40,13 +36,6 @@ struct cz_hostpool {
     uint64_t used_bytes;            /* sum of `used` over lent buffers */
     uint64_t pinned_bytes, allocations;
 };
-
-static double mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* ---- lists (pool mutex held) ---- */
 
@@ -120,9 +109,8 @@ static void make_idle_locked(cz_hostpool *p, cz_hostbuf *b)
     }
 }
 
-/* The wiper: wipes given-back buffers, oldest first and each once it has
-   waited HP_WIPE_DELAY_MS (while the pool is within its free cap), then
-   frees them for get(). At stop it wipes what is left at once and ends. */
+/* The wiper: wipes given-back buffers, then frees them for get(). At
+   stop it ends once its queue is empty. */
 static void *wiper_main(void *arg)
 {
     cz_hostpool *p = arg;
@@ -133,19 +121,6 @@ static void *wiper_main(void *arg)
         cz_hostbuf *b = p->lists[L_DIRTY].head;
         if (!b)
             break; /* stop, and nothing left to wipe */
-        /* not due yet: a get_fill() may take it meanwhile; but only while
-           the given-back and free buffers are within the free cap, so a
-           burst of put()s still retires the oldest free ones at once */
-        double wait = b->t_put + HP_WIPE_DELAY_MS - mono_ms();
-        if (!p->stop && wait > 0 && p->lists[L_DIRTY].n + p->lists[L_IDLE].n <= p->max_idle) {
-            struct timespec until;
-            clock_gettime(CLOCK_MONOTONIC, &until);
-            long long ns = until.tv_nsec + (long long)(wait * 1e6) + 1;
-            until.tv_sec += (time_t)(ns / 1000000000);
-            until.tv_nsec = (long)(ns % 1000000000);
-            pthread_cond_timedwait(&p->cv_dirty, &p->mu, &until);
-            continue; /* look again: the queue may have changed */
-        }
         l_unlink(p, b);
         p->in_wipe = b;
         pthread_mutex_unlock(&p->mu);
@@ -214,11 +189,7 @@ cz_hostpool *cz_hostpool_create(cz_backend *const *bes, int n_bes, size_t max_id
         return NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    pthread_condattr_t ca; /* the wiper's timed waits run on the monotonic clock */
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&p->cv_dirty, &ca);
-    pthread_condattr_destroy(&ca);
+    pthread_cond_init(&p->cv_dirty, NULL);
     p->max_idle = max_idle;
     p->wiper_on = pthread_create(&p->wiper, NULL, wiper_main, p) == 0; /* else put() wipes */
     for (int d = 0; d < n_bes && p->n_bes < HP_MAX_BES; d++) {
@@ -340,7 +311,6 @@ void cz_hostpool_put(cz_hostpool *p, cz_hostbuf *b)
     l_unlink(p, b);
     p->used_bytes -= b->used;
     if (p->wiper_on) { /* wiped before it is lent again; b->used says how much */
-        b->t_put = mono_ms();
         l_push(p, L_DIRTY, b);
         pthread_cond_signal(&p->cv_dirty);
     } else {

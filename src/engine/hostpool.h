@@ -25,13 +25,9 @@
  * it. Without a wiper thread (its creation failed) put() wipes inline.
  * get_fill() is for a holder that writes every byte it asked for before it
  * reads any (a synthesised witness): it takes a given-back buffer first
- * and skips the wipe of the bytes it will overwrite. The wiper leaves a
- * given-back buffer alone for a second (HP_WIPE_DELAY_MS; only while the
- * given-back and free buffers are within max_idle, so the pool does not
- * grow past its cap in a burst) so that the next partition's get_fill()
- * finds it unwiped: a porep witness then costs
- * no wipe at all, where the wipes of two 4 GiB buffers a partition used to
- * hold the witness stage for 2 s (median) beside the synthesis.
+ * and skips the wipe of the bytes it will overwrite, where the wipes of
+ * 4 GiB buffers held a porep partition's witness stage for 2 s (median)
+ * beside the synthesis.
  *
  * Bounds: at most `max_idle` buffers stay free; put() of one more retires
  * the oldest free one. Unpinning is slow and a backend's pin hooks may wait
@@ -67,7 +63,6 @@ typedef struct cz_hostbuf {
     size_t cap;                     /* bytes allocated, a multiple of the page */
     size_t used;                    /* bytes asked for by the holder (wiped on put) */
     uint64_t pinned;                /* bit d: pinned on backend d */
-    double t_put;                   /* when given back (monotonic ms; pool-private) */
     struct cz_hostbuf *next, *prev; /* the pool's lists */
     int list;                       /* which list (pool-private) */
 } cz_hostbuf;
