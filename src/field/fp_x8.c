@@ -19,6 +19,8 @@
  *   - out: the 52-bit limbs joined back into six 64-bit words.
  * Loads and stores transpose the 8 x 6 words of the operands and results
  * with permutes (no gathers or scatters).
+ * The lane arithmetic is fp_x8_impl.h's (shared with bn254_fp_x8.c); the
+ * loads and stores are here.
  * The results equal eight cz_fp_mul calls bit for bit (test_field compares
  * them); elsewhere (no IFMA, CZ_NO_ASM, -O0) it is those eight calls.
  * Constant time: no branches on the values.
@@ -31,30 +33,29 @@
 
 typedef __m512i V;
 
-/* Every loop here is unrolled completely (GCC's own limits left the
-   product's 8 x 8 rounds rolled, its limbs in memory: 2x slower). */
-
 static const uint64_t p52[8] = {0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL,
                                 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL,
                                 0x1ea397fe69a4bULL, 0x000000001a011ULL};
 #define N0_52 0x3fffcfffcfffdULL /* -p^-1 mod 2^52 */
 #define MASK52 0xfffffffffffffULL
 
-/* bits [start, start + 52) of the integer with words w[0..nw) (start may be
-   negative: zeros below bit 0) */
-static inline __attribute__((always_inline)) V ext52(const V *w, int nw, int start)
-{
-    V r = _mm512_setzero_si512();
-    #pragma GCC unroll 8
-    for (int k = 0; k < nw; k++) {
-        int sh = 64 * k - start; /* where word k's bit 0 lands in the limb */
-        if (sh >= 52 || sh <= -64)
-            continue;
-        r = _mm512_or_si512(r, sh >= 0 ? _mm512_slli_epi64(w[k], (unsigned)sh)
-                                       : _mm512_srli_epi64(w[k], (unsigned)-sh));
-    }
-    return _mm512_and_si512(r, _mm512_set1_epi64((long long)MASK52));
-}
+#endif
+
+#define X8_HAVE CZ_FP_HAVE_X8
+#define X8_NL 8
+#define X8_P52 p52
+#define X8_N0 N0_52
+#define X8_FE cz_fp
+#define X8_FE_MUL cz_fp_mul
+#define X8_V8 cz_fp_v8
+#define X8_V8_(op) cz_fp_v8_##op
+#define X8_SHL cz_fp_v8_shl32
+#define X8_SHIFT 32
+#define X8_MUL_X8 cz_fp_mul_x8
+#define X8_IS_SIMD cz_fp_mul_x8_is_simd
+#include "field/fp_x8_impl.h"
+
+#if CZ_FP_HAVE_X8
 
 /* the six words of eight elements, word k of element e in lane e */
 static inline __attribute__((always_inline)) void load_t(V w[6], const cz_fp x[8])
@@ -93,80 +94,6 @@ void cz_fp_v8_load(cz_fp_v8 *out, const cz_fp x[8], int shift32)
     #pragma GCC unroll 8
     for (int j = 0; j < 8; j++)
         out->l[j] = ext52(w, nw, 52 * j);
-}
-
-void cz_fp_v8_shl32(cz_fp_v8 *out, const cz_fp_v8 *a)
-{
-    const V mask = _mm512_set1_epi64((long long)MASK52);
-    V prev = _mm512_setzero_si512();
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++) {
-        V cur = a->l[j];
-        out->l[j] = _mm512_and_si512(
-            _mm512_or_si512(_mm512_slli_epi64(cur, 32), _mm512_srli_epi64(prev, 20)), mask);
-        prev = cur;
-    }
-}
-
-void cz_fp_v8_mont(cz_fp_v8 *out, const cz_fp_v8 *a, const cz_fp_v8 *b)
-{
-    V A[8], B[8], t[9];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++) {
-        A[j] = a->l[j];
-        B[j] = b->l[j];
-    }
-    const V zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)N0_52);
-    const V mask = _mm512_set1_epi64((long long)MASK52);
-    V P[8];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        P[j] = _mm512_set1_epi64((long long)p52[j]);
-    #pragma GCC unroll 8
-    for (int j = 0; j < 9; j++)
-        t[j] = zero;
-    #pragma GCC unroll 8
-    for (int i = 0; i < 8; i++) {
-        #pragma GCC unroll 8
-        for (int j = 0; j < 8; j++) {
-            t[j] = _mm512_madd52lo_epu64(t[j], A[j], B[i]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], A[j], B[i]);
-        }
-        V q = _mm512_madd52lo_epu64(zero, t[0], n0);
-        /* t[0] + lo(q p0) is t[0] rounded up to a multiple of 2^52: carry
-           ceil(t[0] / 2^52) up without that product, shift down a limb */
-        t[1] = _mm512_madd52hi_epu64(t[1], q, P[0]);
-        #pragma GCC unroll 8
-        for (int j = 1; j < 8; j++) {
-            t[j] = _mm512_madd52lo_epu64(t[j], q, P[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], q, P[j]);
-        }
-        t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(_mm512_add_epi64(t[0], mask), 52));
-        #pragma GCC unroll 8
-        for (int j = 0; j < 8; j++)
-            t[j] = t[j + 1];
-        t[8] = zero;
-    }
-    /* settle the carries, then T - p; keep T where that borrows */
-    #pragma GCC unroll 8
-    for (int j = 0; j < 7; j++) {
-        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
-        t[j] = _mm512_and_si512(t[j], mask);
-    }
-    V d[8], c = zero;
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++) {
-        V s = _mm512_add_epi64(_mm512_sub_epi64(t[j], P[j]), c);
-        c = _mm512_srai_epi64(s, 52);
-        d[j] = _mm512_and_si512(s, mask);
-    }
-    __mmask8 keep = _mm512_cmplt_epi64_mask(c, zero); /* T < p */
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        t[j] = _mm512_mask_blend_epi64(keep, d[j], t[j]);
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        out->l[j] = t[j];
 }
 
 void cz_fp_v8_store(cz_fp out[8], const cz_fp_v8 *a)
@@ -223,88 +150,5 @@ void cz_fp_v8_store(cz_fp out[8], const cz_fp_v8 *a)
     for (int e = 0; e < 8; e++) /* u[e]: the words of result e */
         _mm512_mask_storeu_epi64(out[e].l, 0x3f, u[e]);
 }
-
-
-/* carries of signed limbs up the lanes; returns the last carry (0 or -1
-   for the callers' values) */
-static inline __attribute__((always_inline)) V settle(V t[8])
-{
-    const V mask = _mm512_set1_epi64((long long)MASK52);
-    V c = _mm512_setzero_si512();
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++) {
-        V s = _mm512_add_epi64(t[j], c);
-        c = _mm512_srai_epi64(s, 52);
-        t[j] = _mm512_and_si512(s, mask);
-    }
-    return c;
-}
-
-void cz_fp_v8_add_nr(cz_fp_v8 *out, const cz_fp_v8 *a, const cz_fp_v8 *b)
-{
-    V t[8];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        t[j] = _mm512_add_epi64(a->l[j], b->l[j]);
-    settle(t);
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        out->l[j] = t[j];
-}
-
-void cz_fp_v8_add(cz_fp_v8 *out, const cz_fp_v8 *a, const cz_fp_v8 *b)
-{
-    V t[8], d[8];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        t[j] = _mm512_add_epi64(a->l[j], b->l[j]);
-    settle(t);
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        d[j] = _mm512_sub_epi64(t[j], _mm512_set1_epi64((long long)p52[j]));
-    V c = settle(d);
-    __mmask8 keep = _mm512_cmplt_epi64_mask(c, _mm512_setzero_si512()); /* a + b < p */
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        out->l[j] = _mm512_mask_blend_epi64(keep, d[j], t[j]);
-}
-
-void cz_fp_v8_sub(cz_fp_v8 *out, const cz_fp_v8 *a, const cz_fp_v8 *b)
-{
-    V t[8], d[8];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        t[j] = _mm512_sub_epi64(a->l[j], b->l[j]);
-    V c = settle(t);
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        d[j] = _mm512_add_epi64(t[j], _mm512_set1_epi64((long long)p52[j]));
-    settle(d);
-    __mmask8 neg = _mm512_cmplt_epi64_mask(c, _mm512_setzero_si512()); /* a < b */
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        out->l[j] = _mm512_mask_blend_epi64(neg, t[j], d[j]);
-}
-
-void cz_fp_mul_x8(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
-{
-    cz_fp_v8 A, B;
-    cz_fp_v8_load(&A, a, 1);
-    cz_fp_v8_load(&B, b, 0);
-    cz_fp_v8_mont(&A, &A, &B);
-    cz_fp_v8_store(out, &A);
-}
-
-int cz_fp_mul_x8_is_simd(void) { return 1; }
-
-#else
-
-void cz_fp_mul_x8(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
-{
-    for (int e = 0; e < 8; e++)
-        cz_fp_mul(&out[e], &a[e], &b[e]);
-}
-
-int cz_fp_mul_x8_is_simd(void) { return 0; }
 
 #endif
