@@ -33,47 +33,8 @@
 /* ---- large operations: points as in bench/core.c (a random walk of
    mixed additions from a random multiple, batch-converted to affine) ---- */
 
-#define GEN_CHUNK 4096
-
-typedef struct {
-    void *pts;
-    size_t n;
-    uint64_t seed;
-} gen_ctx;
-
-#define GEN_FN(G, AFF, JAC)                                                                \
-    static void gen_##G##_fn(void *vctx, size_t b, size_t e, int worker)                   \
-    {                                                                                      \
-        (void)worker;                                                                      \
-        gen_ctx *c = vctx;                                                                 \
-        AFF *out = c->pts, g, q[8];                                                        \
-        JAC *tmp = malloc(GEN_CHUNK * sizeof *tmp), gj, acc, t;                            \
-        if (!tmp)                                                                          \
-            abort();                                                                       \
-        cz_bn254_##G##_generator(&g);                                                      \
-        cz_bn254_##G##_jac_from_affine(&gj, &g);                                           \
-        for (size_t ch = b; ch < e; ch++) {                                                \
-            cz_rng rng;                                                                    \
-            cz_rng_seed(&rng, c->seed + ch);                                               \
-            uint64_t k[4] = {cz_rng_u64(&rng), cz_rng_u64(&rng), cz_rng_u64(&rng),         \
-                             cz_rng_u64(&rng) >> 4};                                       \
-            cz_bn254_##G##_jac_mul_var(&acc, &gj, k, 4);                                   \
-            for (int j = 0; j < 8; j++) {                                                  \
-                k[0] = cz_rng_u64(&rng);                                                   \
-                cz_bn254_##G##_jac_mul_var(&t, &gj, k, 4);                                 \
-                cz_bn254_##G##_jac_to_affine(&q[j], &t);                                   \
-            }                                                                              \
-            size_t i0 = ch * GEN_CHUNK, m = c->n - i0 < GEN_CHUNK ? c->n - i0 : GEN_CHUNK; \
-            for (size_t i = 0; i < m; i++) {                                               \
-                cz_bn254_##G##_jac_add_affine(&acc, &acc, &q[cz_rng_u64(&rng) & 7]);       \
-                tmp[i] = acc;                                                              \
-            }                                                                              \
-            cz_bn254_##G##_jac_batch_to_affine(out + i0, tmp, m);                          \
-        }                                                                                  \
-        free(tmp);                                                                         \
-    }
-GEN_FN(g1, cz_bn254_g1_affine, cz_bn254_g1_jac)
-GEN_FN(g2, cz_bn254_g2_affine, cz_bn254_g2_jac)
+CZ_BENCH_GEN_FN(gen_g1_fn, cz_bn254_g1, cz_bn254_g1_affine, cz_bn254_g1_jac)
+CZ_BENCH_GEN_FN(gen_g2_fn, cz_bn254_g2, cz_bn254_g2_affine, cz_bn254_g2_jac)
 
 /* best wall time of 3 runs of body_, in ns, into rows */
 #define TIME_WALL(name_, body_)                                                \
@@ -105,9 +66,9 @@ static int bench_large(cz_bench_row *rows, int nrows, unsigned max_log, uint64_t
     }
     cz_threadpool *all = cz_threadpool_global();
     int nall = cz_threadpool_size(all);
-    gen_ctx g1c = {p1, nmax, 1001}, g2c = {p2, n16, 1002};
-    cz_parallel_for(all, (nmax + GEN_CHUNK - 1) / GEN_CHUNK, 1, gen_g1_fn, &g1c);
-    cz_parallel_for(all, (n16 + GEN_CHUNK - 1) / GEN_CHUNK, 1, gen_g2_fn, &g2c);
+    cz_bench_gen g1c = {p1, nmax, 1001}, g2c = {p2, n16, 1002};
+    cz_parallel_for(all, cz_bench_gen_chunks(nmax), 1, gen_g1_fn, &g1c);
+    cz_parallel_for(all, cz_bench_gen_chunks(n16), 1, gen_g2_fn, &g2c);
     cz_rng rng;
     cz_rng_seed(&rng, 77);
     for (size_t i = 0; i < nmax; i++)
