@@ -44,6 +44,7 @@ static const uint64_t p52[5] = {0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585
 
 #define X8_HAVE CZ_BN254_FP_HAVE_X8
 #define X8_NL 5
+#define X8_NW 4
 #define X8_P52 p52
 #define X8_N0 N0_52
 #define X8_FE cz_bn254_fp
@@ -74,42 +75,14 @@ void cz_bn254_fp_v8_load(cz_bn254_fp_v8 *out, const cz_bn254_fp x[8], int shift)
         V b = _mm512_permutex2var_epi64(z2, idx, z3);
         w[k] = _mm512_mask_blend_epi64(0xf0, a, b);
     }
-    int nw = 4;
-    if (shift) { /* x 2^4 */
-        w[4] = _mm512_srli_epi64(w[3], 60);
-        #pragma GCC unroll 8
-        for (int k = 3; k > 0; k--)
-            w[k] = _mm512_or_si512(_mm512_slli_epi64(w[k], 4), _mm512_srli_epi64(w[k - 1], 60));
-        w[0] = _mm512_slli_epi64(w[0], 4);
-        nw = 5;
-    }
-    #pragma GCC unroll 8
-    for (int j = 0; j < 5; j++)
-        out->l[j] = ext52(w, nw, 52 * j);
+    limbs_of_words(out, w, shift); /* x 2^4 */
 }
 
 void cz_bn254_fp_v8_store(cz_bn254_fp out[8], const cz_bn254_fp_v8 *a)
 {
-    const V zero = _mm512_setzero_si512();
-    V t[5];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 5; j++)
-        t[j] = a->l[j];
     /* join the limbs into words (col[k]: word k of the eight results) */
     V col[4];
-    #pragma GCC unroll 8
-    for (int k = 0; k < 4; k++) {
-        V r = zero;
-        #pragma GCC unroll 8
-        for (int j = 0; j < 5; j++) {
-            int sh = 52 * j - 64 * k; /* where limb j's bit 0 lands in word k */
-            if (sh >= 64 || sh <= -52)
-                continue;
-            r = _mm512_or_si512(r, sh >= 0 ? _mm512_slli_epi64(t[j], (unsigned)sh)
-                                           : _mm512_srli_epi64(t[j], (unsigned)-sh));
-        }
-        col[k] = r;
-    }
+    words_of_limbs(col, a);
     /* transpose 4 x 8 -> 8 x 4: pairs (col0, col1), (col2, col3) interleaved
        (u0: words 0-1 of results 0, 2, 4, 6; u1: of 1, 3, 5, 7; u2, u3: words
        2-3), then 128-bit pieces joined into results' 256-bit rows */

@@ -43,6 +43,7 @@ static const uint64_t p52[8] = {0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f62
 
 #define X8_HAVE CZ_FP_HAVE_X8
 #define X8_NL 8
+#define X8_NW 6
 #define X8_P52 p52
 #define X8_N0 N0_52
 #define X8_FE cz_fp
@@ -82,44 +83,17 @@ void cz_fp_v8_load(cz_fp_v8 *out, const cz_fp x[8], int shift32)
 {
     V w[7];
     load_t(w, x);
-    int nw = 6;
-    if (shift32) { /* x 2^32: words shifted by half a word */
-        w[6] = _mm512_srli_epi64(w[5], 32);
-        #pragma GCC unroll 8
-        for (int k = 5; k > 0; k--)
-            w[k] = _mm512_or_si512(_mm512_slli_epi64(w[k], 32), _mm512_srli_epi64(w[k - 1], 32));
-        w[0] = _mm512_slli_epi64(w[0], 32);
-        nw = 7;
-    }
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        out->l[j] = ext52(w, nw, 52 * j);
+    limbs_of_words(out, w, shift32); /* x 2^32: words shifted by half a word */
 }
 
 void cz_fp_v8_store(cz_fp out[8], const cz_fp_v8 *a)
 {
     const V zero = _mm512_setzero_si512();
-    V t[8];
-    #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        t[j] = a->l[j];
     /* join the 52-bit limbs into words (column k: word k of the eight
        results), then transpose 8 x 8 (two zero columns) and store six
        words per result */
     V col[8];
-    #pragma GCC unroll 8
-    for (int k = 0; k < 6; k++) {
-        V r = zero;
-        #pragma GCC unroll 8
-        for (int j = 0; j < 8; j++) {
-            int sh = 52 * j - 64 * k; /* where limb j's bit 0 lands in word k */
-            if (sh >= 64 || sh <= -52)
-                continue;
-            r = _mm512_or_si512(r, sh >= 0 ? _mm512_slli_epi64(t[j], (unsigned)sh)
-                                           : _mm512_srli_epi64(t[j], (unsigned)-sh));
-        }
-        col[k] = r;
-    }
+    words_of_limbs(col, a);
     col[6] = col[7] = zero;
     /* stage 1: 2x2 blocks of qwords; stage 2: 2x2 blocks of pairs; stage 3:
        of quads (unpack / permutes within and across 128-bit lanes) */

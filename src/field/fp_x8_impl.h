@@ -3,6 +3,7 @@
  * and bn254_fp_x8.c (BN254), written once over the number of limbs and
  * included by both, which define first
  *   X8_NL          the limbs of a lane (8 for BLS12-381, 5 for BN254)
+ *   X8_NW          the 64-bit words of an element (6, 4)
  *   X8_P52         the name of the modulus' X8_NL 52-bit limbs (uint64_t[])
  *   X8_N0          -p^-1 mod 2^52
  *   X8_FE          the field element type (cz_fp, cz_bn254_fp)
@@ -15,7 +16,8 @@
  *   X8_HAVE        whether IFMA is compiled (CZ_FP_HAVE_X8, ...)
  * and, where X8_HAVE, the type V (__m512i) and MASK52. The curve's file
  * defines X8_V8_(load) and X8_V8_(store) after it (their transposes
- * depend on the words of an element; they use ext52 from here). The scheme (a word-by-word Montgomery
+ * depend on the words of an element; they use limbs_of_words and
+ * words_of_limbs from here). The scheme (a word-by-word Montgomery
  * product with R' = 2^(52 X8_NL), carries kept in the lanes' 12 spare
  * bits) is described at the top of fp_x8.c; bn254_fp_x8.c counts its
  * instructions. Every loop is unrolled completely (GCC's own limits left
@@ -38,6 +40,49 @@ static inline __attribute__((always_inline)) V ext52(const V *w, int nw, int sta
                                        : _mm512_srli_epi64(w[k], (unsigned)-sh));
     }
     return _mm512_and_si512(r, _mm512_set1_epi64((long long)MASK52));
+}
+
+/* out = the limbs of the eight elements whose words are w[0..X8_NW)
+   (word k of element e in lane e of w[k]), times 2^X8_SHIFT when shift
+   (w has room for one more word) */
+static inline __attribute__((always_inline)) void limbs_of_words(X8_V8 *out, V w[X8_NW + 1],
+                                                                 int shift)
+{
+    int nw = X8_NW;
+    if (shift) { /* the words shifted up by X8_SHIFT bits */
+        w[X8_NW] = _mm512_srli_epi64(w[X8_NW - 1], 64 - X8_SHIFT);
+        #pragma GCC unroll 8
+        for (int k = X8_NW - 1; k > 0; k--)
+            w[k] = _mm512_or_si512(_mm512_slli_epi64(w[k], X8_SHIFT),
+                                   _mm512_srli_epi64(w[k - 1], 64 - X8_SHIFT));
+        w[0] = _mm512_slli_epi64(w[0], X8_SHIFT);
+        nw = X8_NW + 1;
+    }
+    #pragma GCC unroll 8
+    for (int j = 0; j < X8_NL; j++)
+        out->l[j] = ext52(w, nw, 52 * j);
+}
+
+/* col[k] = word k of the eight elements of a (fully reduced), k < X8_NW */
+static inline __attribute__((always_inline)) void words_of_limbs(V col[X8_NW], const X8_V8 *a)
+{
+    V t[X8_NL];
+    #pragma GCC unroll 8
+    for (int j = 0; j < X8_NL; j++)
+        t[j] = a->l[j];
+    #pragma GCC unroll 8
+    for (int k = 0; k < X8_NW; k++) {
+        V r = _mm512_setzero_si512();
+        #pragma GCC unroll 8
+        for (int j = 0; j < X8_NL; j++) {
+            int sh = 52 * j - 64 * k; /* where limb j's bit 0 lands in word k */
+            if (sh >= 64 || sh <= -52)
+                continue;
+            r = _mm512_or_si512(r, sh >= 0 ? _mm512_slli_epi64(t[j], (unsigned)sh)
+                                           : _mm512_srli_epi64(t[j], (unsigned)-sh));
+        }
+        col[k] = r;
+    }
 }
 
 void X8_SHL(X8_V8 *out, const X8_V8 *a)
