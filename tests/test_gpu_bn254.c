@@ -25,7 +25,10 @@
  *   - a bn128 proof (cz_cuda_bn254_groth16_prove) of the snarkjs fixture's
  *     key and three witnesses: byte for byte the CPU prover's for the same
  *     r, s, accepted by the verifier (fresh r, s too), refused with a
- *     changed public input.
+ *     changed public input; the same with the key's points resident
+ *     (cz_cuda_bn254_key_upload, cz_cuda_bn254_groth16_prove_dev), a device
+ *     key of another shape refused; every proof and the key's free give
+ *     the arena back to its first free size.
  * CZ_TEST_BN254_NTT_LOG / CZ_TEST_BN254_MSM_LOG (default 20) bound the
  * largest sizes (quick runs under CZ_TEST_SCALE < 1: 14; over the host
  * model of the device, which checks the glue and not the kernels: 16).
@@ -603,6 +606,7 @@ static void test_prove(void **state)
     static const char *const wt[] = {"small.wtns", "small_2.wtns", "small_3.wtns"};
     cz_rng rng;
     cz_test_rng(&rng);
+    const size_t free0 = cz_cuda_arena_free(g_ctx); /* each proof gives its buffers back */
     for (size_t k = 0; k < sizeof wt / sizeof wt[0]; k++) {
         char rel[128];
         snprintf(rel, sizeof rel, "tests/fixtures/bn254/%s", wt[k]);
@@ -627,6 +631,29 @@ static void test_prove(void **state)
             fail_msg("GPU proof of %s: %s", rel, err);
         if (memcmp(&cpu, &gpu, sizeof cpu) != 0)
             fail_msg("the GPU's proof of %s differs from the CPU's for the same r, s", rel);
+        assert_string_equal(tm.tier, "streamed");
+        if (cz_cuda_arena_free(g_ctx) != free0)
+            fail_msg("the streamed proof of %s left %zu device bytes taken", rel,
+                     free0 - cz_cuda_arena_free(g_ctx));
+        /* the key's points resident: the same proof, and the arena back */
+        cz_cuda_bn254_dkey dk, other;
+        check(cz_cuda_bn254_key_upload(g_ctx, &dk, key));
+        assert_int_equal(cz_cuda_arena_free(g_ctx) + cz_cuda_bn254_key_bytes(key) >= free0, 1);
+        memset(&gpu, 0, sizeof gpu);
+        if (cz_cuda_bn254_groth16_prove_dev(g_ctx, &gpu, key, &dk, w, cz_threadpool_global(), rs,
+                                            &tm, err, sizeof err) != CZ_OK)
+            fail_msg("GPU proof of %s, key resident: %s", rel, err);
+        assert_string_equal(tm.tier, "resident");
+        if (memcmp(&cpu, &gpu, sizeof cpu) != 0)
+            fail_msg("the resident-key proof of %s differs from the CPU's for the same r, s", rel);
+        other = dk; /* another key's shape is refused */
+        other.n_vars++;
+        assert_int_equal(cz_cuda_bn254_groth16_prove_dev(g_ctx, &gpu, key, &other, w, NULL, rs,
+                                                         &tm, err, sizeof err),
+                         CZ_ERR_ARG);
+        check(cz_cuda_bn254_key_free(g_ctx, &dk));
+        assert_null(dk.a.dev);
+        assert_int_equal(cz_cuda_arena_free(g_ctx), free0);
         if (cz_bn254_groth16_verify(vk, w + 1, key->n_public, &gpu, err, sizeof err) != CZ_OK)
             fail_msg("the GPU's proof of %s is refused: %s", rel, err);
         /* fresh r, s: still a valid proof */

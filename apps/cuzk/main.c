@@ -672,10 +672,13 @@ static char *bls_proof_json(const void *p) { return cz_proof_to_json(p); }
 static char *bls_public_json(const void *pub, size_t n) { return cz_public_to_json(pub, n); }
 static const prove_curve prove_bls = {bls_self_check, bls_proof_json, bls_public_json};
 
-/* prove with a snarkjs bn128 key: BN254 on the CPU (groth16_bn254.h). The
-   GPU's bn128 prover (cz_cuda_bn254_groth16_prove, test_gpu_bn254) is not
-   wired here yet, so --device cuda is refused (exit 2) rather than taken
-   to the CPU behind the user's back. */
+/* prove with a snarkjs bn128 key over BN254: on the GPU
+   (cz_cuda_bn254_groth16_prove) under --device cuda, and under auto by
+   BLS12-381's one-shot rule (backend.h: a domain of at least
+   CZ_BACKEND_ONESHOT_GPU_MIN_DOMAIN, where a CUDA device answers); else
+   on the CPU (groth16_bn254.h). --device cuda without a usable GPU exits
+   3, as for BLS12-381 keys; a device failure during the proof is said on
+   stderr and the proof made again on the CPU. */
 static int cmd_prove_bn254(const cli *c)
 {
     const char *zkey_path = c->args[0], *wtns_path = c->args[1];
@@ -683,11 +686,6 @@ static int cmd_prove_bn254(const cli *c)
     char err[512];
     cz_status st;
     double t0 = now_ms(), t;
-    if (!strcmp(c->device, "cuda")) {
-        fprintf(stderr, "cuzk: --device cuda: %s is a BN254 (bn128) key and the GPU backend "
-                "proves BLS12-381 only for now; use --device cpu (or auto)\n", zkey_path);
-        return EXIT_USAGE;
-    }
     progress(c, "load key");
     t = now_ms();
     cz_bn254_zkey *key = NULL;
@@ -696,13 +694,39 @@ static int cmd_prove_bn254(const cli *c)
     if (st)
         return fail(st, err);
     stage_done(c, "load_key", now_ms() - t);
+
+    /* the device, before the witness (as BLS12-381's path) */
+    int is_auto = !strcmp(c->device, "auto"), want_gpu = !strcmp(c->device, "cuda");
+    int auto_small = is_auto && cz_backend_oneshot_prefers_cpu(key->domain_size);
+    cz_cuda_ctx *gpu = NULL;
+    if (want_gpu || (is_auto && !auto_small)) {
+        char derr[256] = "";
+        /* a one-shot prover takes the GPU memory its key needs, not the card */
+        st = cz_cuda_ctx_create(&gpu, c->gpu, cz_cuda_bn254_arena_for_key(key), 0, derr,
+                                sizeof derr);
+        if (st && want_gpu) {
+            cz_bn254_zkey_free(key);
+            fprintf(stderr, "cuzk: --device cuda:%d: %s\n", c->gpu, derr[0] ? derr : cz_strerror(st));
+            return EXIT_INTERNAL;
+        }
+        if (st)
+            gpu = NULL;
+    }
     cz_threadpool *own = c->threads == 1 ? NULL
                          : c->threads ? cz_threadpool_create((int)c->threads) : NULL;
     cz_threadpool *pool = c->threads == 1 ? NULL : own ? own : cz_threadpool_global();
     int threads = pool ? cz_threadpool_size(pool) : 1;
-    if (!c->quiet)
-        fprintf(stderr, "cuzk: curve BN254 (bn128), device cpu, %d threads%s\n", threads,
-                strcmp(c->device, "auto") ? "" : " (auto: the GPU backend is BLS12-381's)");
+    if (!c->quiet) {
+        if (gpu)
+            fprintf(stderr, "cuzk: curve BN254 (bn128), device cuda %d\n", c->gpu);
+        else if (auto_small)
+            fprintf(stderr, "cuzk: curve BN254 (bn128), device cpu, %d threads (auto: domain %u "
+                    "is below %llu, where the CPU is faster than a GPU's first launch)\n", threads,
+                    key->domain_size, (unsigned long long)CZ_BACKEND_ONESHOT_GPU_MIN_DOMAIN);
+        else
+            fprintf(stderr, "cuzk: curve BN254 (bn128), device cpu, %d threads%s\n", threads,
+                    is_auto ? " (auto: no CUDA device)" : "");
+    }
 
     progress(c, "read witness");
     t = now_ms();
@@ -716,6 +740,7 @@ static int cmd_prove_bn254(const cli *c)
         cz_blob_release(&wb);
     }
     if (st) {
+        cz_cuda_ctx_destroy(gpu);
         cz_bn254_zkey_free(key);
         cz_threadpool_destroy(own);
         return fail(st, err);
@@ -725,13 +750,27 @@ static int cmd_prove_bn254(const cli *c)
     progress(c, "prove");
     cz_bn254_proof proof;
     cz_prove_timings tm;
-    st = cz_bn254_groth16_prove(&proof, key, w, pool, NULL, &tm, err, sizeof err);
+    const char *dev_used = gpu ? "cuda" : "cpu";
+    if (gpu) {
+        st = cz_cuda_bn254_groth16_prove(gpu, &proof, key, w, pool, NULL, &tm, err, sizeof err);
+        if (st == CZ_ERR_DEVICE || st == CZ_ERR_NOMEM) {
+            /* the card failed or ran short (another process): the CPU proves */
+            fprintf(stderr, "cuzk: warning: GPU %d: %s; proving on the cpu instead\n", c->gpu,
+                    err);
+            dev_used = "cpu";
+        }
+        cz_cuda_ctx_destroy(gpu);
+    }
+    if (!strcmp(dev_used, "cpu"))
+        st = cz_bn254_groth16_prove(&proof, key, w, pool, NULL, &tm, err, sizeof err);
     cz_threadpool_destroy(own);
     if (st) {
         cz_bn254_wtns_free(w, nw);
         cz_bn254_zkey_free(key);
         return fail(st == CZ_ERR_VERIFY ? CZ_ERR_INTERNAL : st, err);
     }
+    if (!c->quiet && strcmp(tm.tier, "host"))
+        fprintf(stderr, "cuzk: key tier %s\n", tm.tier);
     prove_stages_done(c, &tm);
 
     int self_check_failed;
@@ -747,7 +786,7 @@ static int cmd_prove_bn254(const cli *c)
     stage_done(c, "total", now_ms() - t0);
     if (c->json) {
         json_t *o = json_pack("{s:s,s:b,s:s,s:s,s:i,s:I,s:I,s:b}", "command", "prove", "ok", 1,
-                              "curve", "bn128", "device", "cpu", "threads", threads, "nVars",
+                              "curve", "bn128", "device", dev_used, "threads", threads, "nVars",
                               (json_int_t)n_vars, "domainSize", (json_int_t)dom, "verified",
                               !c->no_verify);
         print_json_result(o);

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "groth16/groth16_bn254.h"
+#include "groth16/prove_bn254.h"
 #include "io/binfile.h"
 #include "io/json.h"
 #include "msm/msm_bn254.h"
@@ -76,6 +77,14 @@ static void abc_chunk(void *vctx, size_t begin, size_t end, int worker)
         cz_bn254_fr_mul(&j->c[r], &j->a[r], &j->b[r]);
 }
 
+void cz_bn254_groth16_eval_abc(cz_bn254_fr *a, cz_bn254_fr *b, cz_bn254_fr *c,
+                               const cz_bn254_zkey *key, const cz_bn254_fr *w,
+                               cz_threadpool *pool)
+{
+    abc_job j = {a, b, c, key, w};
+    cz_parallel_for(pool, key->domain_size, 4096, abc_chunk, &j);
+}
+
 static void h_chunk(void *vctx, size_t begin, size_t end, int worker)
 {
     (void)worker;
@@ -126,8 +135,8 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
     }
     /* 1. a, b, c on the domain */
     t = now_ms();
-    abc_job j = {a, b, c, key, w};
-    cz_parallel_for(pool, n, 4096, abc_chunk, &j);
+    cz_bn254_groth16_eval_abc(a, b, c, key, w, pool);
+    abc_job j = {a, b, c, key, w}; /* h_chunk's vectors */
     tm->eval_abc_ms = now_ms() - t;
     /* 2. to the odd points of the 2n-domain, h = a b - c there (into a) */
     t = now_ms();
