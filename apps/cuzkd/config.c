@@ -59,6 +59,9 @@ static const setting settings[] = {
      "prove workers sharing each device's lock"},
     {"engine", "witness_workers", T_INT, OFF(witness_workers), "2", 1, 256, NULL,
      "threads reading and checking witnesses"},
+    {"engine", "witness_queue_per_gpu", T_INT, OFF(witness_queue_per_gpu), "2", 0, 1024, NULL,
+     "synthesised witnesses waiting for each prove worker at most, those being made included; the "
+     "witness workers wait when they are reached (0: no cap but host_memory_budget)"},
     {"engine", "prove_threads", T_INT, OFF(prove_threads), "0", 0, 4096, NULL,
      "CPU threads per prove worker (0: all cores)"},
     {"engine", "host_memory_budget", T_SIZE, OFF(host_mem_budget), "0", 0, 1LL << 50, NULL,
@@ -368,6 +371,7 @@ void cz_daemon_config_to_engine(cz_daemon_config *c, cz_engine_config *e)
     e->devices = c->devices;
     e->workers_per_device = c->workers_per_device;
     e->witness_workers = c->witness_workers;
+    e->witness_queue_per_gpu = c->witness_queue_per_gpu;
     e->prove_threads = c->prove_threads;
     e->max_pending = c->max_pending;
     e->host_mem_budget = c->host_mem_budget;

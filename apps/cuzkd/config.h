@@ -26,7 +26,8 @@ typedef struct {
     int n_preload;
     char *key_presets; /* [keys] presets: "PRESET[:SEED] ..." made at start (NULL: none) */
     char device[16];
-    int devices, workers_per_device, witness_workers, prove_threads, max_pending;
+    int devices, workers_per_device, witness_workers, witness_queue_per_gpu, prove_threads,
+        max_pending;
     int verify, shutdown_grace_ms, max_wait_ms;
     int max_connections, max_connections_per_client, connection_timeout_s;
     unsigned long long host_mem_budget, gpu_margin, gpu_memory_limit, max_upload;

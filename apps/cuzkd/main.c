@@ -513,10 +513,10 @@ int main(int argc, char **argv)
     /* the devices the engine took (engine.devices = 0 means all of them;
        the CPU backend is one device) and the backend on them */
     size_t n_dev = json_array_size(json_object_get(status, "devices"));
-    cz_log(CZ_LOG_INFO, "cuzkd", "engine started: backend %s on %s, %zu device%s x %d worker(s), %d witness worker(s), host budget %lld MiB",
+    cz_log(CZ_LOG_INFO, "cuzkd", "engine started: backend %s on %s, %zu device%s x %d worker(s), %d witness worker(s) (witness queue %d per worker), host budget %lld MiB",
            json_string_value(json_object_get(d0, "backend")),
            json_string_value(json_object_get(d0, "name")), n_dev, n_dev == 1 ? "" : "s",
-           ecfg.workers_per_device, ecfg.witness_workers,
+           ecfg.workers_per_device, ecfg.witness_workers, ecfg.witness_queue_per_gpu,
            (long long)(json_integer_value(json_object_get(json_object_get(status, "memory"), "budget")) >> 20));
     json_decref(status);
 

@@ -109,6 +109,7 @@ void cz_engine_config_default(cz_engine_config *c)
     c->devices = 0;
     c->workers_per_device = 2;
     c->witness_workers = 2;
+    c->witness_queue_per_gpu = 2;
     c->prove_threads = 0;
     c->max_pending = 1024;
     c->host_mem_budget = 0;
@@ -137,8 +138,9 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
         cz_engine_config_default(&e->cfg);
     cz_engine_config *c = &e->cfg;
     if (c->workers_per_device < 1 || c->witness_workers < 1 || c->devices < 0 ||
-        c->max_pending < 1) {
-        ce_set_err(err, err_len, "workers, witness workers and max pending must be >= 1, devices >= 0");
+        c->max_pending < 1 || c->witness_queue_per_gpu < 0) {
+        ce_set_err(err, err_len, "workers, witness workers and max pending must be >= 1, devices and "
+                   "the witness queue per GPU >= 0");
         free(e);
         return CZ_ERR_ARG;
     }
@@ -170,6 +172,7 @@ cz_status cz_engine_create(cz_engine **out, const cz_engine_config *cfg, char *e
     e->n_devs = (int)ndev;
     e->devs = calloc(ndev, sizeof *e->devs);
     e->n_workers = e->n_devs * c->workers_per_device;
+    e->witness_cap = (size_t)c->witness_queue_per_gpu * (size_t)e->n_workers;
     e->workers = calloc((size_t)e->n_workers, sizeof *e->workers);
     e->witness_th = calloc((size_t)c->witness_workers, sizeof *e->witness_th);
     if ((c->timeline_cap && !e->spans) || !e->devs || !e->workers || !e->witness_th) {

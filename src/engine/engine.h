@@ -66,6 +66,13 @@ typedef struct {
     int devices;               /* devices to use (cuda), 0: every GPU found; CPU counts as one */
     int workers_per_device;    /* prove workers sharing each device lock */
     int witness_workers;       /* witness-stage threads */
+    /* Synthesised witnesses that may wait for a prove worker, per prove
+       worker (0: no cap). The witness workers count the witnesses they are
+       making with those waiting in the prove queue, and take no new
+       partition while the sum is at the cap: they wait (no polling) until
+       a prove worker takes one. Witnesses that only wait hold host memory
+       (porep-32g: 4.2 GB each) and run ahead of the GPU for nothing. */
+    int witness_queue_per_gpu;
     int prove_threads;         /* CPU threads per prove worker, 0: all */
     int max_pending;           /* jobs queued or running; more: CZ_ERR_BUSY */
     uint64_t host_mem_budget;  /* bytes for keys + jobs; 0: 3/4 of RAM */

@@ -184,6 +184,13 @@ struct cz_engine {
 
     pthread_t *witness_th;
     int n_witness, witness_started;
+    /* the witness queue's cap (cfg.witness_queue_per_gpu x prove workers,
+       0: none): witnesses being made (witness_busy) plus those waiting in
+       the prove queue (prove.n) stay at most witness_cap; the highest
+       count of waiting ones seen, and how often a witness worker waited
+       for the cap, for the status and the metrics */
+    size_t witness_cap, witness_busy, witness_waiting_max;
+    uint64_t witness_cap_waits;
     device *devs;
     int n_devs;
     worker *workers;

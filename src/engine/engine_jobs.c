@@ -157,9 +157,12 @@ static void cancel_locked(cz_engine *e, job *j)
     for (int i = 0; i < j->nparts; i++)
         if (!ce_state_finished(j->parts[i]->state))
             cancel_locked(e, j->parts[i]);
-    if ((j->state == CZ_JOB_QUEUED && ce_q_remove(&e->pending, j)) ||
-        (j->state == CZ_JOB_PROVE_QUEUED && ce_q_remove(&e->prove, j)))
+    if (j->state == CZ_JOB_PROVE_QUEUED && ce_q_remove(&e->prove, j)) {
+        pthread_cond_broadcast(&e->cv_pending); /* a place in the witness queue is free */
         ce_finish_locked(e, j, CZ_JOB_CANCELLED);
+    } else if (j->state == CZ_JOB_QUEUED && ce_q_remove(&e->pending, j)) {
+        ce_finish_locked(e, j, CZ_JOB_CANCELLED);
+    }
 }
 
 /* A JSON array of the partitions' proofs (publics: their public lists). */

@@ -148,6 +148,15 @@ json_t *cz_engine_status_json(cz_engine *e)
         (json_int_t)e->submitted, "done", (json_int_t)e->finished[0], "failed",
         (json_int_t)e->finished[1], "cancelled", (json_int_t)e->finished[2], "rejected",
         (json_int_t)e->rejected);
+    /* the witness queue: synthesised witnesses waiting for a prove
+       worker, those being made, the cap on both (0: none), the most seen
+       waiting, and how often a witness worker found the cap reached */
+    json_object_set_new(o, "witness_queue",
+                        json_pack("{s:I, s:I, s:I, s:I, s:I}", "waiting", (json_int_t)e->prove.n,
+                                  "in_progress", (json_int_t)e->witness_busy, "cap",
+                                  (json_int_t)e->witness_cap, "waiting_max",
+                                  (json_int_t)e->witness_waiting_max, "cap_waits",
+                                  (json_int_t)e->witness_cap_waits));
     json_object_set_new(o, "host_pool",
                         json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "buffers",
                                   (json_int_t)ps.buffers, "bytes", (json_int_t)ps.bytes,
@@ -227,6 +236,18 @@ char *cz_engine_metrics_text(cz_engine *e)
     sb_printf(&b, "# HELP cuzk_queue_depth Jobs waiting, by stage.\n# TYPE cuzk_queue_depth gauge\n"
                   "cuzk_queue_depth{stage=\"pending\"} %zu\ncuzk_queue_depth{stage=\"prove\"} %zu\n",
               e->pending.n, e->prove.n);
+    sb_printf(&b, "# HELP cuzk_witness_waiting Synthesised witnesses waiting for a prove worker.\n"
+                  "# TYPE cuzk_witness_waiting gauge\ncuzk_witness_waiting %zu\n"
+                  "# HELP cuzk_witness_in_progress Witnesses being read or synthesised.\n"
+                  "# TYPE cuzk_witness_in_progress gauge\ncuzk_witness_in_progress %zu\n"
+                  "# HELP cuzk_witness_waiting_max Most synthesised witnesses seen waiting at once.\n"
+                  "# TYPE cuzk_witness_waiting_max gauge\ncuzk_witness_waiting_max %zu\n"
+                  "# HELP cuzk_witness_queue_cap Witnesses made or waiting at most (0: no cap).\n"
+                  "# TYPE cuzk_witness_queue_cap gauge\ncuzk_witness_queue_cap %zu\n"
+                  "# HELP cuzk_witness_cap_waits_total Times a witness worker waited for the cap.\n"
+                  "# TYPE cuzk_witness_cap_waits_total counter\ncuzk_witness_cap_waits_total %llu\n",
+              e->prove.n, e->witness_busy, e->witness_waiting_max, e->witness_cap,
+              (unsigned long long)e->witness_cap_waits);
     sb_printf(&b, "# HELP cuzk_jobs_active Jobs queued or running.\n# TYPE cuzk_jobs_active gauge\n"
                   "cuzk_jobs_active %zu\n", e->n_active);
     cz_hostpool_stats ps;

@@ -121,6 +121,16 @@ void *ce_witness_main(void *arg)
         job *j = NULL;
         while (!e->stopping) {
             j = ce_q_peek(&e->pending);
+            /* The witness queue's cap: no new witness while those being
+               made and those waiting for a prove worker fill it. A prove
+               worker taking one (or a queued one ending) wakes us; the
+               prove workers never wait for the witness stage, so the
+               queue always drains. The most urgent pending job is the
+               one taken when a place frees, so none starves. */
+            if (j && e->witness_cap && e->witness_busy + e->prove.n >= e->witness_cap) {
+                e->witness_cap_waits++;
+                j = NULL;
+            }
             if (j) {
                 /* An uploaded witness's buffer is held since submission
                    (j->mem): only the rest of the estimate is new. */
@@ -149,6 +159,7 @@ void *ce_witness_main(void *arg)
                     ce_q_remove(&e->pending, j);
                     j->mem = held + need;
                     e->mem_jobs += need;
+                    e->witness_busy++;
                     break;
                 }
                 j = NULL;
@@ -240,6 +251,9 @@ void *ce_witness_main(void *arg)
 
         pthread_mutex_lock(&e->mu);
         ce_stage_end(e, j, ST_WITNESS, me);
+        e->witness_busy--;
+        if (st || j->cancel) /* its place in the witness queue is free: another worker may take one */
+            pthread_cond_broadcast(&e->cv_pending);
         if (st) {
             ce_fail_locked(e, j, err);
         } else if (j->cancel) {
@@ -254,6 +268,8 @@ void *ce_witness_main(void *arg)
             j->state = CZ_JOB_PROVE_QUEUED;
             j->t[ST_PROVE_QUEUE][0] = ce_now_ms() - e->t0;
             ce_q_push(&e->prove, j);
+            if (e->prove.n > e->witness_waiting_max)
+                e->witness_waiting_max = e->prove.n;
             pthread_cond_signal(&e->cv_prove);
         }
     }
@@ -273,6 +289,8 @@ void *ce_prove_main(void *arg)
         if (e->stopping)
             break;
         ce_q_remove(&e->prove, j);
+        if (e->witness_cap) /* a place in the witness queue is free */
+            pthread_cond_broadcast(&e->cv_pending);
         j->state = CZ_JOB_PROVING;
         j->worker = wk->index;
         wk->cur = j;

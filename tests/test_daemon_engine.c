@@ -1,0 +1,394 @@
+/* ctest: labels=unit;sanitize timeout=300 */
+/*
+ * test_daemon_engine.c: the engine behind cuzkd, driven through its C API
+ * (engine.h) with the committed snarkjs fixture (small.zkey, small.wtns).
+ *
+ * DESIGN. The witness queue's cap (engine.witness_queue_per_gpu): many
+ * jobs through an engine whose witness workers outnumber its prove
+ * workers, and the count of synthesised witnesses waiting for a prove
+ * worker, as the engine saw it at its highest (status "witness_queue":
+ * "waiting_max"), never above the cap, while every proof comes back and
+ * verifies against the fixture's snarkjs verification key (not the
+ * engine's own). The cases that could deadlock a cap: cap 1 with many
+ * jobs, priorities (a critical job submitted behind many low ones
+ * finishes before them), cancellation of queued and waiting jobs, the
+ * memory budget's own wait (a budget of about one job), failing witnesses
+ * among good ones, a job of many partitions, and the same on the CUDA
+ * backend where it is built (over the host model in CI). Every wait has a
+ * deadline: a deadlock fails the test instead of hanging it.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "backend/cuda.h"
+#include "engine/engine.h"
+#include "groth16/groth16.h"
+#include "io/json.h"
+#include "test_util.h"
+
+#define AWAIT_MS 120000
+
+static cz_vk *g_vk;
+static cz_fr g_pub[4];
+
+static int setup(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *t = cz_test_read_file(cz_test_src_path("tests/fixtures/small_vk.json"), &len);
+    assert_non_null(t);
+    char err[256];
+    assert_int_equal(cz_vk_from_json(&g_vk, (const char *)t, len, "small_vk.json", err, sizeof err), CZ_OK);
+    free(t);
+    t = cz_test_read_file(cz_test_src_path("tests/fixtures/small_public.json"), &len);
+    assert_non_null(t);
+    cz_fr *pub;
+    size_t n;
+    assert_int_equal(cz_public_from_json(&pub, &n, (const char *)t, len, "small_public.json", err,
+                                         sizeof err),
+                     CZ_OK);
+    assert_int_equal(n, 4);
+    memcpy(g_pub, pub, sizeof g_pub);
+    free(pub);
+    free(t);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cz_vk_free(g_vk);
+    return 0;
+}
+
+static cz_engine *engine(const char *device, int workers, int witness_workers, int cap,
+                         uint64_t budget)
+{
+    cz_engine_config c;
+    cz_engine_config_default(&c);
+    c.device = device;
+    c.devices = 1;
+    c.workers_per_device = workers;
+    c.witness_workers = witness_workers;
+    c.witness_queue_per_gpu = cap;
+    c.prove_threads = 1;
+    c.host_mem_budget = budget;
+    cz_engine *e = NULL;
+    char err[512] = "";
+    cz_status st = cz_engine_create(&e, &c, err, sizeof err);
+    if (st)
+        print_message("engine on %s: %s\n", device, err);
+    assert_int_equal(st, CZ_OK);
+    st = cz_engine_key_load(e, "small", cz_test_src_path("tests/fixtures/small.zkey"), err, sizeof err);
+    if (st)
+        print_message("key: %s\n", err);
+    assert_int_equal(st, CZ_OK);
+    return e;
+}
+
+static void submit(cz_engine *e, const char *wtns, cz_priority prio, char id[24])
+{
+    cz_job_request r;
+    memset(&r, 0, sizeof r);
+    r.key_id = "small";
+    r.witness_path = wtns;
+    r.priority = prio;
+    r.origin = CZ_FROM_OPERATOR;
+    char err[512] = "";
+    size_t pos;
+    cz_status st = cz_engine_submit(e, &r, id, &pos, err, sizeof err);
+    if (st)
+        print_message("submit: %s\n", err);
+    assert_int_equal(st, CZ_OK);
+}
+
+/* A proof the job returned, checked against the fixture's snarkjs vk and
+   public inputs. */
+static void check_proof(json_t *proof)
+{
+    assert_non_null(proof);
+    char *text = json_dumps(proof, JSON_COMPACT);
+    assert_non_null(text);
+    cz_proof p;
+    char err[256];
+    assert_int_equal(cz_proof_from_json(&p, text, strlen(text), "proof", err, sizeof err), CZ_OK);
+    free(text);
+    assert_int_equal(cz_groth16_verify(g_vk, g_pub, 4, &p, err, sizeof err), CZ_OK);
+}
+
+/* Wait for the job; its final status (a static string), its proof(s)
+   verified when done. */
+static const char *await_job(cz_engine *e, const char *id)
+{
+    json_t *o = cz_engine_await(e, id, AWAIT_MS);
+    assert_non_null(o);
+    const char *s = json_string_value(json_object_get(o, "status"));
+    assert_non_null(s);
+    static const char *const known[] = {"done", "failed", "cancelled"};
+    const char *out = NULL;
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, known[i]))
+            out = known[i];
+    if (!out)
+        print_message("%s still %s after %d ms: deadlock?\n", id, s, AWAIT_MS);
+    assert_non_null(out);
+    if (!strcmp(out, "done")) {
+        json_t *proofs = json_object_get(o, "proofs");
+        if (proofs) {
+            size_t i;
+            json_t *p;
+            json_array_foreach(proofs, i, p) check_proof(p);
+        } else {
+            check_proof(json_object_get(o, "proof"));
+        }
+    }
+    json_decref(o);
+    return out;
+}
+
+static json_int_t wq(cz_engine *e, const char *field)
+{
+    json_t *s = cz_engine_status_json(e);
+    json_int_t v = json_integer_value(json_object_get(json_object_get(s, "witness_queue"), field));
+    assert_non_null(json_object_get(json_object_get(s, "witness_queue"), field));
+    json_decref(s);
+    return v;
+}
+
+/* The metrics page's cuzk_witness_waiting_max. */
+static long metric_waiting_max(cz_engine *e)
+{
+    char *m = cz_engine_metrics_text(e);
+    assert_non_null(m);
+    const char *p = strstr(m, "\ncuzk_witness_waiting_max ");
+    assert_non_null(p);
+    long v = strtol(p + strlen("\ncuzk_witness_waiting_max "), NULL, 10);
+    assert_non_null(strstr(m, "\ncuzk_witness_waiting "));
+    free(m);
+    return v;
+}
+
+#define NJOBS 48
+
+/* n jobs through an engine of `workers` prove workers and 4 witness
+   workers with the cap: all done and verified, the peak within the cap. */
+static void run_cap(const char *device, int workers, int cap, int n)
+{
+    cz_engine *e = engine(device, workers, 4, cap, 0);
+    assert_int_equal(wq(e, "cap"), (json_int_t)cap * workers);
+    char ids[NJOBS][24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    for (int i = 0; i < n; i++)
+        submit(e, wpath, (cz_priority)(i % CZ_PRIO_COUNT), ids[i]);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(await_job(e, ids[i]), "done");
+    json_int_t max = wq(e, "waiting_max");
+    print_message("%s, %d worker(s), cap %d per worker: %d jobs, most waiting %lld, cap waits %lld\n",
+                  device, workers, cap, n, (long long)max, (long long)wq(e, "cap_waits"));
+    assert_true(max >= 1); /* witnesses did wait: the bound below means something */
+    assert_true(max <= (json_int_t)cap * workers);
+    assert_int_equal(metric_waiting_max(e), (long)max);
+    assert_int_equal(wq(e, "waiting"), 0);
+    assert_int_equal(wq(e, "in_progress"), 0);
+    cz_engine_destroy(e, 1000);
+}
+
+static void test_cap_one_cpu(void **state)
+{
+    (void)state;
+    run_cap("cpu", 1, 1, NJOBS);
+}
+
+static void test_cap_two_workers_cpu(void **state)
+{
+    (void)state;
+    run_cap("cpu", 2, 1, NJOBS);
+    run_cap("cpu", 1, 2, NJOBS / 2);
+}
+
+/* No cap (0): the witnesses run ahead of the one prove worker. */
+static void test_no_cap(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 1, 4, 0, 0);
+    assert_int_equal(wq(e, "cap"), 0);
+    char ids[16][24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    for (int i = 0; i < 16; i++)
+        submit(e, wpath, CZ_PRIO_NORMAL, ids[i]);
+    for (int i = 0; i < 16; i++)
+        assert_string_equal(await_job(e, ids[i]), "done");
+    assert_int_equal(wq(e, "cap_waits"), 0);
+    /* witnesses take ~0.1 ms here and proofs ~20: uncapped, the four
+       witness workers run ahead (what the capped runs above must not) */
+    print_message("no cap: most waiting %lld\n", (long long)wq(e, "waiting_max"));
+    assert_true(wq(e, "waiting_max") > 1);
+    cz_engine_destroy(e, 1000);
+}
+
+/* A critical job behind many low ones with cap 1 finishes while low ones
+   are still queued: the cap does not make it wait behind them. */
+static void test_cap_priority(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 1, 2, 1, 0);
+    char ids[NJOBS][24], crit[24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    for (int i = 0; i < NJOBS; i++)
+        submit(e, wpath, CZ_PRIO_LOW, ids[i]);
+    submit(e, wpath, CZ_PRIO_CRITICAL, crit);
+    assert_string_equal(await_job(e, crit), "done");
+    int unfinished = 0;
+    for (int i = 0; i < NJOBS; i++) {
+        json_t *o = cz_engine_await(e, ids[i], 0);
+        const char *s = json_string_value(json_object_get(o, "status"));
+        unfinished += strcmp(s, "done") != 0;
+        json_decref(o);
+    }
+    print_message("critical job done with %d of %d low jobs unfinished\n", unfinished, NJOBS);
+    assert_true(unfinished > NJOBS / 2);
+    for (int i = 0; i < NJOBS; i++)
+        assert_string_equal(await_job(e, ids[i]), "done");
+    assert_true(wq(e, "waiting_max") <= 1);
+    cz_engine_destroy(e, 1000);
+}
+
+/* Cancel every other job while they are queued, waiting or running; the
+   rest complete, and the places of the cancelled ones free up (no
+   deadlock with cap 1). */
+static void test_cap_cancel(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 1, 3, 1, 0);
+    char ids[NJOBS][24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    for (int i = 0; i < NJOBS; i++)
+        submit(e, wpath, CZ_PRIO_NORMAL, ids[i]);
+    for (int i = 0; i < NJOBS; i += 2)
+        (void)cz_engine_cancel(e, ids[i]); /* CZ_ERR_BUSY when it finished already */
+    int done = 0, cancelled = 0;
+    for (int i = 0; i < NJOBS; i++) {
+        const char *s = await_job(e, ids[i]);
+        if (i % 2)
+            assert_string_equal(s, "done");
+        done += !strcmp(s, "done");
+        cancelled += !strcmp(s, "cancelled");
+    }
+    print_message("cancel: %d done, %d cancelled\n", done, cancelled);
+    assert_true(cancelled >= 1);
+    assert_true(wq(e, "waiting_max") <= 1);
+    assert_int_equal(wq(e, "waiting"), 0);
+    assert_int_equal(wq(e, "in_progress"), 0);
+    cz_engine_destroy(e, 1000);
+}
+
+/* Failing witnesses (a missing file) among good ones: the failures give
+   their places back; the good jobs complete. */
+static void test_cap_failures(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 1, 3, 1, 0);
+    char ids[24][24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char good[4096], bad[4200];
+    snprintf(good, sizeof good, "%s", w);
+    snprintf(bad, sizeof bad, "%s.missing", good);
+    for (int i = 0; i < 24; i++)
+        submit(e, i % 3 == 0 ? bad : good, CZ_PRIO_NORMAL, ids[i]);
+    for (int i = 0; i < 24; i++)
+        assert_string_equal(await_job(e, ids[i]), i % 3 == 0 ? "failed" : "done");
+    assert_true(wq(e, "waiting_max") <= 1);
+    assert_int_equal(wq(e, "in_progress"), 0);
+    cz_engine_destroy(e, 1000);
+}
+
+/* The memory budget's wait and the cap together: a budget of about one
+   job (the key's memory and one job's witness and vectors), cap 1. */
+static void test_cap_budget(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 2, 4, 1, 0);
+    uint64_t need = 0, room = 0;
+    char err[256];
+    cz_status st = cz_engine_can_admit(e, "small", &need, &room, err, sizeof err);
+    assert_int_equal(st, CZ_OK);
+    json_t *s = cz_engine_status_json(e);
+    uint64_t keys = (uint64_t)json_integer_value(json_object_get(json_object_get(s, "memory"), "keys"));
+    json_decref(s);
+    cz_engine_destroy(e, 0);
+    e = engine("cpu", 2, 4, 1, keys + need + need / 2);
+    char ids[24][24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    for (int i = 0; i < 24; i++)
+        submit(e, wpath, (cz_priority)(i % CZ_PRIO_COUNT), ids[i]);
+    for (int i = 0; i < 24; i++)
+        assert_string_equal(await_job(e, ids[i]), "done");
+    assert_true(wq(e, "waiting_max") <= 2);
+    cz_engine_destroy(e, 1000);
+}
+
+/* A job of many partitions (one witness each) through cap 1. */
+static void test_cap_partitions(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 1, 4, 1, 0);
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    const char *paths[12];
+    for (int i = 0; i < 12; i++)
+        paths[i] = wpath;
+    cz_job_request r;
+    memset(&r, 0, sizeof r);
+    r.key_id = "small";
+    r.witness_paths = paths;
+    r.n_partitions = 12;
+    r.priority = CZ_PRIO_HIGH;
+    r.origin = CZ_FROM_OPERATOR;
+    char id[24], id2[24], err[512] = "";
+    size_t pos;
+    assert_int_equal(cz_engine_submit(e, &r, id, &pos, err, sizeof err), CZ_OK);
+    submit(e, wpath, CZ_PRIO_LOW, id2);
+    assert_string_equal(await_job(e, id), "done");
+    assert_string_equal(await_job(e, id2), "done");
+    assert_true(wq(e, "waiting_max") <= 1);
+    cz_engine_destroy(e, 1000);
+}
+
+/* The same on the CUDA backend (the host model where no GPU is built in
+   the test's build; skipped without CUDA). */
+static void test_cap_cuda(void **state)
+{
+    (void)state;
+    if (!cz_cuda_built() || cz_cuda_device_count() < 1) {
+        print_message("no CUDA device (nor the host model): skipped\n");
+        skip();
+    }
+    run_cap("cuda", 2, 1, 24);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cap_one_cpu),     cmocka_unit_test(test_cap_two_workers_cpu),
+        cmocka_unit_test(test_no_cap),          cmocka_unit_test(test_cap_priority),
+        cmocka_unit_test(test_cap_cancel),      cmocka_unit_test(test_cap_failures),
+        cmocka_unit_test(test_cap_budget),      cmocka_unit_test(test_cap_partitions),
+        cmocka_unit_test(test_cap_cuda),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
