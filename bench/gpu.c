@@ -6,12 +6,23 @@
  *             [--only PART[,PART...]] (msm ntt h g2 bits fixed compact) [--wsweep LOG]
  *             [--bits LOG,LOG,...] [--bits-g2 N] [--bits-general 0|1]
  *             [--fixed-base N] [--compact LOG,LOG,...] [--curve bls12-381|bn254]
+ *             [--prove-log LOG,LOG,...] (bn254)
  *
  * --curve bn254 times the same kernels over BN254 ("bn128", cuda.h's
  * _bn254 functions): the parts msm, g2, ntt and h (the others are
  * BLS12-381's only), rows named "bn254_..." in the same table and JSON,
  * by default G1 and G2 MSMs at 2^20..2^26 and the NTTs and H step at
  * 2^20..2^24 (snarkjs's roots; an option given sets its bound as usual).
+ * With --curve bn254, --only prove (or --prove-log LOG,LOG,...; 20 by
+ * default) times a whole bn128 Groth16 proof with the key resident on the
+ * GPU: bench/bn254_chain.h's Chain(N) filling a 2^LOG domain, its key made
+ * by the project's BN254 setup (seeded, all host cores) and uploaded
+ * once, then a warm-up and max(--reps, 3) proofs
+ * (cz_cuda_bn254_groth16_prove_dev; a, b, c on the host's cores), each
+ * stage's median ("bn254_prove_abc", "_ntt_h", "_msm_a" .. "_msm_h",
+ * "_msms", "_assemble") and the whole proof's ("bn254_prove"); the
+ * warm-up's and the last proof must pass cz_bn254_groth16_verify against
+ * the key's vk (exit 1 otherwise). The set-up and key upload are rows too.
  *
  * Inputs are made on the device machine: points of random discrete log by
  * the GPU generator (base points k_j G, then sums of two), scalars and NTT
@@ -41,12 +52,17 @@
  * Prints one JSON
  * line per figure (stdout) and a table (stderr). Exit 77 without a GPU.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/cuda.h"
+#include "bn254_chain.h"
+#include "groth16/verify_bn254.h"
+#include "util/threadpool.h"
 #include "poly/ntt.h"
 #include "poly/ntt_bn254.h"
 
@@ -66,16 +82,20 @@ static int cmp_d(const void *a, const void *b)
 static const char *g_commit = "unknown";
 static const char *g_dev = "?";
 
+static void report_stats(const char *what, unsigned log_n, double n, double med, double lo,
+                         double hi, int reps)
+{
+    printf("{\"bench\":\"%s\",\"log_n\":%u,\"n\":%.0f,\"ms\":%.3f,\"ms_min\":%.3f,\"ms_max\":%.3f,"
+           "\"reps\":%d,\"rate_per_s\":%.4g,\"device\":\"%s\",\"commit\":\"%s\"}\n",
+           what, log_n, n, med, lo, hi, reps, n / (med / 1e3), g_dev, g_commit);
+    fprintf(stderr, "%-22s 2^%-2u %10.3f ms  (min %.3f, max %.3f)\n", what, log_n, med, lo, hi);
+    fflush(stdout);
+}
+
 static void report_n(const char *what, unsigned log_n, double n, double *t, int reps)
 {
     qsort(t, (size_t)reps, sizeof *t, cmp_d);
-    double med = t[reps / 2];
-    printf("{\"bench\":\"%s\",\"log_n\":%u,\"n\":%.0f,\"ms\":%.3f,\"ms_min\":%.3f,\"ms_max\":%.3f,"
-           "\"reps\":%d,\"rate_per_s\":%.4g,\"device\":\"%s\",\"commit\":\"%s\"}\n",
-           what, log_n, n, med, t[0], t[reps - 1], reps, n / (med / 1e3), g_dev, g_commit);
-    fprintf(stderr, "%-22s 2^%-2u %10.3f ms  (min %.3f, max %.3f)\n", what, log_n, med, t[0],
-            t[reps - 1]);
-    fflush(stdout);
+    report_stats(what, log_n, n, t[reps / 2], t[0], t[reps - 1], reps);
 }
 
 static void report(const char *what, unsigned log_n, double *t, int reps)
@@ -605,6 +625,140 @@ static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng
     free(a);
 }
 
+/* ---- a bn128 Groth16 proof with the key resident on the GPU ---- */
+
+/* median of one field of reps timings (sorts a copy) */
+static double tm_median(const cz_prove_timings *tm, int reps, size_t off, double *lo, double *hi)
+{
+    double *v = malloc((size_t)reps * sizeof *v);
+    if (!v)
+        die(NULL, CZ_ERR_NOMEM, "timings");
+    for (int r = 0; r < reps; r++)
+        v[r] = *(const double *)((const char *)&tm[r] + off);
+    qsort(v, (size_t)reps, sizeof *v, cmp_d);
+    double med = v[reps / 2];
+    *lo = v[0];
+    *hi = v[reps - 1];
+    free(v);
+    return med;
+}
+
+/* Chain(N) filling 2^log_n rows (bn254_chain.h), set up with the
+   project's BN254 setup (seeded) on the host's cores, its key's points
+   uploaded once (cz_cuda_bn254_key_upload), then one warm-up proof and
+   `reps` timed proofs (cz_cuda_bn254_groth16_prove_dev, a, b, c on the
+   host's threads); the warm-up's and the last proof are verified against
+   the key's vk (exit 1 if refused). Rows: the set-up stages once, each
+   prover stage's median ("bn254_prove_<stage>") and the whole proof
+   ("bn254_prove"). */
+static void bench_prove_bn254(cz_cuda_ctx *ctx, unsigned lg, int reps)
+{
+    char err[512];
+    size_t steps = bn254_chain_steps(lg);
+    double t0 = now_ms();
+    cz_bn254_r1cs *cs;
+    cz_bn254_fr *w;
+    CK(ctx, bn254_chain_make(&cs, &w, steps, 5, 7), "chain circuit");
+    double t_circ = now_ms() - t0;
+    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[512];
+    snprintf(path, sizeof path, "%s/bench-gpu-bn254-XXXXXX", tmpdir);
+    int fd = mkstemp(path);
+    if (fd < 0)
+        die(NULL, CZ_ERR_IO, "temporary key file");
+    close(fd);
+    cz_setup_opts so = {.seeded = true, .seed = 17, .threads = 0};
+    t0 = now_ms();
+    cz_status st = cz_bn254_groth16_setup(cs, path, &so, err, sizeof err);
+    double t_setup = now_ms() - t0;
+    uint32_t n_wires = cs->n_wires, n_cons = cs->n_constraints;
+    bn254_chain_free(cs);
+    if (st) {
+        remove(path);
+        fprintf(stderr, "bench-gpu: setup: %s\n", err);
+        exit(1);
+    }
+    cz_bn254_zkey *key = NULL;
+    cz_zkey_load_opts lo = {.private_copy = true};
+    t0 = now_ms();
+    st = cz_bn254_zkey_load_ex(&key, path, &lo, err, sizeof err);
+    double t_load = now_ms() - t0;
+    remove(path);
+    if (st) {
+        fprintf(stderr, "bench-gpu: key: %s\n", err);
+        exit(1);
+    }
+    if (key->log_n != lg || key->n_vars != n_wires) {
+        fprintf(stderr, "bench-gpu: the key has 2^%u rows and %u variables, not 2^%u and %u\n",
+                key->log_n, key->n_vars, lg, n_wires);
+        exit(1);
+    }
+    cz_bn254_vk *vk;
+    CK(ctx, cz_bn254_vk_from_zkey(&vk, key), "vk");
+    cz_cuda_bn254_dkey dk;
+    t0 = now_ms();
+    CK(ctx, cz_cuda_bn254_key_upload(ctx, &dk, key), "key upload");
+    double t_up = now_ms() - t0;
+    cz_threadpool *pool = cz_threadpool_global();
+    fprintf(stderr, "# bn128 Chain(%zu): %u constraints, %u variables, domain 2^%u; circuit %.0f "
+            "ms, setup %.0f ms, key load %.0f ms (%d threads), key upload %.0f ms (%.0f MiB)\n",
+            steps, n_cons, n_wires, lg, t_circ, t_setup, t_load, cz_threadpool_size(pool), t_up,
+            cz_cuda_bn254_key_bytes(key) / 1048576.0);
+    double one[1];
+    one[0] = t_setup;
+    report_n("bn254_prove_setup", lg, (double)n_cons, one, 1);
+    one[0] = t_up;
+    report_n("bn254_prove_key_upload", lg, (double)n_cons, one, 1);
+    cz_prove_timings *tm = calloc((size_t)reps + 1, sizeof *tm);
+    if (!tm)
+        die(NULL, CZ_ERR_NOMEM, "timings");
+    cz_bn254_proof proof;
+    for (int r = -1; r < reps; r++) {
+        cz_prove_timings *t = r < 0 ? &tm[reps] : &tm[r];
+        double a = now_ms();
+        st = cz_cuda_bn254_groth16_prove_dev(ctx, &proof, key, &dk, w, pool, NULL, t, err,
+                                             sizeof err);
+        if (st) {
+            fprintf(stderr, "bench-gpu: prove: %s\n", err);
+            exit(1);
+        }
+        t->total_ms = now_ms() - a; /* the whole call, as a user sees it */
+        if ((r < 0 || r == reps - 1) &&
+            cz_bn254_groth16_verify(vk, w + 1, key->n_public, &proof, err, sizeof err) != CZ_OK) {
+            fprintf(stderr, "bench-gpu: the %s proof is refused by the key's vk: %s\n",
+                    r < 0 ? "warm-up" : "last", err);
+            exit(1);
+        }
+    }
+    fprintf(stderr, "# warm-up proof %.1f ms; %d proofs after it, each stage's median; the "
+            "warm-up's and the last proof verified\n", tm[reps].total_ms, reps);
+    static const struct {
+        const char *name;
+        size_t off;
+    } stages[] = {
+        {"bn254_prove_abc", offsetof(cz_prove_timings, eval_abc_ms)},
+        {"bn254_prove_ntt_h", offsetof(cz_prove_timings, ntt_ms)},
+        {"bn254_prove_msm_a", offsetof(cz_prove_timings, msm_a_ms)},
+        {"bn254_prove_msm_b1", offsetof(cz_prove_timings, msm_b1_ms)},
+        {"bn254_prove_msm_b2", offsetof(cz_prove_timings, msm_b2_ms)},
+        {"bn254_prove_msm_c", offsetof(cz_prove_timings, msm_c_ms)},
+        {"bn254_prove_msm_h", offsetof(cz_prove_timings, msm_h_ms)},
+        {"bn254_prove_msms", offsetof(cz_prove_timings, msm_ms)},
+        {"bn254_prove_assemble", offsetof(cz_prove_timings, assemble_ms)},
+        {"bn254_prove", offsetof(cz_prove_timings, total_ms)},
+    };
+    for (size_t i = 0; i < sizeof stages / sizeof *stages; i++) {
+        double mn, mx, med = tm_median(tm, reps, stages[i].off, &mn, &mx);
+        report_stats(stages[i].name, lg, (double)n_cons, med, mn, mx, reps);
+    }
+    free(tm);
+    CK(ctx, cz_cuda_bn254_key_free(ctx, &dk), "key free");
+    cz_bn254_vk_free(vk);
+    cz_bn254_zkey_free(key);
+    cz_wipe(w, (size_t)n_wires * sizeof *w);
+    free(w);
+}
+
 /* "20,24,27" -> the set {20, 24, 27} as bits of a mask (sizes below 2^31) */
 static uint64_t log_set(const char *v)
 {
@@ -644,7 +798,7 @@ int main(int argc, char **argv)
     unsigned msm_lo = 16, msm_hi = 26, ntt_lo = 16, ntt_hi = 27, g2_hi = 22, h_lo = 20, h_hi = 27;
     int reps = 5;
     const char *only = NULL;
-    uint64_t bits_logs = 0, compact_logs = 0;
+    uint64_t bits_logs = 0, compact_logs = 0, prove_logs = 0;
     size_t bits_g2 = 0, fixed_n = 0;
     /* BN254's defaults, unless an option sets a bound */
     for (int i = 1; i + 1 < argc; i += 2)
@@ -676,6 +830,7 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--bits-general")) g_bits_general = atoi(v) != 0;
         else if (!strcmp(k, "--fixed-base")) fixed_n = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(k, "--compact")) compact_logs |= log_set(v);
+        else if (!strcmp(k, "--prove-log")) prove_logs |= log_set(v);
         else if (!strcmp(k, "--bits")) bits_logs |= log_set(v);
         else if (!strcmp(k, "--wsweep")) {
             for (const char *p = v; *p;) { /* a comma-separated list of sizes */
@@ -726,6 +881,12 @@ int main(int argc, char **argv)
             bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
         if (wants(only, "g2"))
             bench_msm(ctx, 1, msm_lo, g2_hi, reps, &rng);
+        /* a proof only when asked for (its set-up takes a minute at 2^20) */
+        if (only && wants(only, "prove") && !prove_logs)
+            prove_logs = (uint64_t)1 << 20;
+        for (unsigned lg = 3; lg < 29; lg++)
+            if (prove_logs >> lg & 1)
+                bench_prove_bn254(ctx, lg, reps < 3 ? 3 : reps);
         cz_cuda_ctx_destroy(ctx);
         return 0;
     }
