@@ -7,7 +7,9 @@
  * (default 512 MiB) or capped by the caller. Persistent buffers (keys kept
  * on the GPU) are carved from the bottom in LIFO order; each operation
  * carves its scratch above them with a czd_scratch cursor that is dropped
- * when the call returns. No cudaMalloc/cudaFree on the per-call path.
+ * when the call returns. No cudaMalloc/cudaFree on the per-call path (but
+ * for the NTT's table cache, ntt.cu: a block outside the arena the first
+ * time a transform's tables are made).
  * Every CUDA call and launch goes through CZD_TRY, which turns an error
  * into CZ_ERR_DEVICE and a message naming the call, file and line. A
  * context is not thread-safe: its owner serialises calls (the engine's GPU
@@ -35,8 +37,12 @@ struct czd_ctx {
     size_t buf_off[CZD_MAX_BUFS];
     int nbufs;
     int profile; /* CUZK_GPU_PROFILE=1: kernels' phase times on stderr */
+    struct cz_ntt_cache *ntt_cache; /* ntt.cu's tables kept between calls (NULL until used) */
     char err[512];
 };
+
+/* ntt.cu: releases the context's NTT tables (czd_ctx_destroy) */
+void czd_ntt_cache_drop(czd_ctx *ctx);
 
 /* Phase timing for tuning (CUZK_GPU_PROFILE=1): events recorded on the
    stream between phases; report() waits for the stream and prints one line

@@ -101,6 +101,7 @@ extern "C" void czd_ctx_destroy(czd_ctx *ctx)
     cudaSetDevice(ctx->device);
     cudaStreamSynchronize(ctx->stream);
     czd_stage_drop(ctx);
+    czd_ntt_cache_drop(ctx);
     cudaFree(ctx->arena);
     cudaStreamDestroy(ctx->stream);
     free(ctx);

@@ -46,10 +46,15 @@
  * 2^k elements (L = 0) and meet in the same registers: k_ntt_mid runs
  * them as one kernel, one read and write of each vector less
  * (CUZK_NTT_H_FUSE=0: two kernels). n < 8 uses one thread's direct DFT
- * (k_ntt_tiny). Figures: docs/PERF.md. Knobs for A/B runs on the device:
+ * (k_ntt_tiny). The tables of these passes (roots, twists, coset and
+ * scale powers) stay on the device between calls, in a small cache of the
+ * context keyed by what they are computed from (ntt_cache.h; "tables kept
+ * between calls" below); the old path builds its own every call.
+ * Figures: docs/PERF.md. Knobs for A/B runs on the device:
  * CUZK_NTT_VARIANT, CUZK_NTT_H_FUSE, CUZK_NTT_BLOCK_LOG (9..the variant's
  * BL), CUZK_NTT_DIRECT_LOG (largest twist table read directly, 12..22,
- * default 18), CUZK_NTT_OLD.
+ * default 18), CUZK_NTT_OLD, CUZK_NTT_CACHE_MB (0: tables built every
+ * call).
  *
  * Variants (ntt_pass.cuh's CZD_NTT_VARIANTS, one translation unit each,
  * cuda/ntt_v<i>.cu): the pass kernels are instantiated side by side for
@@ -83,6 +88,7 @@
 
 #include "common.cuh"
 #include "field.cuh"
+#include "ntt_cache.h"
 #include "ntt_pass.cuh"
 
 #define CZD_NTT_KMAX 10 /* 2^10 elements of 32 bytes = 32 KiB of shared memory per block */
@@ -494,6 +500,174 @@ __global__ void k_pow_bitrev(F *t, czd_powt<F> b, unsigned k, unsigned shift, F 
         t[x] = c * b.at((uint64_t)czd_bitrev(x, k) << shift);
 }
 
+/* ---- tables kept between calls (ntt_cache.h) ----
+
+   Everything the passes of one call read besides the data: a call of
+   czd_ntt uses fwd (its plan) and pre_t / post_t, czd_ntt_h inv, fwd and
+   scale or pre_x. On a miss the tables are built in the call's scratch as
+   before, then copied into a block of the cache (cudaMalloc, outside the
+   arena) with their pointers moved, and the scratch is given back; on a
+   hit nothing is launched before the first pass. Bytes (32-byte elements,
+   256-byte aligned pieces): a plan is the lo/hi powers of w (2^h +
+   2^(log - h) + 1 elements, h = ceil(log / 2)), each pass's 2^(k-1)
+   roots and the twist tables read directly (2^(log - s0) powers when that
+   is at most 2^CZD_NTT_DIRECT_LOG), by that rule with blocks of 2^10:
+   forward 2^20 0.09 MiB, 2^24 2.3, 2^27 8.8 (the 2^18-power table of the
+   second pass), 2^28 9.0; a coset or natural inverse adds the lo/hi
+   powers of its scale (2^27: 9.5); the H step (two plans) 0.25 MiB at
+   2^20, at 2^27 9.8 with g^2 = w and 18.3 on a general coset, at 2^28
+   10.6 / 19.1. CUZK_NTT_CACHE_MB (read at each
+   call, default CZ_NTT_CACHE_DEFAULT_MB; 0: no cache, the tables are
+   built every call) caps the bytes held; CZ_NTT_CACHE_SLOTS entries at
+   most. The context's owner serialises calls, and with them the cache. */
+template <class F>
+struct czd_ntt_tables {
+    czd_ntt_plan<F> fwd, inv;
+    czd_powt<F> pre_t, post_t, scale;
+    const F *pre_x;
+};
+static_assert(sizeof(czd_ntt_tables<czd_fr>) <= CZ_NTT_CACHE_META_MAX, "meta too small");
+static_assert(sizeof(czd_ntt_tables<czd_fr254>) <= CZ_NTT_CACHE_META_MAX, "meta too small");
+
+/* what the tables of a call are computed from; zero-filled, then set */
+struct czd_ntt_key {
+    uint32_t field, kind, log_n, bl, direct_log, flags;
+    unsigned char el[4][32];
+};
+enum { CZD_KEY_NTT = 1, CZD_KEY_H = 2 };
+static uint32_t czd_field_tag(const czd_fr *) { return 1; }
+static uint32_t czd_field_tag(const czd_fr254 *) { return 2; }
+
+static void *czd_cache_alloc(void *user, size_t bytes)
+{
+    (void)user;
+    void *p = nullptr;
+    if (cudaMalloc(&p, bytes) != cudaSuccess) {
+        cudaGetLastError(); /* a failed allocation must not fail the next launch check */
+        return nullptr;
+    }
+    return p;
+}
+
+static void czd_cache_release(void *user, void *block)
+{
+    czd_ctx *ctx = (czd_ctx *)user;
+    cudaStreamSynchronize(ctx->stream); /* no queued pass still reads it */
+    cudaFree(block);
+}
+
+static size_t czd_ntt_cache_cap(void)
+{
+    const char *e = getenv("CUZK_NTT_CACHE_MB");
+    long mb = e && *e ? atol(e) : CZ_NTT_CACHE_DEFAULT_MB;
+    if (mb < 0)
+        mb = 0;
+    if (mb > 65536)
+        mb = 65536;
+    return (size_t)mb << 20;
+}
+
+/* the context's cache, made on first use; NULL when off (cap 0) or out
+   of host memory */
+static cz_ntt_cache *czd_ntt_cache_get(czd_ctx *ctx)
+{
+    size_t cap = czd_ntt_cache_cap();
+    if (!ctx->ntt_cache) {
+        if (!cap)
+            return nullptr;
+        ctx->ntt_cache = (cz_ntt_cache *)malloc(sizeof(cz_ntt_cache));
+        if (!ctx->ntt_cache)
+            return nullptr;
+        cz_ntt_cache_init(ctx->ntt_cache, cap, czd_cache_alloc, czd_cache_release, ctx);
+    }
+    cz_ntt_cache *c = ctx->ntt_cache;
+    if (c->cap != cap) { /* the knob changed: start again under the new cap */
+        cz_ntt_cache_clear(c);
+        c->cap = cap;
+    }
+    return cap ? c : nullptr;
+}
+
+void czd_ntt_cache_drop(czd_ctx *ctx)
+{
+    if (!ctx->ntt_cache)
+        return;
+    cz_ntt_cache_clear(ctx->ntt_cache);
+    free(ctx->ntt_cache);
+    ctx->ntt_cache = nullptr;
+}
+
+template <class F>
+static void czd_move(const F *&p, const char *from, size_t bytes, char *to)
+{
+    const char *q = reinterpret_cast<const char *>(p);
+    if (q >= from && q < from + bytes)
+        p = reinterpret_cast<const F *>(to + (q - from));
+}
+
+template <class F>
+static void czd_tables_move(czd_ntt_tables<F> *t, const char *from, size_t bytes, char *to)
+{
+    czd_ntt_plan<F> *pl[2] = {&t->fwd, &t->inv};
+    for (int i = 0; i < 2; i++) {
+        czd_move(pl[i]->wt.lo, from, bytes, to);
+        czd_move(pl[i]->wt.hi, from, bytes, to);
+        for (int p = 0; p < 4; p++) {
+            czd_move(pl[i]->roots[p], from, bytes, to);
+            czd_move(pl[i]->twd[p], from, bytes, to);
+        }
+    }
+    czd_powt<F> *pw[3] = {&t->pre_t, &t->post_t, &t->scale};
+    for (int i = 0; i < 3; i++) {
+        czd_move(pw[i]->lo, from, bytes, to);
+        czd_move(pw[i]->hi, from, bytes, to);
+    }
+    czd_move(t->pre_x, from, bytes, to);
+}
+
+/* The tables of a call into *t: the cached ones (*hit), or build(t) into
+   the scratch sc (which must be empty), kept in the cache when it takes
+   them (the scratch is then given back). *bytes: their size. */
+template <class F, class B>
+static cz_status czd_tables_get(czd_ctx *ctx, czd_scratch &sc, const czd_ntt_key &key,
+                                czd_ntt_tables<F> *t, bool *hit, size_t *bytes, B build)
+{
+    cz_ntt_cache *c = czd_ntt_cache_get(ctx);
+    *hit = false;
+    if (c) {
+        cz_ntt_cache_entry *e = cz_ntt_cache_find(c, &key, sizeof key);
+        if (e) {
+            memcpy(t, e->meta, sizeof *t);
+            *hit = true;
+            *bytes = e->bytes;
+            return CZ_OK;
+        }
+    }
+    memset(t, 0, sizeof *t);
+    sc.off = 0;
+    cz_status st = build(t);
+    if (st != CZ_OK)
+        return st;
+    *bytes = sc.off;
+    if (!c)
+        return CZ_OK;
+    cz_ntt_cache_entry *e = cz_ntt_cache_insert(c, &key, sizeof key, sc.off, nullptr, 0);
+    if (!e)
+        return CZ_OK; /* too large for the cap, or no device memory: scratch tables */
+    cudaError_t ce =
+        cudaMemcpyAsync(e->block, sc.base, sc.off, cudaMemcpyDeviceToDevice, ctx->stream);
+    if (ce != cudaSuccess) {
+        cz_ntt_cache_evict(c, e);
+        CZD_TRY(ctx, ce);
+    }
+    czd_ntt_tables<F> moved = *t;
+    czd_tables_move(&moved, sc.base, sc.off, (char *)e->block);
+    memcpy(e->meta, &moved, sizeof moved);
+    *t = moved;
+    sc.off = 0; /* the copy is queued before anything that reuses the scratch */
+    return CZ_OK;
+}
+
 /* pass p's arguments; its twist: a DIT pass's own, a DIF pass's
    predecessor's (applied at the load), or its own with ts (the variant
    applies it at the store) */
@@ -629,26 +803,56 @@ static cz_status czd_ntt_impl(czd_ctx *ctx, void *dev_a, unsigned log_n, const v
         return CZ_OK;
     }
     czd_scratch sc(ctx);
-    char what[48];
+    char what[64];
     snprintf(what, sizeof what, "ntt 2^%u", log_n);
     czd_prof prof(ctx, what);
-    czd_ntt_plan<F> pl;
-    if ((st = czd_plan_make(ctx, sc, &pl, w, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK)
-        return st;
-    czd_powt<F> pre_t = {nullptr, nullptr, 0}, post_t = {nullptr, nullptr, 0};
-    if (pre_g && (st = czd_powt_make<F>(ctx, sc, &pre_t, g, log_n, nullptr)) != CZ_OK)
-        return st;
+    const unsigned bl = czd_ntt_block_log(nv->bl);
     int post = 0;
     if (!bitrev_out) {
         post = CZD_POST_NATURAL;
-        if (post_h) {
-            if ((st = czd_powt_make<F>(ctx, sc, &post_t, h, log_n, post_c ? &c : nullptr)) != CZ_OK)
-                return st;
+        if (post_h)
             post |= CZD_POST_POW;
-        } else if (post_c) {
+        else if (post_c)
             post |= CZD_POST_C;
+    }
+    /* the tables: the plan of w, the powers of g (pre), c h^j (post) */
+    czd_ntt_key key;
+    memset(&key, 0, sizeof key);
+    key.field = czd_field_tag(&w);
+    key.kind = CZD_KEY_NTT;
+    key.log_n = log_n;
+    key.bl = bl;
+    key.direct_log = czd_ntt_direct_log();
+    memcpy(key.el[0], &w, sizeof w);
+    if (pre_g) {
+        key.flags |= 1;
+        memcpy(key.el[1], &g, sizeof g);
+    }
+    if (post & CZD_POST_POW) {
+        key.flags |= 2;
+        memcpy(key.el[2], &h, sizeof h);
+        if (post_c) {
+            key.flags |= 4;
+            memcpy(key.el[3], &c, sizeof c);
         }
     }
+    czd_ntt_tables<F> tt;
+    bool hit;
+    size_t tbytes;
+    st = czd_tables_get<F>(ctx, sc, key, &tt, &hit, &tbytes, [&](czd_ntt_tables<F> *t) {
+        cz_status s2 = czd_plan_make(ctx, sc, &t->fwd, w, log_n, 0, bl);
+        if (s2 == CZ_OK && pre_g)
+            s2 = czd_powt_make<F>(ctx, sc, &t->pre_t, g, log_n, nullptr);
+        if (s2 == CZ_OK && (post & CZD_POST_POW))
+            s2 = czd_powt_make<F>(ctx, sc, &t->post_t, h, log_n, post_c ? &c : nullptr);
+        return s2;
+    });
+    if (st != CZ_OK)
+        return st;
+    snprintf(what, sizeof what, "ntt 2^%u (tables %zu B %s)", log_n, tbytes,
+             hit ? "cached" : "built");
+    const czd_ntt_plan<F> &pl = tt.fwd;
+    const czd_powt<F> pre_t = tt.pre_t, post_t = tt.post_t;
     /* natural order out of several passes: out of place through a scratch
        copy (the last pass writes to positions other blocks still read) */
     F *tmp = a;
@@ -657,7 +861,8 @@ static cz_status czd_ntt_impl(czd_ctx *ctx, void *dev_a, unsigned log_n, const v
         if (!tmp) /* no room: the old path permutes in place */
             return czd_ntt_old<F>(ctx, dev_a, log_n, w_host, pre_g, bitrev_out, post_c, post_h);
     }
-    prof.mark("tables");
+    if (!hit)
+        prof.mark("tables"); /* absent from the profile: a cache hit */
     for (unsigned p = 0; p < pl.npass; p++) {
         bool last = p + 1 == pl.npass;
         czd_pass_args<F> pa = czd_pass_base(&pl, p, p == 0 ? a : tmp, last ? a : tmp, false, nv->ts);
@@ -673,7 +878,6 @@ static cz_status czd_ntt_impl(czd_ctx *ctx, void *dev_a, unsigned log_n, const v
                 unsigned m = log_n - pa.k;
                 if (m > 3)
                     m = 3;
-                unsigned bl = czd_ntt_block_log(nv->bl);
                 if (pa.k + m > bl)
                     m = bl > pa.k ? bl - pa.k : 0;
                 pa.rows = 1;
@@ -723,31 +927,59 @@ static cz_status czd_ntt_h_impl(czd_ctx *ctx, void *dev_a, void *dev_b, void *de
     memcpy(&ni, n_inv_host, sizeof ni);
     memcpy(&g, g_host, sizeof g);
     czd_scratch sc(ctx);
-    char what[48];
+    char what[64];
     snprintf(what, sizeof what, "ntt_h 2^%u", log_n);
     czd_prof prof(ctx, what);
-    czd_ntt_plan<F> fwd, inv;
-    czd_powt<F> scale = {nullptr, nullptr, 0};
-    F *pre_x = nullptr;
-    if ((st = czd_plan_make(ctx, sc, &inv, wi, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK)
-        return st;
-    if (g_half) {
+    const unsigned bl = czd_ntt_block_log(nv->bl);
+    czd_ntt_key key;
+    memset(&key, 0, sizeof key);
+    key.field = czd_field_tag(&w);
+    key.kind = CZD_KEY_H;
+    key.log_n = log_n;
+    key.bl = bl;
+    key.direct_log = czd_ntt_direct_log();
+    key.flags = g_half ? 1 : 0;
+    memcpy(key.el[0], &w, sizeof w);
+    memcpy(key.el[1], &wi, sizeof wi);
+    memcpy(key.el[2], &ni, sizeof ni);
+    memcpy(key.el[3], &g, sizeof g);
+    czd_ntt_tables<F> tt;
+    bool hit;
+    size_t tbytes;
+    st = czd_tables_get<F>(ctx, sc, key, &tt, &hit, &tbytes, [&](czd_ntt_tables<F> *t) {
+        cz_status s2 = czd_plan_make(ctx, sc, &t->inv, wi, log_n, 0, bl);
+        if (s2 != CZ_OK)
+            return s2;
+        if (!g_half) {
+            s2 = czd_plan_make(ctx, sc, &t->fwd, w, log_n, 0, bl);
+            if (s2 == CZ_OK)
+                s2 = czd_powt_make<F>(ctx, sc, &t->scale, g, log_n, &ni);
+            return s2;
+        }
         /* g = w_2n: the forward plan from g; the first DIT pass scales its
            digit (pre_x, 1/n folded in), the twists of the others theirs */
-        if ((st = czd_plan_make(ctx, sc, &fwd, g, log_n, 1, czd_ntt_block_log(nv->bl))) != CZ_OK)
-            return st;
-        unsigned kl = fwd.k[fwd.npass - 1];
-        pre_x = sc.take<F>((size_t)1 << kl);
-        if (!pre_x)
+        if ((s2 = czd_plan_make(ctx, sc, &t->fwd, g, log_n, 1, bl)) != CZ_OK)
+            return s2;
+        const czd_ntt_plan<F> &fp = t->fwd;
+        unsigned kl = fp.k[fp.npass - 1];
+        F *px = sc.take<F>((size_t)1 << kl);
+        if (!px)
             return czd_fail(ctx, CZ_ERR_NOMEM, "device arena exhausted: H step tables");
         k_pow_bitrev<<<czd_blocks((size_t)1 << kl, 128), 128, 0, ctx->stream>>>(
-            pre_x, fwd.wt, kl, fwd.s0[fwd.npass - 1], ni);
+            px, fp.wt, kl, fp.s0[fp.npass - 1], ni);
         CZD_LAUNCHED(ctx, "k_pow_bitrev");
-    } else if ((st = czd_plan_make(ctx, sc, &fwd, w, log_n, 0, czd_ntt_block_log(nv->bl))) != CZ_OK ||
-               (st = czd_powt_make<F>(ctx, sc, &scale, g, log_n, &ni)) != CZ_OK) {
+        t->pre_x = px;
+        return CZ_OK;
+    });
+    if (st != CZ_OK)
         return st;
-    }
-    prof.mark("tables");
+    snprintf(what, sizeof what, "ntt_h 2^%u (tables %zu B %s)", log_n, tbytes,
+             hit ? "cached" : "built");
+    const czd_ntt_plan<F> &fwd = tt.fwd, &inv = tt.inv;
+    const czd_powt<F> scale = tt.scale;
+    const F *pre_x = tt.pre_x;
+    if (!hit)
+        prof.mark("tables"); /* absent from the profile: a cache hit */
     const bool fuse = czd_ntt_h_fuse();
     for (int i = 0; i < 3; i++) {
         /* coefficients, bit-reversed (times g^j / n unless g_half) */

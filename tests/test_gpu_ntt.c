@@ -14,7 +14,8 @@
  * comma-separated) or CUZK_NTT_VARIANT alone pick some; the host model
  * has no variants and runs the first only. An unknown variant is refused.
  * The H step runs with its middle passes fused (default) and not
- * (CUZK_NTT_H_FUSE=0).
+ * (CUZK_NTT_H_FUSE=0). The tables kept between calls: test_cache (the
+ * same transforms repeated under several caps, CUZK_NTT_CACHE_MB).
  * Skips (exit 77) without a CUDA build or device.
  */
 #include "test_util.h"
@@ -334,6 +335,78 @@ static void test_large(void **state)
     }
 }
 
+/* The tables kept between calls (cuda/ntt.cu, CUZK_NTT_CACHE_MB): the same
+   transforms again and again, the kinds interleaved so that entries are
+   found, made and evicted, under the default cap, with the cache off (0)
+   and under a cap of 1 MiB (a few entries at 2^16 and 2^20; 2^23's tables,
+   about 1.2 MiB, are refused and built in the scratch every call), the cap
+   changing between calls (the cache starts again); every result against
+   the CPU. The H step twice on the same vectors, one result. */
+static void test_cache(void **state)
+{
+    (void)state;
+    cz_rng rng;
+    cz_test_rng(&rng);
+    cz_threadpool *pool = cz_threadpool_global();
+    const unsigned logs[] = {10, 16, 20, 23};
+    const unsigned nlogs = cz_test_full() ? 4 : 2;
+    const char *caps[] = {"", "0", "1", ""};
+    const char *keep_env = getenv("CUZK_NTT_CACHE_MB");
+    char keep[32];
+    snprintf(keep, sizeof keep, "%s", keep_env ? keep_env : "");
+    cz_fr shift;
+    cz_fr_set_u64(&shift, 7);
+    for (unsigned ci = 0; ci < sizeof caps / sizeof *caps; ci++) {
+        if (*caps[ci])
+            setenv("CUZK_NTT_CACHE_MB", caps[ci], 1);
+        else
+            unsetenv("CUZK_NTT_CACHE_MB");
+        for (unsigned li = 0; li < nlogs; li++) {
+            unsigned log_n = logs[li];
+            size_t n = (size_t)1 << log_n;
+            cz_ntt_root root = (li & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5;
+            cz_ntt_domain *d;
+            assert_int_equal(cz_ntt_domain_create(&d, log_n, root), CZ_OK);
+            cz_fr *a = malloc(n * sizeof *a), *c[4], *g_ = malloc(n * sizeof *g_);
+            assert_non_null(a);
+            assert_non_null(g_);
+            random_vec(a, n, &rng);
+            for (int kind = 0; kind < 4; kind++) {
+                c[kind] = malloc(n * sizeof *a);
+                assert_non_null(c[kind]);
+                memcpy(c[kind], a, n * sizeof *a);
+                switch (kind) {
+                case 0: cz_ntt_forward(d, c[kind], pool); break;
+                case 1: cz_ntt_inverse(d, c[kind], pool); break;
+                case 2: cz_ntt_coset_forward(d, c[kind], &shift, pool); break;
+                default: cz_ntt_coset_inverse(d, c[kind], &shift, pool); break;
+                }
+            }
+            for (int rep = 0; rep < 3; rep++)
+                for (int kind = 0; kind < 4; kind++) {
+                    memcpy(g_, a, n * sizeof *a);
+                    check(cz_cuda_ntt(g_ctx, g_, log_n, &d->omega, (cz_cuda_ntt_kind)kind, &shift));
+                    char what[64];
+                    snprintf(what, sizeof what, "cached tables (cap '%s', call %d, kind %d)",
+                             caps[ci], rep, kind);
+                    compare(g_, c[kind], n, what, log_n);
+                }
+            for (int kind = 0; kind < 4; kind++)
+                free(c[kind]);
+            free(a);
+            free(g_);
+            cz_ntt_domain_destroy(d);
+        }
+        if (cz_test_full()) /* twice each: the second call finds the first's tables */
+            for (int rep = 0; rep < 2; rep++)
+                h_check(16, CZ_NTT_ROOT_5, &rng, NULL);
+    }
+    if (keep_env)
+        setenv("CUZK_NTT_CACHE_MB", keep, 1);
+    else
+        unsetenv("CUZK_NTT_CACHE_MB");
+}
+
 static void test_bad_args(void **state)
 {
     (void)state;
@@ -384,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_dev_bitrev),
         cmocka_unit_test(test_h_step),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_cache),
         cmocka_unit_test(test_bad_args),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
