@@ -230,6 +230,62 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
 
+/* The same sums as k_accumulate, in one flat loop: each step adds one pair
+   to the lane's accumulator, and a lane whose bucket changes stores its sum
+   and starts again (a short divergent branch). k_accumulate's inner loop
+   over a run reconverges at the run's end, so a warp's lanes wait for the
+   longest of their 32 current runs at every bucket change: little at c = 16
+   (thousands of points a bucket), more as windows widen and runs shorten.
+   CUZK_MSM_FLAT=0 takes k_accumulate. */
+template <class F>
+__global__ void k_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
+                                  czd_xyzz<F> *last_part, const uint32_t *keys,
+                                  const uint32_t *vals, const uint32_t *bstart,
+                                  const uint32_t *bend, const czd_affine<F> *pts, size_t total,
+                                  size_t seg, size_t nseg, uint32_t sentinel)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg)
+        return;
+    const size_t i0 = t * seg, i1 = i0 + seg < total ? i0 + seg : total;
+    uint32_t kcur = keys[i0];
+    czd_xyzz<F> acc = czd_xyzz<F>::inf();
+    for (size_t j = i0; j < i1 && kcur != sentinel; j++) {
+        const uint32_t k = keys[j];
+        if (k != kcur) {
+            const size_t rs = bstart[kcur], re = bend[kcur];
+            if (rs >= i0 && re <= i1)
+                buckets[kcur] = acc;
+            else if (rs < i0)
+                first_part[t] = acc;
+            else
+                last_part[t] = acc;
+            acc = czd_xyzz<F>::inf();
+            kcur = k;
+            if (k == sentinel)
+                break;
+        }
+        czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
+        if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
+            continue;
+        if constexpr (F::DEG == 1)
+            acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
+        else
+            acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
+    }
+    if (kcur != sentinel) { /* the segment's last run reaches i1 */
+        const size_t rs = bstart[kcur], re = bend[kcur];
+        if (rs >= i0 && re <= i1)
+            buckets[kcur] = acc;
+        else if (rs < i0)
+            first_part[t] = acc;
+        else
+            last_part[t] = acc;
+    }
+    if (keys[i0] == sentinel || bstart[keys[i0]] == i0)
+        first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
+}
+
 /* One step of a backward segmented scan over the segments' first_part:
    out[t] = in[t] + in[t + s] when segments t and t + s start inside the
    same bucket (keys sorted: then every segment between does too). After
@@ -414,8 +470,10 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     /* segments for one wave of resident accumulation threads
        (CUZK_MSM_WAVES=2: two; one was 5-7 % faster from 2^20 to 2^24 on
        the H200, docs/PERF.md) */
+    const int flat = czd_msm_knob("CUZK_MSM_FLAT", 1) != 0;
     int acc_per_sm = 0;
-    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, k_accumulate<F>, 128, 0));
+    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                     &acc_per_sm, flat ? k_accumulate_flat<F> : k_accumulate<F>, 128, 0));
     if (acc_per_sm < 1)
         acc_per_sm = 1;
 
@@ -649,8 +707,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         }
         size_t nseg = (ub + bseg - 1) / bseg;
         X *bk = buckets + (size_t)w0 * nbw;
-        k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-            bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
+        if (flat)
+            k_accumulate_flat<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+                bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
+        else
+            k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+                bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
         X *scan_in = first_part, *scan_out = first_scan;

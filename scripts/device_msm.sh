@@ -20,8 +20,9 @@
 # native, fpmul (bench-fpmul: the Fp product on the IMAD and FP64 pipes,
 # with the SASS instruction counts of its kernels), bn254 (bench-gpu
 # --curve bn254: BN254's MSMs, NTTs and H step).
-# Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22), WSWEEP
-# (window sweep sizes; 26; empty: none), PARTS (bench-native partitions; 2), AB (the
+# Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22; empty: no
+# G2 rows), WSWEEP (window sweep sizes, each under every AB setting; 26;
+# empty: none; SWEEP_PROFILE=1 adds each width's phase profile), PARTS (bench-native partitions; 2), AB (the
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
@@ -115,8 +116,8 @@ if has bench; then
         env $(envs "$a") CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 "$BIN/bench-gpu" --only msm \
             --msm-min 20 --msm-max "$MSM_MAX" --reps 3 \
             >"$OUT/logs/bench-$a.jsonl" 2>"$OUT/logs/bench-$a.txt" || rc=1
-        env $(envs "$a") CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --only g2 \
-            --msm-min 20 --g2-max "$G2_MAX" --reps 3 \
+        [ -z "$G2_MAX" ] || env $(envs "$a") CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" \
+            --only g2 --msm-min 20 --g2-max "$G2_MAX" --reps 3 \
             >>"$OUT/logs/bench-$a.jsonl" 2>>"$OUT/logs/bench-$a.txt" || rc=1
         grep -vE "^#" "$OUT/logs/bench-$a.txt" | head -30
     done
@@ -125,11 +126,15 @@ if has bench; then
         --bits-general 0 --reps 3 >"$OUT/logs/bench-bits.jsonl" 2>"$OUT/logs/bench-bits.txt" || rc=1
     grep -vE "^#" "$OUT/logs/bench-bits.txt" | head -10
     for lg in $WSWEEP; do
-        stamp "window sweep 2^$lg"
-        CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 "$BIN/bench-gpu" --only msm --msm-min "$lg" \
-            --msm-max "$lg" --wsweep "$lg" --reps 2 \
-            >"$OUT/logs/bench-sweep-$lg.jsonl" 2>"$OUT/logs/bench-sweep-$lg.txt" || rc=1
-        grep -vE "^#" "$OUT/logs/bench-sweep-$lg.txt" | head -20
+        for a in $AB; do
+            stamp "window sweep 2^$lg $a"
+            env $(envs "$a") CUZK_GPU_PROFILE=${SWEEP_PROFILE:-0} CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 \
+                "$BIN/bench-gpu" --only msm --msm-min "$lg" --msm-max "$lg" --wsweep "$lg" --reps 2 \
+                >"$OUT/logs/bench-sweep-$lg-$a.jsonl" 2>"$OUT/logs/bench-sweep-$lg-$a.txt" || rc=1
+            grep -vE "^#" "$OUT/logs/bench-sweep-$lg-$a.txt" | head -20
+            [ "${SWEEP_PROFILE:-0}" = 0 ] ||
+                grep -E "^# gpu profile msm" "$OUT/logs/bench-sweep-$lg-$a.txt" | awk 'NR % 3 == 0' | cut -c1-300
+        done
     done
     stamp "profile 2^$MSM_MAX"
     CUZK_GPU_PROFILE=1 timeout 60 "$BIN/bench-gpu" --only msm --msm-min "$MSM_MAX" --msm-max "$MSM_MAX" \
