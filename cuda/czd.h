@@ -122,6 +122,11 @@ cz_status czd_ntt_h_bn254(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, u
 cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, const void *dev_ra,
                        const void *dev_ca, const void *dev_va, const void *dev_rb,
                        const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows);
+/* The same over BN254's Fr (values and w cz_bn254_fr, Montgomery). */
+cz_status czd_eval_abc_bn254(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
+                             const void *dev_ra, const void *dev_ca, const void *dev_va,
+                             const void *dev_rb, const void *dev_cb, const void *dev_vb,
+                             const void *dev_w, size_t rows);
 
 /* MSM sum s_i P_i over n points and scalars on the device (group
    CZD_G1 .. CZD_BN254_G2: the points' and scalars' curve); scalars

@@ -257,16 +257,19 @@ cz_status cz_cuda_bn254_groth16_prove(cz_cuda_ctx *ctx, cz_bn254_proof *out,
                                       cz_threadpool *pool, const cz_bn254_fr *rs,
                                       cz_prove_timings *tm, char *err, size_t err_len);
 
-/* A bn128 key's points resident on the device (a, b1, b2, c, h as in the
-   key; the matrices stay on the host, where a, b, c are evaluated), for
-   a process that proves many times with one key: made by
-   cz_cuda_bn254_key_upload (five cz_cuda_buf_alloc buffers: free them,
-   with cz_cuda_bn254_key_free, before the buffers taken before them). */
+/* A bn128 key resident on the device, for a process that proves many
+   times with one key: its points (a, b1, b2, c, h as in the key) and its
+   A and B matrices in CSR form (row pointers, columns, values; NULL when
+   the key was loaded without them: a, b, c are then evaluated on the
+   host). Made by cz_cuda_bn254_key_upload (cz_cuda_buf_alloc buffers:
+   free them, with cz_cuda_bn254_key_free, before the buffers taken
+   before them). */
 typedef struct {
     cz_cuda_buf a, b1, b2, c, h;
+    cz_cuda_buf ra, ca, va, rb, cb, vb;
     uint32_t n_vars, n_public, domain_size; /* the key's, to check a proof's key */
 } cz_cuda_bn254_dkey;
-/* Device bytes of a key's points (cz_cuda_bn254_key_upload's five
+/* Device bytes of a key's points and matrices (cz_cuda_bn254_key_upload's
    buffers); the arena a one-shot prover (the CLI) sizes for the key: the
    points, a, b, c, w and the MSMs' scratch. 0 without CUDA. */
 size_t cz_cuda_bn254_key_bytes(const cz_bn254_zkey *key);
@@ -277,9 +280,10 @@ cz_status cz_cuda_bn254_key_upload(cz_cuda_ctx *ctx, cz_cuda_bn254_dkey *out,
                                    const cz_bn254_zkey *key);
 /* NULL buffers are no-ops; the first failure's status. */
 cz_status cz_cuda_bn254_key_free(cz_cuda_ctx *ctx, cz_cuda_bn254_dkey *dk);
-/* cz_cuda_bn254_groth16_prove with the key's points resident (dk, from
-   this key; tier "resident": w is sent once and the MSMs read the points
-   in place) or, dk NULL, copied per call (tier "streamed"). */
+/* cz_cuda_bn254_groth16_prove with the key resident (dk, from this key;
+   tier "resident": w is sent once, a, b, c are evaluated from it on the
+   device and the MSMs read the points in place) or, dk NULL, the points
+   copied per call and a, b, c made on the host (tier "streamed"). */
 cz_status cz_cuda_bn254_groth16_prove_dev(cz_cuda_ctx *ctx, cz_bn254_proof *out,
                                           const cz_bn254_zkey *key, const cz_cuda_bn254_dkey *dk,
                                           const cz_bn254_fr *w, cz_threadpool *pool,

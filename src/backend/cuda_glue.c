@@ -790,6 +790,10 @@ typedef struct {
     bool compact;
     uint32_t a_rows, b_rows, n_coefs, n_b;
     cz_cuda_buf coefs, bidx;
+    /* a bn128 key (key_upload_bn254, prove_bn254): its device arrays are
+       bdk's alone (uid: the number its owner gave it) */
+    bool bn254;
+    cz_cuda_bn254_dkey bdk;
 } gpu_key;
 
 typedef struct {
@@ -1298,6 +1302,8 @@ static cz_status gpu_decompress(cz_backend *be, int g2, void *out, const uint8_t
 
 static void key_free(gpu_be *g, gpu_key *k)
 {
+    if (k->bn254)
+        cz_cuda_bn254_key_free(g->cu, &k->bdk);
     cz_cuda_buf *order[] = {&k->bidx, &k->coefs, &k->vb, &k->cb, &k->rb, &k->va, &k->ca, &k->ra,
                             &k->pts[4], &k->pts[3], &k->pts[2], &k->pts[1], &k->pts[0]};
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
@@ -2027,6 +2033,149 @@ static void gpu_destroy(cz_backend *be)
     free(be);
 }
 
+/* ---- keys made resident before their first proof ----
+ * The daemon loads a key and, on a cuda backend, asks for it on the device
+ * at once (key_upload, key_upload_bn254), from a thread of its own under
+ * the device's lock, so that the first proof finds it there: the same
+ * residency as a proof's (key_get: the stack, the eviction from its top, the
+ * streamed tier when it does not fit), only earlier. bn128 keys join the
+ * same stack (their points and, where the key has them, matrices in one
+ * cz_cuda_bn254_dkey), known by a uid their owner takes from
+ * cz_zkey_new_uid, so that keys of both curves stay resident at once. */
+
+static cz_status gpu_key_upload(cz_backend *be, const struct cz_zkey *key, cz_core_timings *tm)
+{
+    gpu_be *g = be->ctx;
+    memset(tm, 0, sizeof *tm);
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK) {
+        snprintf(tm->tier, sizeof tm->tier, "host");
+        snprintf(tm->error, sizeof tm->error, "GPU %d unusable", g->gpu);
+        return st;
+    }
+    gpu_key *k = NULL;
+    st = ensure_domain(g, key->log_n);
+    if (st == CZ_OK)
+        st = key_get(g, key, &k, &tm->upload_ms, &tm->h2d_bytes);
+    if (st == CZ_ERR_NOMEM)
+        st = CZ_ERR_UNSUPPORTED;
+    snprintf(tm->tier, sizeof tm->tier, "%s",
+             st == CZ_OK ? "resident" : st == CZ_ERR_UNSUPPORTED ? "streamed" : "");
+    if (st != CZ_OK && st != CZ_ERR_UNSUPPORTED && g->cu)
+        snprintf(tm->error, sizeof tm->error, "%.255s", cz_cuda_ctx_error(g->cu));
+    return gpu_leave(g, st);
+}
+
+/* A bn128 key's entry (lock held): found by uid, else uploaded on top of
+   the stack after evicting from its top what must go. CZ_ERR_UNSUPPORTED
+   when it cannot be resident (its proofs then copy the points per call). */
+static cz_status bn254_key_get(gpu_be *g, const cz_bn254_zkey *key, uint64_t uid, gpu_key **out,
+                               double *upload_ms, uint64_t *h2d_bytes)
+{
+    *out = NULL;
+    for (int i = 0; i < g->nkeys; i++)
+        if (g->keys[i].uid == uid && g->keys[i].bn254) {
+            *out = &g->keys[i];
+            return CZ_OK;
+        }
+    if (!uid || !g->resident)
+        return CZ_ERR_UNSUPPORTED;
+    size_t need = cz_cuda_bn254_arena_for_key(key);
+    if (!need || need > cz_cuda_arena_bytes(g->cu))
+        return CZ_ERR_UNSUPPORTED;
+    while (g->nkeys > 0 && (g->nkeys == GPU_KEYS || cz_cuda_arena_free(g->cu) < need)) {
+        gpu_key *top = &g->keys[--g->nkeys];
+        cz_log(CZ_LOG_INFO, "cuda", "evicting key #%llu (%.1f MiB) from %s",
+               (unsigned long long)top->uid, top->bytes / 1048576.0, cz_cuda_device_name(g->cu));
+        key_free(g, top);
+    }
+    if (cz_cuda_arena_free(g->cu) < need)
+        return CZ_ERR_UNSUPPORTED;
+    double t = gpu_now_ms();
+    gpu_key *k = &g->keys[g->nkeys];
+    memset(k, 0, sizeof *k);
+    cz_status st = cz_cuda_bn254_key_upload(g->cu, &k->bdk, key);
+    if (st != CZ_OK) { /* nothing stays allocated */
+        memset(k, 0, sizeof *k);
+        return st == CZ_ERR_NOMEM ? CZ_ERR_UNSUPPORTED : st;
+    }
+    k->bn254 = true;
+    k->uid = uid;
+    k->bytes = cz_cuda_bn254_key_bytes(key);
+    k->n_vars = key->n_vars;
+    k->n_public = key->n_public;
+    k->log_n = key->log_n;
+    k->rows = key->domain_size;
+    g->nkeys++;
+    *upload_ms = gpu_now_ms() - t;
+    *h2d_bytes += k->bytes;
+    cz_log(CZ_LOG_INFO, "cuda", "bn128 key #%llu resident on %s: %.1f MiB in %.0f ms (%.1f GiB free)",
+           (unsigned long long)uid, cz_cuda_device_name(g->cu), k->bytes / 1048576.0, *upload_ms,
+           cz_cuda_arena_free(g->cu) / 1073741824.0);
+    *out = k;
+    return CZ_OK;
+}
+
+static cz_status gpu_key_upload_bn254(cz_backend *be, const struct cz_bn254_zkey *key, uint64_t uid,
+                                      cz_core_timings *tm)
+{
+    gpu_be *g = be->ctx;
+    memset(tm, 0, sizeof *tm);
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK) {
+        snprintf(tm->tier, sizeof tm->tier, "host");
+        snprintf(tm->error, sizeof tm->error, "GPU %d unusable", g->gpu);
+        return st;
+    }
+    gpu_key *k = NULL;
+    st = bn254_key_get(g, key, uid, &k, &tm->upload_ms, &tm->h2d_bytes);
+    snprintf(tm->tier, sizeof tm->tier, "%s",
+             st == CZ_OK ? "resident" : st == CZ_ERR_UNSUPPORTED ? "streamed" : "");
+    if (st != CZ_OK && st != CZ_ERR_UNSUPPORTED && g->cu)
+        snprintf(tm->error, sizeof tm->error, "%.255s", cz_cuda_ctx_error(g->cu));
+    return gpu_leave(g, st);
+}
+
+static cz_status gpu_prove_bn254(cz_backend *be, cz_bn254_proof *out,
+                                 const struct cz_bn254_zkey *key, uint64_t uid,
+                                 const cz_bn254_fr *w, cz_threadpool *pool, cz_core_timings *tm,
+                                 char *err, size_t err_len)
+{
+    gpu_be *g = be->ctx;
+    memset(tm, 0, sizeof *tm);
+    cz_status st = gpu_enter(g);
+    if (st != CZ_OK) { /* the GPU is gone: the caller proves on the CPU */
+        snprintf(tm->tier, sizeof tm->tier, "host");
+        snprintf(err, err_len, "GPU %d unusable", g->gpu);
+        return CZ_ERR_UNSUPPORTED;
+    }
+    gpu_key *k = NULL;
+    double up = 0;
+    uint64_t h2d = 0;
+    st = bn254_key_get(g, key, uid, &k, &up, &h2d);
+    if (st == CZ_OK || st == CZ_ERR_UNSUPPORTED) {
+        cz_prove_timings pt;
+        st = cz_cuda_bn254_groth16_prove_dev(g->cu, out, key, k ? &k->bdk : NULL, w, pool, NULL,
+                                             &pt, err, err_len);
+        tm->eval_abc_ms = pt.eval_abc_ms;
+        tm->ntt_ms = pt.ntt_ms;
+        tm->msm_ms = pt.msm_ms;
+        tm->msm_a_ms = pt.msm_a_ms;
+        tm->msm_b1_ms = pt.msm_b1_ms;
+        tm->msm_b2_ms = pt.msm_b2_ms;
+        tm->msm_c_ms = pt.msm_c_ms;
+        tm->msm_h_ms = pt.msm_h_ms;
+        tm->upload_ms = up;
+        tm->h2d_bytes = h2d + pt.h2d_bytes;
+        snprintf(tm->tier, sizeof tm->tier, "%s", pt.tier);
+    } else {
+        snprintf(err, err_len, "GPU %d: key upload: %s", g->gpu, cz_cuda_ctx_error(g->cu));
+    }
+    if (st != CZ_OK && g->cu)
+        snprintf(tm->error, sizeof tm->error, "%.255s", cz_cuda_ctx_error(g->cu));
+    return gpu_leave(g, st);
+}
+
 cz_status cz_backend_cuda_create(cz_backend **out, int gpu, cz_backend *host, char *err,
                                  size_t err_len)
 {
@@ -2072,6 +2221,9 @@ cz_status cz_backend_cuda_create(cz_backend **out, int gpu, cz_backend *host, ch
     be->fixed_base_g1 = gpu_fixed_base_g1;
     be->fixed_base_g2 = gpu_fixed_base_g2;
     be->decompress = gpu_decompress;
+    be->key_upload = gpu_key_upload;
+    be->key_upload_bn254 = gpu_key_upload_bn254;
+    be->prove_bn254 = gpu_prove_bn254;
     be->destroy = gpu_destroy;
     *out = be;
     return CZ_OK;
@@ -2266,6 +2418,10 @@ size_t cz_cuda_bn254_key_bytes(const cz_bn254_zkey *key)
     bn254_key_arrays(key, src, cnt, pb);
     for (int i = 0; i < 5; i++)
         b += cnt[i] * pb[i] + 256; /* each buffer rounded to 256 bytes */
+    const cz_bn254_csr *m[2] = {&key->qa, &key->qb};
+    for (int i = 0; i < 2; i++) /* the matrices, where the key has them */
+        if (m[i]->row_ptr)
+            b += ((size_t)m[i]->n_rows + 1) * 8 + m[i]->nnz * (4 + sizeof(cz_bn254_fr)) + 3 * 256;
     return b;
 }
 
@@ -2286,8 +2442,9 @@ cz_status cz_cuda_bn254_key_free(cz_cuda_ctx *ctx, cz_cuda_bn254_dkey *dk)
     if (!ctx || !dk)
         return CZ_OK;
     cz_status st = CZ_OK, s;
-    cz_cuda_buf *b[5] = {&dk->a, &dk->b1, &dk->b2, &dk->c, &dk->h};
-    for (int i = 5; i-- > 0;) /* reverse order of allocation */
+    cz_cuda_buf *b[11] = {&dk->a,  &dk->b1, &dk->b2, &dk->c,  &dk->h, &dk->ra,
+                          &dk->ca, &dk->va, &dk->rb, &dk->cb, &dk->vb};
+    for (int i = 11; i-- > 0;) /* reverse order of allocation */
         if ((s = cz_cuda_buf_free(ctx, b[i])) && !st)
             st = s;
     return st;
@@ -2313,6 +2470,20 @@ cz_status cz_cuda_bn254_key_upload(cz_cuda_ctx *ctx, cz_cuda_bn254_dkey *out,
             st = st ? st : fail(ctx, CZ_ERR_ARG, "key upload: a point array is missing");
         else if (bytes)
             st = cz_cuda_upload(ctx, b[i], 0, src[i], bytes);
+    }
+    /* the matrices, so that a, b, c are evaluated on the device */
+    const cz_bn254_csr *m[2] = {&key->qa, &key->qb};
+    cz_cuda_buf *mb[2][3] = {{&out->ra, &out->ca, &out->va}, {&out->rb, &out->cb, &out->vb}};
+    for (int i = 0; i < 2 && !st; i++) {
+        if (!m[i]->row_ptr || m[i]->n_rows != key->domain_size)
+            continue;
+        const void *ms[3] = {m[i]->row_ptr, m[i]->col, m[i]->val};
+        size_t mbytes[3] = {((size_t)m[i]->n_rows + 1) * 8, m[i]->nnz * 4,
+                            m[i]->nnz * sizeof(cz_bn254_fr)};
+        for (int k = 0; k < 3 && !st; k++)
+            if ((st = cz_cuda_buf_alloc(ctx, mb[i][k], mbytes[k] ? mbytes[k] : 1)) == CZ_OK &&
+                mbytes[k])
+                st = cz_cuda_upload(ctx, mb[i][k], 0, ms[k], mbytes[k]);
     }
     if (st) {
         char msg[sizeof ctx->err];

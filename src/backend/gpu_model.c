@@ -970,53 +970,58 @@ cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigne
 
 /* ---- Groth16's a, b, c ---- */
 
-cz_status czd_eval_abc(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, const void *dev_ra,
-                       const void *dev_ca, const void *dev_va, const void *dev_rb,
-                       const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows)
-{
-    if (rows == 0)
-        return CZ_OK;
-    cz_status st = launch(ctx, "k_eval_abc");
-    if (st != CZ_OK)
-        return st;
-    NEED(ctx, dev_a, rows * sizeof(cz_fr), "k_eval_abc a");
-    NEED(ctx, dev_b, rows * sizeof(cz_fr), "k_eval_abc b");
-    NEED(ctx, dev_c, rows * sizeof(cz_fr), "k_eval_abc c");
-    const char *w_end;
-    if (!in_buffer(ctx, dev_w, sizeof(cz_fr), &w_end))
-        return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc: witness outside the buffers");
-    size_t n_w = (size_t)(w_end - (const char *)dev_w) / sizeof(cz_fr);
-    const cz_fr *w = dev_w;
-    const uint64_t *rp[2] = {dev_ra, dev_rb};
-    const uint32_t *col[2] = {dev_ca, dev_cb};
-    const cz_fr *val[2] = {dev_va, dev_vb};
-    cz_fr *out[2] = {dev_a, dev_b};
-    for (int m = 0; m < 2; m++) {
-        NEED(ctx, rp[m], (rows + 1) * 8, "k_eval_abc row pointers");
-        size_t nnz = rp[m][rows];
-        NEED(ctx, col[m], nnz * 4, "k_eval_abc columns");
-        NEED(ctx, val[m], nnz * sizeof(cz_fr), "k_eval_abc values");
-        for (size_t i = 0; i < rows; i++) {
-            cz_fr s, p;
-            cz_fr_zero(&s);
-            if (rp[m][i] > rp[m][i + 1] || rp[m][i + 1] > nnz)
-                return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc: row %zu out of order", i);
-            for (uint64_t k = rp[m][i]; k < rp[m][i + 1]; k++) {
-                if (col[m][k] >= n_w)
-                    return fail(ctx, CZ_ERR_DEVICE,
-                                "cuda model: k_eval_abc: column %u past the witness (%zu)",
-                                col[m][k], n_w);
-                cz_fr_mul(&p, &val[m][k], &w[col[m][k]]);
-                cz_fr_add(&s, &s, &p);
-            }
-            out[m][i] = s;
-        }
+/* k_eval_abc over a scalar field F (type T): BLS12-381's Fr and BN254's,
+   as cuda/groth16.cu's one template */
+#define MODEL_EVAL_ABC(NAME, F, T)                                                             \
+    cz_status NAME(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, const void *dev_ra,     \
+                   const void *dev_ca, const void *dev_va, const void *dev_rb,                 \
+                   const void *dev_cb, const void *dev_vb, const void *dev_w, size_t rows)     \
+    {                                                                                          \
+        if (rows == 0)                                                                         \
+            return CZ_OK;                                                                      \
+        cz_status st = launch(ctx, "k_eval_abc");                                              \
+        if (st != CZ_OK)                                                                       \
+            return st;                                                                         \
+        NEED(ctx, dev_a, rows * sizeof(T), "k_eval_abc a");                                    \
+        NEED(ctx, dev_b, rows * sizeof(T), "k_eval_abc b");                                    \
+        NEED(ctx, dev_c, rows * sizeof(T), "k_eval_abc c");                                    \
+        const char *w_end;                                                                     \
+        if (!in_buffer(ctx, dev_w, sizeof(T), &w_end))                                         \
+            return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc: witness outside the buffers"); \
+        size_t n_w = (size_t)(w_end - (const char *)dev_w) / sizeof(T);                        \
+        const T *w = dev_w;                                                                    \
+        const uint64_t *rp[2] = {dev_ra, dev_rb};                                              \
+        const uint32_t *col[2] = {dev_ca, dev_cb};                                             \
+        const T *val[2] = {dev_va, dev_vb};                                                    \
+        T *out[2] = {dev_a, dev_b};                                                            \
+        for (int m = 0; m < 2; m++) {                                                          \
+            NEED(ctx, rp[m], (rows + 1) * 8, "k_eval_abc row pointers");                       \
+            size_t nnz = rp[m][rows];                                                          \
+            NEED(ctx, col[m], nnz * 4, "k_eval_abc columns");                                  \
+            NEED(ctx, val[m], nnz * sizeof(T), "k_eval_abc values");                           \
+            for (size_t i = 0; i < rows; i++) {                                                \
+                T s, p;                                                                        \
+                cz_##F##_zero(&s);                                                             \
+                if (rp[m][i] > rp[m][i + 1] || rp[m][i + 1] > nnz)                             \
+                    return fail(ctx, CZ_ERR_DEVICE, "cuda model: k_eval_abc: row %zu out of order", i); \
+                for (uint64_t k = rp[m][i]; k < rp[m][i + 1]; k++) {                           \
+                    if (col[m][k] >= n_w)                                                      \
+                        return fail(ctx, CZ_ERR_DEVICE,                                        \
+                                    "cuda model: k_eval_abc: column %u past the witness (%zu)", \
+                                    col[m][k], n_w);                                           \
+                    cz_##F##_mul(&p, &val[m][k], &w[col[m][k]]);                               \
+                    cz_##F##_add(&s, &s, &p);                                                  \
+                }                                                                              \
+                out[m][i] = s;                                                                 \
+            }                                                                                  \
+        }                                                                                      \
+        T *c = dev_c;                                                                          \
+        for (size_t i = 0; i < rows; i++)                                                      \
+            cz_##F##_mul(&c[i], &out[0][i], &out[1][i]);                                       \
+        return CZ_OK;                                                                          \
     }
-    cz_fr *c = dev_c;
-    for (size_t i = 0; i < rows; i++)
-        cz_fr_mul(&c[i], &out[0][i], &out[1][i]);
-    return CZ_OK;
-}
+MODEL_EVAL_ABC(czd_eval_abc, fr, cz_fr)
+MODEL_EVAL_ABC(czd_eval_abc_bn254, bn254_fr, cz_bn254_fr)
 
 /* ---- keys in compact form (cuda/native.cu) ---- */
 
