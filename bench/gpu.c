@@ -17,8 +17,9 @@
  * default) times a whole bn128 Groth16 proof with the key resident on the
  * GPU: bench/bn254_chain.h's Chain(N) filling a 2^LOG domain, its key made
  * by the project's BN254 setup (seeded, all host cores) and uploaded
- * once, then a warm-up and max(--reps, 3) proofs
- * (cz_cuda_bn254_groth16_prove_dev; a, b, c on the host's cores), each
+ * once (points and matrices), then a warm-up and max(--reps, 3) proofs
+ * (cz_cuda_bn254_groth16_prove_dev: w, pinned, sent once; a, b, c, H and
+ * the MSMs on the GPU), each
  * stage's median ("bn254_prove_abc", "_ntt_h", "_msm_a" .. "_msm_h",
  * "_msms", "_assemble") and the whole proof's ("bn254_prove"); the
  * warm-up's and the last proof must pass cz_bn254_groth16_verify against
@@ -645,9 +646,9 @@ static double tm_median(const cz_prove_timings *tm, int reps, size_t off, double
 
 /* Chain(N) filling 2^log_n rows (bn254_chain.h), set up with the
    project's BN254 setup (seeded) on the host's cores, its key's points
-   uploaded once (cz_cuda_bn254_key_upload), then one warm-up proof and
-   `reps` timed proofs (cz_cuda_bn254_groth16_prove_dev, a, b, c on the
-   host's threads); the warm-up's and the last proof are verified against
+   and matrices uploaded once (cz_cuda_bn254_key_upload), then one warm-up
+   proof and `reps` timed proofs (cz_cuda_bn254_groth16_prove_dev: every
+   stage on the GPU); the warm-up's and the last proof are verified against
    the key's vk (exit 1 if refused). Rows: the set-up stages once, each
    prover stage's median ("bn254_prove_<stage>") and the whole proof
    ("bn254_prove"). */
@@ -700,10 +701,13 @@ static void bench_prove_bn254(cz_cuda_ctx *ctx, unsigned lg, int reps)
     CK(ctx, cz_cuda_bn254_key_upload(ctx, &dk, key), "key upload");
     double t_up = now_ms() - t0;
     cz_threadpool *pool = cz_threadpool_global();
+    /* w pinned, as a prover that keeps its witness buffers would */
+    int pinned = cz_cuda_host_register(ctx, w, (size_t)n_wires * sizeof *w) == CZ_OK;
     fprintf(stderr, "# bn128 Chain(%zu): %u constraints, %u variables, domain 2^%u; circuit %.0f "
-            "ms, setup %.0f ms, key load %.0f ms (%d threads), key upload %.0f ms (%.0f MiB)\n",
-            steps, n_cons, n_wires, lg, t_circ, t_setup, t_load, cz_threadpool_size(pool), t_up,
-            cz_cuda_bn254_key_bytes(key) / 1048576.0);
+            "ms, setup %.0f ms, key load %.0f ms (%d threads), key upload %.0f ms (%.0f MiB); "
+            "w %s\n", steps, n_cons, n_wires, lg, t_circ, t_setup, t_load,
+            cz_threadpool_size(pool), t_up, cz_cuda_bn254_key_bytes(key) / 1048576.0,
+            pinned ? "pinned" : "pageable");
     double one[1];
     one[0] = t_setup;
     report_n("bn254_prove_setup", lg, (double)n_cons, one, 1);
@@ -752,6 +756,8 @@ static void bench_prove_bn254(cz_cuda_ctx *ctx, unsigned lg, int reps)
         report_stats(stages[i].name, lg, (double)n_cons, med, mn, mx, reps);
     }
     free(tm);
+    if (pinned)
+        cz_cuda_host_unregister(ctx, w);
     CK(ctx, cz_cuda_bn254_key_free(ctx, &dk), "key free");
     cz_bn254_vk_free(vk);
     cz_bn254_zkey_free(key);
