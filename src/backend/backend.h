@@ -27,7 +27,10 @@
 
 #include "cuzk/cuzk.h"
 #include "curve/curve.h"
+#include "field/bn254.h"
 #include "field/field.h"
+#include "groth16/verify_bn254.h"
+#include "util/threadpool.h"
 
 /* A sparse matrix in compressed rows. */
 typedef struct {
@@ -55,6 +58,7 @@ typedef struct {
 typedef struct cz_backend cz_backend;
 
 struct cz_zkey;
+struct cz_bn254_zkey;
 
 /* The five MSM sums of a Groth16 proof (before blinding). */
 typedef struct {
@@ -122,6 +126,29 @@ struct cz_backend {
        CZ_ERR_NOMEM, and the reader then takes the CPU). */
     cz_status (*decompress)(cz_backend *be, int g2, void *out, const uint8_t *in, size_t n,
                             size_t *first_bad);
+    /* Optional (may be NULL): make a key resident on the device now, as
+       the first proof with it would (the daemon calls it when a key is
+       loaded or made, so that the key's first proof finds it there; a
+       proof meanwhile waits for the device and finds it resident, never
+       uploading it twice). CZ_OK: resident (tm->upload_ms and h2d_bytes:
+       this upload, 0 when it was there already); CZ_ERR_UNSUPPORTED: it
+       cannot be resident (too big for the device, or residency off), and
+       its proofs stream it as before; anything else: a device error
+       (tm->error). tm->tier: "resident", "streamed" or "host". */
+    cz_status (*key_upload)(cz_backend *be, const struct cz_zkey *key, cz_core_timings *tm);
+    /* Optional (may be NULL): the same for a bn128 key, known to the
+       device by uid (unique in the process: cz_zkey_new_uid), so that
+       keys of both curves are resident at once. */
+    cz_status (*key_upload_bn254)(cz_backend *be, const struct cz_bn254_zkey *key, uint64_t uid,
+                                  cz_core_timings *tm);
+    /* Optional (may be NULL): a bn128 Groth16 proof on the device, the
+       key resident when it fits (uploaded by its first proof if not
+       before, known by uid as above), else its points copied per call;
+       pool runs the host's share. Not self-checked. CZ_ERR_UNSUPPORTED:
+       the device is gone; any error: the caller may prove on the CPU. */
+    cz_status (*prove_bn254)(cz_backend *be, cz_bn254_proof *out, const struct cz_bn254_zkey *key,
+                             uint64_t uid, const cz_bn254_fr *w, cz_threadpool *pool,
+                             cz_core_timings *tm, char *err, size_t err_len);
 };
 
 /* The CPU backend on `threads` threads (0: all cores). */
