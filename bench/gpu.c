@@ -35,7 +35,7 @@
  * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev).
  * --wsweep LOG
  * (a comma-separated list) times the G1 (and G2, within --g2-max) MSM of 2^LOG points with window
- * widths 8..20 (12..20 above 2^20).
+ * widths 8..22 (12..22 above 2^20).
  * --bits (G1, 2^LOG points each) and --bits-g2 (G2, N points) time the MSM
  * with PoRep-like scalars (1 % random, the rest 0 or 1 evenly, as
  * Filecoin's witnesses): "porep" rows take the automatic (bit-heavy) path,
@@ -211,7 +211,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
     for (unsigned lg = lo; lg <= hi; lg++) {
         if (!(g_wsweep >> lg & 1))
             continue;
-        for (unsigned c = lg > 20 ? 12 : 8; c <= 20 && c < lg; c++) {
+        for (unsigned c = lg > 20 ? 12 : 8; c <= 22 && c < lg; c++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
                 cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
@@ -480,23 +480,57 @@ static void bench_compact(cz_cuda_ctx *ctx, unsigned lg, int reps, cz_rng *rng)
     free(t);
 }
 
+/* The NTT domain of the curve in use (BLS12-381: CZ_NTT_ROOT_7's roots;
+   BN254: snarkjs's): omega and omega_2n, 32 bytes each */
+static void bench_domain(cz_fr *omega, cz_fr *omega_2n, unsigned lg)
+{
+    _Static_assert(sizeof(cz_bn254_fr) == sizeof(cz_fr), "32-byte scalars on both curves");
+    if (g_bn) {
+        cz_bn254_ntt_domain *d;
+        if (cz_bn254_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
+            die(NULL, CZ_ERR_NOMEM, "domain");
+        memcpy(omega, &d->omega, sizeof *omega);
+        memcpy(omega_2n, &d->omega_2n, sizeof *omega_2n);
+        cz_bn254_ntt_domain_destroy(d);
+        return;
+    }
+    cz_ntt_domain *d;
+    if (cz_ntt_domain_create(&d, lg, CZ_NTT_ROOT_7) != CZ_OK)
+        die(NULL, CZ_ERR_NOMEM, "domain");
+    *omega = d->omega;
+    *omega_2n = d->omega_2n;
+    cz_ntt_domain_destroy(d);
+}
+
+/* random scalars of the curve in use */
+static void bench_scalars(cz_fr *a, size_t n, cz_rng *rng)
+{
+    if (g_bn)
+        random_fr254(a, n, rng);
+    else
+        random_fr(a, n, rng);
+}
+
+/* forward (bit-reversed and natural output), inverse and coset NTTs
+   (coset shift 7) of the curve in use, rows "[bn254_]ntt_..." */
 static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
 {
     size_t nmax = (size_t)1 << hi;
     cz_fr *a = malloc(nmax * sizeof *a);
     if (!a)
         die(NULL, CZ_ERR_NOMEM, "ntt data");
-    random_fr(a, nmax, rng);
+    bench_scalars(a, nmax, rng);
     cz_cuda_buf buf;
     CK(ctx, cz_cuda_buf_alloc(ctx, &buf, nmax * sizeof *a), "ntt buffer");
     CK(ctx, cz_cuda_upload(ctx, &buf, 0, a, nmax * sizeof *a), "upload");
     double *t = malloc((size_t)(reps + 1) * sizeof *t);
-    cz_fr g;
-    cz_fr_set_u64(&g, 7);
+    cz_fr g, omega, omega_2n;
+    if (g_bn)
+        cz_bn254_fr_set_u64((cz_bn254_fr *)&g, 7);
+    else
+        cz_fr_set_u64(&g, 7);
     for (unsigned lg = lo; lg <= hi; lg++) {
-        cz_ntt_domain *d;
-        if (cz_ntt_domain_create(&d, lg, CZ_NTT_ROOT_7) != CZ_OK)
-            die(NULL, CZ_ERR_NOMEM, "domain");
+        bench_domain(&omega, &omega_2n, lg);
         static const struct { const char *name; cz_cuda_ntt_kind kind; unsigned flags; } v[] = {
             {"ntt_fwd_bitrev", CZ_CUDA_NTT_FORWARD, CZ_CUDA_NTT_BITREV_OUT},
             {"ntt_fwd", CZ_CUDA_NTT_FORWARD, 0},
@@ -506,94 +540,27 @@ static void bench_ntt(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_r
         for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
             for (int r = -1; r < reps; r++) {
                 double s0 = now_ms();
-                CK(ctx, cz_cuda_ntt_dev(ctx, &buf, lg, &d->omega, v[k].kind, &g, v[k].flags), "ntt");
+                cz_status st =
+                    g_bn ? cz_cuda_bn254_ntt_dev(ctx, &buf, lg, (const cz_bn254_fr *)&omega,
+                                                 v[k].kind, (const cz_bn254_fr *)&g, v[k].flags)
+                         : cz_cuda_ntt_dev(ctx, &buf, lg, &omega, v[k].kind, &g, v[k].flags);
+                CK(ctx, st, "ntt");
                 if (r >= 0)
                     t[r] = now_ms() - s0;
             }
-            report(v[k].name, lg, t, reps);
+            char name[64];
+            snprintf(name, sizeof name, "%s%s", g_bn ? "bn254_" : "", v[k].name);
+            report(name, lg, t, reps);
         }
-        cz_ntt_domain_destroy(d);
     }
     CK(ctx, cz_cuda_buf_free(ctx, &buf), "free");
-    free(t);
-    free(a);
-}
-
-/* the same over BN254's Fr (snarkjs's roots; coset shift 7) */
-static void bench_ntt_bn254(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
-{
-    size_t nmax = (size_t)1 << hi;
-    cz_fr *a = malloc(nmax * sizeof *a);
-    if (!a)
-        die(NULL, CZ_ERR_NOMEM, "ntt data");
-    random_fr254(a, nmax, rng);
-    cz_cuda_buf buf;
-    CK(ctx, cz_cuda_buf_alloc(ctx, &buf, nmax * sizeof *a), "ntt buffer");
-    CK(ctx, cz_cuda_upload(ctx, &buf, 0, a, nmax * sizeof *a), "upload");
-    double *t = malloc((size_t)(reps + 1) * sizeof *t);
-    cz_bn254_fr g;
-    cz_bn254_fr_set_u64(&g, 7);
-    for (unsigned lg = lo; lg <= hi; lg++) {
-        cz_bn254_ntt_domain *d;
-        if (cz_bn254_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
-            die(NULL, CZ_ERR_NOMEM, "domain");
-        static const struct { const char *name; cz_cuda_ntt_kind kind; unsigned flags; } v[] = {
-            {"bn254_ntt_fwd_bitrev", CZ_CUDA_NTT_FORWARD, CZ_CUDA_NTT_BITREV_OUT},
-            {"bn254_ntt_fwd", CZ_CUDA_NTT_FORWARD, 0},
-            {"bn254_ntt_inv", CZ_CUDA_NTT_INVERSE, 0},
-            {"bn254_ntt_coset_fwd", CZ_CUDA_NTT_COSET_FORWARD, 0},
-        };
-        for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
-            for (int r = -1; r < reps; r++) {
-                double s0 = now_ms();
-                CK(ctx, cz_cuda_bn254_ntt_dev(ctx, &buf, lg, &d->omega, v[k].kind, &g, v[k].flags),
-                   "ntt");
-                if (r >= 0)
-                    t[r] = now_ms() - s0;
-            }
-            report(v[k].name, lg, t, reps);
-        }
-        cz_bn254_ntt_domain_destroy(d);
-    }
-    CK(ctx, cz_cuda_buf_free(ctx, &buf), "free");
-    free(t);
-    free(a);
-}
-
-static void bench_h_bn254(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
-{
-    size_t nmax = (size_t)1 << hi;
-    cz_fr *a = malloc(nmax * sizeof *a);
-    if (!a)
-        die(NULL, CZ_ERR_NOMEM, "h data");
-    cz_cuda_buf abc[3];
-    for (int i = 0; i < 3; i++) {
-        random_fr254(a, nmax, rng);
-        CK(ctx, cz_cuda_buf_alloc(ctx, &abc[i], nmax * sizeof *a), "h buffer");
-        CK(ctx, cz_cuda_upload(ctx, &abc[i], 0, a, nmax * sizeof *a), "upload");
-    }
-    double *t = malloc((size_t)(reps + 1) * sizeof *t);
-    for (unsigned lg = lo; lg <= hi; lg++) {
-        cz_bn254_ntt_domain *d;
-        if (cz_bn254_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
-            die(NULL, CZ_ERR_NOMEM, "domain");
-        for (int r = -1; r < reps; r++) {
-            double s0 = now_ms();
-            CK(ctx, cz_cuda_bn254_ntt_h_dev(ctx, abc, lg, &d->omega, &d->omega_2n), "h step");
-            if (r >= 0)
-                t[r] = now_ms() - s0;
-        }
-        report("bn254_h_step", lg, t, reps);
-        cz_bn254_ntt_domain_destroy(d);
-    }
-    for (int i = 2; i >= 0; i--)
-        CK(ctx, cz_cuda_buf_free(ctx, &abc[i]), "free");
     free(t);
     free(a);
 }
 
 /* Groth16's H step, a, b, c on the GPU to h on the GPU (snarkjs's odd
-   points: 3 inverse and 3 forward NTTs and the product, fused) */
+   points: 3 inverse and 3 forward NTTs and the product, fused), rows
+   "[bn254_]h_step" */
 static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng *rng)
 {
     size_t nmax = (size_t)1 << hi;
@@ -602,23 +569,24 @@ static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng
         die(NULL, CZ_ERR_NOMEM, "h data");
     cz_cuda_buf abc[3];
     for (int i = 0; i < 3; i++) {
-        random_fr(a, nmax, rng);
+        bench_scalars(a, nmax, rng);
         CK(ctx, cz_cuda_buf_alloc(ctx, &abc[i], nmax * sizeof *a), "h buffer");
         CK(ctx, cz_cuda_upload(ctx, &abc[i], 0, a, nmax * sizeof *a), "upload");
     }
     double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    cz_fr omega, omega_2n;
     for (unsigned lg = lo; lg <= hi; lg++) {
-        cz_ntt_domain *d;
-        if (cz_ntt_domain_create(&d, lg, CZ_NTT_ROOT_5) != CZ_OK)
-            die(NULL, CZ_ERR_NOMEM, "domain");
+        bench_domain(&omega, &omega_2n, lg);
         for (int r = -1; r < reps; r++) {
             double s0 = now_ms();
-            CK(ctx, cz_cuda_ntt_h_dev(ctx, abc, lg, &d->omega, &d->omega_2n), "h step");
+            cz_status st = g_bn ? cz_cuda_bn254_ntt_h_dev(ctx, abc, lg, (const cz_bn254_fr *)&omega,
+                                                          (const cz_bn254_fr *)&omega_2n)
+                                : cz_cuda_ntt_h_dev(ctx, abc, lg, &omega, &omega_2n);
+            CK(ctx, st, "h step");
             if (r >= 0)
                 t[r] = now_ms() - s0;
         }
-        report("h_step", lg, t, reps);
-        cz_ntt_domain_destroy(d);
+        report(g_bn ? "bn254_h_step" : "h_step", lg, t, reps);
     }
     for (int i = 2; i >= 0; i--)
         CK(ctx, cz_cuda_buf_free(ctx, &abc[i]), "free");
@@ -880,9 +848,9 @@ int main(int argc, char **argv)
             return 2;
         }
         if (wants(only, "ntt"))
-            bench_ntt_bn254(ctx, ntt_lo, ntt_hi, reps, &rng);
+            bench_ntt(ctx, ntt_lo, ntt_hi, reps, &rng);
         if (wants(only, "h"))
-            bench_h_bn254(ctx, h_lo, h_hi, reps, &rng);
+            bench_h(ctx, h_lo, h_hi, reps, &rng);
         if (wants(only, "msm"))
             bench_msm(ctx, 0, msm_lo, msm_hi, reps, &rng);
         if (wants(only, "g2"))

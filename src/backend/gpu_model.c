@@ -622,98 +622,6 @@ static cz_status bn254_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin,
     return CZ_OK;
 }
 
-static void bn254_pow_table(cz_bn254_fr *t, const cz_bn254_fr *b, size_t count)
-{
-    if (count)
-        cz_bn254_fr_one(&t[0]);
-    for (size_t j = 1; j < count; j++)
-        cz_bn254_fr_mul(&t[j], &t[j - 1], b);
-}
-
-/* as czd_ntt's model below, over BN254's Fr */
-cz_status czd_ntt_bn254(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,
-                        const void *pre_g, int bitrev_out, const void *post_c, const void *post_h)
-{
-    if (log_n > 28)
-        return fail(ctx, CZ_ERR_ARG, "BN254 NTT of 2^%u: at most 2^28", log_n);
-    cz_status st = launch(ctx, "k_ntt_pass");
-    if (st != CZ_OK)
-        return st;
-    size_t n = (size_t)1 << log_n;
-    cz_bn254_fr *a = dev_a;
-    NEED(ctx, a, n * sizeof(cz_bn254_fr), "NTT data");
-    cz_bn254_fr *t = malloc((n > 1 ? n / 2 : 1) * sizeof *t);
-    if (!t)
-        return fail(ctx, CZ_ERR_NOMEM, "NTT 2^%u: out of host memory (cuda model)", log_n);
-    cz_bn254_fr x;
-    if (pre_g) {
-        cz_bn254_fr_one(&x);
-        for (size_t j = 0; j < n; j++) {
-            cz_bn254_fr_mul(&a[j], &a[j], &x);
-            cz_bn254_fr_mul(&x, &x, pre_g);
-        }
-    }
-    bn254_pow_table(t, w_host, n / 2);
-    for (size_t len = n / 2; len >= 1; len /= 2) {
-        size_t stride = n / (2 * len);
-        for (size_t i = 0; i < n; i += 2 * len)
-            for (size_t j = 0; j < len; j++) {
-                cz_bn254_fr u = a[i + j], v = a[i + j + len];
-                cz_bn254_fr_add(&a[i + j], &u, &v);
-                cz_bn254_fr_sub(&v, &u, &v);
-                cz_bn254_fr_mul(&a[i + j + len], &v, &t[j * stride]);
-            }
-    }
-    if (!bitrev_out) {
-        for (size_t i = 0; i < n; i++) {
-            size_t r = 0;
-            for (unsigned b = 0; b < log_n; b++)
-                r |= ((i >> b) & 1) << (log_n - 1 - b);
-            if (i < r) {
-                x = a[i];
-                a[i] = a[r];
-                a[r] = x;
-            }
-        }
-        cz_bn254_fr_one(&x);
-        if (post_c)
-            x = *(const cz_bn254_fr *)post_c;
-        for (size_t j = 0; (post_c || post_h) && j < n; j++) {
-            cz_bn254_fr_mul(&a[j], &a[j], &x);
-            if (post_h)
-                cz_bn254_fr_mul(&x, &x, post_h);
-        }
-    }
-    free(t);
-    return CZ_OK;
-}
-
-cz_status czd_ntt_h_bn254(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
-                          const void *w, const void *w_inv, const void *n_inv, const void *g,
-                          int g_half)
-{
-    (void)g_half;
-    void *v[3] = {dev_a, dev_b, dev_c};
-    cz_status st = CZ_OK;
-    for (int i = 0; i < 3 && st == CZ_OK; i++) {
-        st = czd_ntt_bn254(ctx, v[i], log_n, w_inv, NULL, 0, n_inv, g);
-        if (st == CZ_OK)
-            st = czd_ntt_bn254(ctx, v[i], log_n, w, NULL, 0, NULL, NULL);
-    }
-    if (st == CZ_OK)
-        st = launch(ctx, "k_h_product");
-    if (st != CZ_OK)
-        return st;
-    size_t n = (size_t)1 << log_n;
-    cz_bn254_fr *a = dev_a;
-    const cz_bn254_fr *b = dev_b, *c = dev_c;
-    for (size_t j = 0; j < n; j++) {
-        cz_bn254_fr_mul(&a[j], &a[j], &b[j]);
-        cz_bn254_fr_sub(&a[j], &a[j], &c[j]);
-    }
-    return CZ_OK;
-}
-
 /* ---- arithmetic checks ---- */
 
 #define FIELD_OPS(F, T)                                                                        \
@@ -877,96 +785,103 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
 
 /* ---- NTT: radix-2 decimation in frequency, as specified in czd.h ---- */
 
-static void pow_table(cz_fr *t, const cz_fr *b, size_t count)
-{
-    if (count)
-        cz_fr_one(&t[0]);
-    for (size_t j = 1; j < count; j++)
-        cz_fr_mul(&t[j], &t[j - 1], b);
-}
-
-cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host, const void *pre_g,
-                  int bitrev_out, const void *post_c, const void *post_h)
-{
-    if (log_n > 31)
-        return fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
-    cz_status st = launch(ctx, "k_dif_pass");
-    if (st != CZ_OK)
-        return st;
-    size_t n = (size_t)1 << log_n;
-    cz_fr *a = dev_a;
-    NEED(ctx, a, n * sizeof(cz_fr), "NTT data");
-    cz_fr *t = malloc((n > 1 ? n / 2 : 1) * sizeof *t);
-    if (!t)
-        return fail(ctx, CZ_ERR_NOMEM, "NTT 2^%u: out of host memory (cuda model)", log_n);
-    cz_fr x;
-    if (pre_g) {
-        cz_fr_one(&x);
-        for (size_t j = 0; j < n; j++) {
-            cz_fr_mul(&a[j], &a[j], &x);
-            cz_fr_mul(&x, &x, pre_g);
-        }
+/* czd_ntt and czd_ntt_h over a scalar field F (type T): BLS12-381's Fr
+   (log_n <= 31) and BN254's (czd_ntt_bn254 / czd_ntt_h_bn254, log_n <=
+   28, the 2-adicity of its r); KNAME is the pass kernel a fault names. */
+#define MODEL_NTT(SUFFIX, F, T, MAX_LOG, KNAME)                                                \
+    static void pow_table##SUFFIX(T *t, const T *b, size_t count)                              \
+    {                                                                                          \
+        if (count)                                                                             \
+            cz_##F##_one(&t[0]);                                                               \
+        for (size_t j = 1; j < count; j++)                                                     \
+            cz_##F##_mul(&t[j], &t[j - 1], b);                                                 \
+    }                                                                                          \
+    cz_status czd_ntt##SUFFIX(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w_host,   \
+                              const void *pre_g, int bitrev_out, const void *post_c,           \
+                              const void *post_h)                                              \
+    {                                                                                          \
+        if (log_n > (MAX_LOG))                                                                 \
+            return fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large (at most 2^%u)", log_n,      \
+                        (unsigned)(MAX_LOG));                                                  \
+        cz_status st = launch(ctx, KNAME);                                                     \
+        if (st != CZ_OK)                                                                       \
+            return st;                                                                         \
+        size_t n = (size_t)1 << log_n;                                                         \
+        T *a = dev_a;                                                                          \
+        NEED(ctx, a, n * sizeof(T), "NTT data");                                               \
+        T *t = malloc((n > 1 ? n / 2 : 1) * sizeof *t);                                        \
+        if (!t)                                                                                \
+            return fail(ctx, CZ_ERR_NOMEM, "NTT 2^%u: out of host memory (cuda model)", log_n); \
+        T x;                                                                                   \
+        if (pre_g) {                                                                           \
+            cz_##F##_one(&x);                                                                  \
+            for (size_t j = 0; j < n; j++) {                                                   \
+                cz_##F##_mul(&a[j], &a[j], &x);                                                \
+                cz_##F##_mul(&x, &x, pre_g);                                                   \
+            }                                                                                  \
+        }                                                                                      \
+        /* twiddles w^j, j < n/2; a stage of half-length len uses w^(j n / 2len) */           \
+        pow_table##SUFFIX(t, w_host, n / 2);                                                   \
+        for (size_t len = n / 2; len >= 1; len /= 2) {                                         \
+            size_t stride = n / (2 * len);                                                     \
+            for (size_t i = 0; i < n; i += 2 * len)                                            \
+                for (size_t j = 0; j < len; j++) {                                             \
+                    T u = a[i + j], v = a[i + j + len];                                        \
+                    cz_##F##_add(&a[i + j], &u, &v);                                           \
+                    cz_##F##_sub(&v, &u, &v);                                                  \
+                    cz_##F##_mul(&a[i + j + len], &v, &t[j * stride]);                         \
+                }                                                                              \
+        }                                                                                      \
+        if (!bitrev_out) {                                                                     \
+            for (size_t i = 0; i < n; i++) {                                                   \
+                size_t r = 0;                                                                  \
+                for (unsigned b = 0; b < log_n; b++)                                           \
+                    r |= ((i >> b) & 1) << (log_n - 1 - b);                                    \
+                if (i < r) {                                                                   \
+                    x = a[i];                                                                  \
+                    a[i] = a[r];                                                               \
+                    a[r] = x;                                                                  \
+                }                                                                              \
+            }                                                                                  \
+            cz_##F##_one(&x);                                                                  \
+            if (post_c)                                                                        \
+                x = *(const T *)post_c;                                                        \
+            for (size_t j = 0; (post_c || post_h) && j < n; j++) {                             \
+                cz_##F##_mul(&a[j], &a[j], &x);                                                \
+                if (post_h)                                                                    \
+                    cz_##F##_mul(&x, &x, post_h);                                              \
+            }                                                                                  \
+        }                                                                                      \
+        free(t);                                                                               \
+        return CZ_OK;                                                                          \
+    }                                                                                          \
+    cz_status czd_ntt_h##SUFFIX(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,           \
+                                unsigned log_n, const void *w, const void *w_inv,              \
+                                const void *n_inv, const void *g, int g_half)                  \
+    {                                                                                          \
+        (void)g_half;                                                                          \
+        void *v[3] = {dev_a, dev_b, dev_c};                                                    \
+        cz_status st = CZ_OK;                                                                  \
+        for (int i = 0; i < 3 && st == CZ_OK; i++) {                                           \
+            st = czd_ntt##SUFFIX(ctx, v[i], log_n, w_inv, NULL, 0, n_inv, g);                  \
+            if (st == CZ_OK)                                                                   \
+                st = czd_ntt##SUFFIX(ctx, v[i], log_n, w, NULL, 0, NULL, NULL);                \
+        }                                                                                      \
+        if (st == CZ_OK)                                                                       \
+            st = launch(ctx, "k_h_product");                                                   \
+        if (st != CZ_OK)                                                                       \
+            return st;                                                                         \
+        size_t n = (size_t)1 << log_n;                                                         \
+        T *a = dev_a;                                                                          \
+        const T *b = dev_b, *c = dev_c;                                                        \
+        for (size_t j = 0; j < n; j++) {                                                       \
+            cz_##F##_mul(&a[j], &a[j], &b[j]);                                                 \
+            cz_##F##_sub(&a[j], &a[j], &c[j]);                                                 \
+        }                                                                                      \
+        return CZ_OK;                                                                          \
     }
-    /* twiddles w^j, j < n/2; a stage of half-length len uses w^(j n / 2len) */
-    pow_table(t, w_host, n / 2);
-    for (size_t len = n / 2; len >= 1; len /= 2) {
-        size_t stride = n / (2 * len);
-        for (size_t i = 0; i < n; i += 2 * len)
-            for (size_t j = 0; j < len; j++) {
-                cz_fr u = a[i + j], v = a[i + j + len];
-                cz_fr_add(&a[i + j], &u, &v);
-                cz_fr_sub(&v, &u, &v);
-                cz_fr_mul(&a[i + j + len], &v, &t[j * stride]);
-            }
-    }
-    if (!bitrev_out) {
-        for (size_t i = 0; i < n; i++) {
-            size_t r = 0;
-            for (unsigned b = 0; b < log_n; b++)
-                r |= ((i >> b) & 1) << (log_n - 1 - b);
-            if (i < r) {
-                x = a[i];
-                a[i] = a[r];
-                a[r] = x;
-            }
-        }
-        cz_fr_one(&x);
-        if (post_c)
-            x = *(const cz_fr *)post_c;
-        for (size_t j = 0; (post_c || post_h) && j < n; j++) {
-            cz_fr_mul(&a[j], &a[j], &x);
-            if (post_h)
-                cz_fr_mul(&x, &x, post_h);
-        }
-    }
-    free(t);
-    return CZ_OK;
-}
-
-cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
-                    const void *w, const void *w_inv, const void *n_inv, const void *g, int g_half)
-{
-    (void)g_half;
-    void *v[3] = {dev_a, dev_b, dev_c};
-    cz_status st = CZ_OK;
-    for (int i = 0; i < 3 && st == CZ_OK; i++) {
-        st = czd_ntt(ctx, v[i], log_n, w_inv, NULL, 0, n_inv, g);
-        if (st == CZ_OK)
-            st = czd_ntt(ctx, v[i], log_n, w, NULL, 0, NULL, NULL);
-    }
-    if (st == CZ_OK)
-        st = launch(ctx, "k_h_product");
-    if (st != CZ_OK)
-        return st;
-    size_t n = (size_t)1 << log_n;
-    cz_fr *a = dev_a;
-    const cz_fr *b = dev_b, *c = dev_c;
-    for (size_t j = 0; j < n; j++) {
-        cz_fr_mul(&a[j], &a[j], &b[j]);
-        cz_fr_sub(&a[j], &a[j], &c[j]);
-    }
-    return CZ_OK;
-}
+MODEL_NTT(, fr, cz_fr, 31, "k_dif_pass")
+MODEL_NTT(_bn254, bn254_fr, cz_bn254_fr, 28, "k_ntt_pass")
 
 /* ---- Groth16's a, b, c ---- */
 
