@@ -21,12 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
 #include "backend/cuda.h"
 #include "engine/engine.h"
 #include "groth16/groth16.h"
+#include "groth16/verify_bn254.h"
 #include "io/json.h"
 #include "test_util.h"
 
@@ -34,6 +36,8 @@
 
 static cz_vk *g_vk;
 static cz_fr g_pub[4];
+static cz_bn254_vk *g_bvk; /* loaded by the first bn128 test */
+static cz_bn254_fr g_bpub[4];
 
 static int setup(void **state)
 {
@@ -62,6 +66,7 @@ static int teardown(void **state)
 {
     (void)state;
     cz_vk_free(g_vk);
+    cz_bn254_vk_free(g_bvk);
     return 0;
 }
 
@@ -381,6 +386,266 @@ static void test_cap_cuda(void **state)
     run_cap("cuda", 2, 1, 24);
 }
 
+/* ---- keys on the GPU at load, and bn128 keys on the GPU ---- */
+
+/* The key's entry in the key list (a new reference), NULL if absent. */
+static json_t *key_entry(cz_engine *e, const char *id)
+{
+    json_t *a = cz_engine_keys_list_json(e), *out = NULL;
+    size_t i;
+    json_t *k;
+    json_array_foreach(a, i, k) if (!strcmp(json_string_value(json_object_get(k, "id")), id))
+        out = json_incref(k);
+    json_decref(a);
+    return out;
+}
+
+/* Wait (up to 60 s) for the key's "gpu" to leave "uploading"; its value. */
+static const char *await_gpu(cz_engine *e, const char *id, json_int_t *bytes)
+{
+    static char gpu[32];
+    for (int i = 0; i < 6000; i++) {
+        json_t *k = key_entry(e, id);
+        assert_non_null(k);
+        snprintf(gpu, sizeof gpu, "%s", json_string_value(json_object_get(k, "gpu")));
+        if (bytes)
+            *bytes = json_integer_value(json_object_get(k, "gpu_upload_bytes"));
+        json_decref(k);
+        if (strcmp(gpu, "uploading"))
+            return gpu;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("key %s still uploading after 60 s", id);
+    return NULL;
+}
+
+static int have_cuda(void)
+{
+    if (!cz_cuda_built() || cz_cuda_device_count() < 1) {
+        print_message("no CUDA device (nor the host model): skipped\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* On the CPU backend a key is on the host ("gpu": "host"), nothing uploaded. */
+static void test_key_gpu_cpu(void **state)
+{
+    (void)state;
+    cz_engine *e = engine("cpu", 1, 1, 2, 0);
+    json_int_t bytes = -1;
+    assert_string_equal(await_gpu(e, "small", &bytes), "host");
+    assert_int_equal(bytes, 0);
+    cz_engine_destroy(e, 1000);
+}
+
+/* The prove detail of a finished job. */
+static json_t *prove_detail(cz_engine *e, const char *id)
+{
+    json_t *o = cz_engine_await(e, id, AWAIT_MS);
+    assert_non_null(o);
+    assert_string_equal(json_string_value(json_object_get(o, "status")), "done");
+    json_t *d = json_incref(json_object_get(json_object_get(o, "timings_ms"), "prove_detail"));
+    json_decref(o);
+    return d;
+}
+
+/* With a cuda backend the key goes to the device when it is loaded: the
+   list says "resident" with the bytes moved, and the first proof finds
+   it there (no upload in its timings, only the witness moved). */
+static void test_key_preload_cuda(void **state)
+{
+    (void)state;
+    if (!have_cuda())
+        skip();
+    cz_engine *e = engine("cuda", 2, 2, 2, 0);
+    json_int_t bytes = 0;
+    assert_string_equal(await_gpu(e, "small", &bytes), "resident");
+    assert_true(bytes > 0);
+    char id[24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    submit(e, wpath, CZ_PRIO_NORMAL, id);
+    assert_string_equal(await_job(e, id), "done");
+    json_t *d = prove_detail(e, id);
+    print_message("preloaded key: %lld bytes on the device; first proof: tier %s, upload %.3f ms, "
+                  "%lld bytes to the device\n", (long long)bytes,
+                  json_string_value(json_object_get(d, "tier")),
+                  json_real_value(json_object_get(d, "upload")),
+                  (long long)json_integer_value(json_object_get(d, "h2d_bytes")));
+    assert_string_equal(json_string_value(json_object_get(d, "tier")), "resident");
+    assert_true(json_real_value(json_object_get(d, "upload")) == 0.0);
+    assert_true(json_integer_value(json_object_get(d, "h2d_bytes")) < bytes);
+    json_decref(d);
+    /* the timeline has the upload's span */
+    json_t *tl = cz_engine_timeline_json(e);
+    size_t i;
+    json_t *sp;
+    int seen = 0;
+    json_array_foreach(json_object_get(tl, "spans"), i, sp) seen +=
+        !strcmp(json_string_value(json_object_get(sp, "stage")), "key_upload");
+    json_decref(tl);
+    assert_int_equal(seen, 1);
+    cz_engine_destroy(e, 1000);
+}
+
+/* Jobs submitted at once with the load (while the key may still be
+   uploading) complete, and the key was uploaded once. */
+static void test_key_preload_jobs_meanwhile(void **state)
+{
+    (void)state;
+    if (!have_cuda())
+        skip();
+    cz_engine *e = engine("cuda", 2, 2, 2, 0);
+    char ids[8][24];
+    const char *w = cz_test_src_path("tests/fixtures/small.wtns");
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s", w);
+    for (int i = 0; i < 8; i++)
+        submit(e, wpath, CZ_PRIO_NORMAL, ids[i]);
+    json_int_t key_bytes = 0, moved = 0;
+    assert_string_equal(await_gpu(e, "small", &key_bytes), "resident");
+    for (int i = 0; i < 8; i++) {
+        assert_string_equal(await_job(e, ids[i]), "done");
+        json_t *d = prove_detail(e, ids[i]);
+        moved += json_integer_value(json_object_get(d, "h2d_bytes")) >= key_bytes;
+        json_decref(d);
+    }
+    assert_int_equal(moved, 0); /* no proof carried the key */
+    cz_engine_destroy(e, 1000);
+}
+
+static void load_bn254_fixture(void)
+{
+    if (g_bvk)
+        return;
+    size_t len;
+    char err[256];
+    uint8_t *t = cz_test_read_file(cz_test_src_path("tests/fixtures/bn254/small_vk.json"), &len);
+    assert_non_null(t);
+    assert_int_equal(cz_bn254_vk_from_json(&g_bvk, (const char *)t, len, "vk", err, sizeof err), CZ_OK);
+    free(t);
+    t = cz_test_read_file(cz_test_src_path("tests/fixtures/bn254/small_public.json"), &len);
+    assert_non_null(t);
+    cz_bn254_fr *pub;
+    size_t n;
+    assert_int_equal(cz_bn254_public_from_json(&pub, &n, (const char *)t, len, "public", err,
+                                               sizeof err),
+                     CZ_OK);
+    assert_int_equal(n, 4);
+    memcpy(g_bpub, pub, sizeof g_bpub);
+    free(pub);
+    free(t);
+}
+
+/* A bn128 job's answer: done, its proof verified against the fixture's
+   snarkjs vk and public inputs; the prove detail's tier returned. */
+static void check_bn254_job(cz_engine *e, const char *id, char *tier, size_t tier_len)
+{
+    json_t *o = cz_engine_await(e, id, AWAIT_MS);
+    assert_non_null(o);
+    assert_string_equal(json_string_value(json_object_get(o, "status")), "done");
+    char *text = json_dumps(json_object_get(o, "proof"), JSON_COMPACT);
+    assert_non_null(text);
+    cz_bn254_proof p;
+    char err[256];
+    assert_int_equal(cz_bn254_proof_from_json(&p, text, strlen(text), "proof", err, sizeof err), CZ_OK);
+    free(text);
+    assert_int_equal(cz_bn254_groth16_verify(g_bvk, g_bpub, 4, &p, err, sizeof err), CZ_OK);
+    p.a.x.l[0] ^= 1; /* a changed proof is refused (the check above can fail) */
+    assert_int_not_equal(cz_bn254_groth16_verify(g_bvk, g_bpub, 4, &p, err, sizeof err), CZ_OK);
+    snprintf(tier, tier_len, "%s",
+             json_string_value(json_object_get(json_object_get(json_object_get(o, "timings_ms"),
+                                                               "prove_detail"), "tier")));
+    json_decref(o);
+}
+
+/* A BLS12-381 key and a bn128 key resident on the device at once, a job
+   of each proven there and verified. */
+static void test_both_curves_cuda(void **state)
+{
+    (void)state;
+    if (!have_cuda())
+        skip();
+    load_bn254_fixture();
+    cz_engine *e = engine("cuda", 1, 2, 2, 0);
+    char err[512] = "";
+    cz_status st = cz_engine_key_load(e, "small254", cz_test_src_path("tests/fixtures/bn254/small.zkey"),
+                                      err, sizeof err);
+    if (st)
+        print_message("bn254 key: %s\n", err);
+    assert_int_equal(st, CZ_OK);
+    json_int_t b1 = 0, b2 = 0;
+    assert_string_equal(await_gpu(e, "small", &b1), "resident");
+    assert_string_equal(await_gpu(e, "small254", &b2), "resident");
+    assert_true(b1 > 0 && b2 > 0);
+    char w381[4096], w254[4096], id1[24], id2[24], tier[32];
+    snprintf(w381, sizeof w381, "%s", cz_test_src_path("tests/fixtures/small.wtns"));
+    snprintf(w254, sizeof w254, "%s", cz_test_src_path("tests/fixtures/bn254/small.wtns"));
+    for (int round = 0; round < 2; round++) {
+        submit(e, w381, CZ_PRIO_NORMAL, id1);
+        cz_job_request r;
+        memset(&r, 0, sizeof r);
+        r.key_id = "small254";
+        r.witness_path = w254;
+        r.priority = CZ_PRIO_NORMAL;
+        r.origin = CZ_FROM_OPERATOR;
+        size_t pos;
+        assert_int_equal(cz_engine_submit(e, &r, id2, &pos, err, sizeof err), CZ_OK);
+        assert_string_equal(await_job(e, id1), "done");
+        json_t *d = prove_detail(e, id1);
+        assert_string_equal(json_string_value(json_object_get(d, "tier")), "resident");
+        json_decref(d);
+        check_bn254_job(e, id2, tier, sizeof tier);
+        print_message("round %d: bn128 job on the device, tier %s\n", round, tier);
+        assert_string_equal(tier, "resident"); /* proven on the device, the key found there */
+    }
+    /* both still resident after the proofs of each */
+    assert_string_equal(await_gpu(e, "small", NULL), "resident");
+    assert_string_equal(await_gpu(e, "small254", NULL), "resident");
+    cz_engine_destroy(e, 1000);
+}
+
+/* A device error in a bn128 proof: the job is proven again on the CPU. */
+static void test_bn254_device_fault(void **state)
+{
+    (void)state;
+    if (!have_cuda() || !cz_cuda_is_model()) {
+        print_message("fault injection needs the host model: skipped\n");
+        skip();
+    }
+    load_bn254_fixture();
+    cz_engine *e = engine("cuda", 1, 1, 2, 0);
+    char err[512] = "";
+    assert_int_equal(cz_engine_key_load(e, "small254",
+                                        cz_test_src_path("tests/fixtures/bn254/small.zkey"), err,
+                                        sizeof err),
+                     CZ_OK);
+    assert_string_equal(await_gpu(e, "small254", NULL), "resident");
+    char w254[4096], id[24], tier[32];
+    snprintf(w254, sizeof w254, "%s", cz_test_src_path("tests/fixtures/bn254/small.wtns"));
+    assert_int_equal(cz_cuda_model_fail_after(3, CZ_ERR_DEVICE, false), CZ_OK);
+    cz_job_request r;
+    memset(&r, 0, sizeof r);
+    r.key_id = "small254";
+    r.witness_path = w254;
+    r.priority = CZ_PRIO_NORMAL;
+    r.origin = CZ_FROM_OPERATOR;
+    size_t pos;
+    assert_int_equal(cz_engine_submit(e, &r, id, &pos, err, sizeof err), CZ_OK);
+    check_bn254_job(e, id, tier, sizeof tier);
+    print_message("after a device fault: tier %s\n", tier);
+    assert_string_not_equal(tier, "resident"); /* the CPU's */
+    cz_cuda_model_fail_after(0, CZ_OK, false);
+    /* the next one is on the device again */
+    assert_int_equal(cz_engine_submit(e, &r, id, &pos, err, sizeof err), CZ_OK);
+    check_bn254_job(e, id, tier, sizeof tier);
+    assert_string_equal(tier, "resident");
+    cz_engine_destroy(e, 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,7 +653,9 @@ int main(void)
         cmocka_unit_test(test_no_cap),          cmocka_unit_test(test_cap_priority),
         cmocka_unit_test(test_cap_cancel),      cmocka_unit_test(test_cap_failures),
         cmocka_unit_test(test_cap_budget),      cmocka_unit_test(test_cap_partitions),
-        cmocka_unit_test(test_cap_cuda),
+        cmocka_unit_test(test_cap_cuda),        cmocka_unit_test(test_key_gpu_cpu),
+        cmocka_unit_test(test_key_preload_cuda), cmocka_unit_test(test_key_preload_jobs_meanwhile),
+        cmocka_unit_test(test_both_curves_cuda), cmocka_unit_test(test_bn254_device_fault),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

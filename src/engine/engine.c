@@ -298,6 +298,12 @@ void cz_engine_shutdown(cz_engine *e, int grace_ms)
         if (e->workers[i].th)
             pthread_join(e->workers[i].th, NULL);
     cz_hostpool_detach(e->pool); /* unpin while the backends exist */
+    /* Key uploads to the devices end before the backends go (none starts
+       once stopping is set). */
+    pthread_mutex_lock(&e->mu);
+    while (e->uploads > 0)
+        pthread_cond_wait(&e->cv_done, &e->mu);
+    pthread_mutex_unlock(&e->mu);
     /* A key being made from a preset may hold a device's lock (its
        fixed-base products cannot be interrupted): wait for it. */
     for (int d = 0; d < e->n_devs; d++) {

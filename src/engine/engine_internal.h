@@ -57,6 +57,17 @@ typedef struct key {
     char preset[32];
     uint64_t seed;
     int seeded;
+    /* On the GPUs (a cuda backend): the key is uploaded to every device
+       when it is loaded or made, by a thread of its own under each device's
+       lock (ce_key_upload_start_locked), so that its first proof finds it
+       there. gpu: "host" (not on a device: the CPU backend, or it does not
+       fit and proofs stream it), "uploading", "resident" (every device),
+       "partial" (some); the upload's time and bytes (all devices).
+       buid: a bn128 key's number on the devices (cz_zkey_new_uid). */
+    char gpu[16];
+    double gpu_upload_ms;
+    uint64_t gpu_upload_bytes;
+    uint64_t buid;
 } key;
 
 /* A bn128 key's witness lives in the same pool buffers as a BLS12-381
@@ -191,6 +202,7 @@ struct cz_engine {
        for the cap, for the status and the metrics */
     size_t witness_cap, witness_busy, witness_waiting_max;
     uint64_t witness_cap_waits;
+    int uploads;                 /* key uploads to the devices running (shutdown waits for them) */
     device *devs;
     int n_devs;
     worker *workers;
@@ -231,6 +243,10 @@ uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j);
 void *ce_witness_main(void *arg);
 void *ce_prove_main(void *arg);
 
+/* engine_keys.c: put a key just loaded or made on the GPUs in the
+   background (engine mutex held; nothing on the CPU backend or while
+   stopping): it holds the key (users) until its upload ends. */
+void ce_key_upload_start_locked(cz_engine *e, key *k);
 /* engine_keys.c: free a key no list holds any more (either curve). */
 void ce_key_free(key *k);
 /* engine_keys.c (engine mutex held) */

@@ -35,6 +35,7 @@
 #include "backend/cuda.h"
 #include "engine/hostpool.h"
 #include "groth16/groth16.h"
+#include "groth16/native.h"
 #include "io/json.h"
 #include "io/nkey.h"
 #include "io/paths.h"
@@ -327,6 +328,7 @@ cz_status cz_engine_key_load_from(cz_engine *e, const char *id, const char *path
             /* read through the checked descriptor, then validated */
             cz_blob b;
             k->bn254 = 1;
+            k->buid = cz_zkey_new_uid();
             st = cz_blob_read_fd(&b, fd, size, path, err, err_len);
             if (!st) {
                 st = cz_bn254_zkey_load_bytes(&k->bzkey, b.data, b.len, path,
@@ -386,6 +388,7 @@ static void admit_key_unlock(cz_engine *e, key *k)
     k->next = e->keys;
     e->keys = k;
     e->mem_keys += k->bytes;
+    ce_key_upload_start_locked(e, k);
     uint64_t pool = cz_hostpool_charge(e->pool, 0);
     cz_hostbuf *drop = NULL;
     if (e->mem_keys + e->mem_jobs + pool > e->mem_budget)
@@ -414,6 +417,118 @@ static void admit_key_unlock(cz_engine *e, key *k)
     if (over)
         cz_log(CZ_LOG_WARN, "engine", "key %s loaded; host memory is over budget until running "
                "jobs end", id);
+}
+
+/* ------------------------------------------------------------------ */
+/* keys on the GPUs                                                     */
+/* ------------------------------------------------------------------ */
+
+/* The first proof of a key on a GPU used to carry the key's upload
+   (porep-32g: 49.8 GB, 8-11 s). A key just loaded or made goes to every
+   device at once instead, from a thread of its own that takes each
+   device's lock in turn (the lock its proofs take): a job that arrives
+   meanwhile waits for that lock and finds the key resident, so the key
+   is never uploaded twice. The thread holds the key (users) so that it
+   is not evicted under it; shutdown waits for it (uploads). A key that
+   does not fit a device stays on the host there (its proofs stream it);
+   a device error leaves it on the host too (the next proof tries again). */
+
+typedef struct {
+    cz_engine *e;
+    key *k;
+} upload_task;
+
+static void *upload_main(void *arg)
+{
+    upload_task *u = arg;
+    cz_engine *e = u->e;
+    key *k = u->k;
+    free(u);
+    double t0 = ce_now_ms();
+    int resident = 0;
+    double ms = 0;
+    uint64_t bytes = 0;
+    for (int d = 0; d < e->n_devs; d++) {
+        device *dv = &e->devs[d];
+        cz_core_timings tm;
+        memset(&tm, 0, sizeof tm);
+        cz_status st = CZ_ERR_UNSUPPORTED;
+        pthread_mutex_lock(&dv->lock);
+        double t = ce_now_ms();
+        if (dv->be && k->bn254 && dv->be->key_upload_bn254)
+            st = dv->be->key_upload_bn254(dv->be, k->bzkey, k->buid, &tm);
+        else if (dv->be && !k->bn254 && dv->be->key_upload)
+            st = dv->be->key_upload(dv->be, k->zkey, &tm);
+        double el = ce_now_ms() - t;
+        pthread_mutex_unlock(&dv->lock);
+        if (st == CZ_OK && tm.h2d_bytes) {
+            resident++;
+            ms += tm.upload_ms;
+            bytes += tm.h2d_bytes;
+            cz_log(CZ_LOG_INFO, "engine",
+                   "key %s resident on device %d: %.1f MiB in %.1f ms (%.2f GB/s; %.1f ms with the "
+                   "device's lock)",
+                   k->id, d, tm.h2d_bytes / 1048576.0, tm.upload_ms,
+                   tm.upload_ms > 0 ? tm.h2d_bytes / tm.upload_ms / 1e6 : 0.0, el);
+        } else if (st == CZ_OK) {
+            resident++;
+            cz_log(CZ_LOG_INFO, "engine", "key %s was resident on device %d already", k->id, d);
+        } else if (st == CZ_ERR_UNSUPPORTED) {
+            cz_log(CZ_LOG_INFO, "engine",
+                   "key %s stays on the host for device %d (it does not fit beside a proof's "
+                   "memory: proofs stream it)", k->id, d);
+        } else {
+            cz_log(CZ_LOG_WARN, "engine", "key %s: upload to device %d failed (%s: %s); it stays on "
+                   "the host", k->id, d, cz_strerror(st), tm.error[0] ? tm.error : "-");
+        }
+    }
+    pthread_mutex_lock(&e->mu);
+    snprintf(k->gpu, sizeof k->gpu, "%s",
+             resident == e->n_devs ? "resident" : resident ? "partial" : "host");
+    if (resident == e->n_devs) /* its jobs' host reservations: the witness alone */
+        snprintf(k->tier, sizeof k->tier, "resident");
+    k->gpu_upload_ms = ms;
+    k->gpu_upload_bytes = bytes;
+    key_span_add_locked(e, k->id, "key_upload", t0 - e->t0, resident > 0);
+    k->users--;
+    k->last_use = ce_now_ms();
+    e->uploads--;
+    pthread_cond_broadcast(&e->cv_done);    /* shutdown may wait for it */
+    pthread_cond_broadcast(&e->cv_pending); /* reservations may be smaller now */
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+void ce_key_upload_start_locked(cz_engine *e, key *k)
+{
+    snprintf(k->gpu, sizeof k->gpu, "host");
+    if (e->host_prove || e->stopping)
+        return;
+    int any = 0;
+    for (int d = 0; d < e->n_devs; d++) {
+        const cz_backend *be = e->devs[d].be;
+        any |= be && (k->bn254 ? be->key_upload_bn254 != NULL : be->key_upload != NULL);
+    }
+    upload_task *u = any ? malloc(sizeof *u) : NULL;
+    if (!u)
+        return; /* its first proof uploads it, as before */
+    u->e = e;
+    u->k = k;
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    k->users++;
+    e->uploads++;
+    snprintf(k->gpu, sizeof k->gpu, "uploading");
+    if (pthread_create(&th, &attr, upload_main, u) != 0) {
+        k->users--;
+        e->uploads--;
+        snprintf(k->gpu, sizeof k->gpu, "host");
+        free(u);
+        cz_log(CZ_LOG_WARN, "engine", "key %s: no thread to upload it; its first proof will", k->id);
+    }
+    pthread_attr_destroy(&attr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -991,6 +1106,9 @@ json_t *ce_key_json_locked(cz_engine *e, const key *k)
     json_object_set_new(o, "compact", json_boolean(k->zkey && k->zkey->compact));
     json_object_set_new(o, "curve", json_string(k->bn254 ? "bn128" : "bls12381"));
     json_object_set_new(o, "state", json_string("ready"));
+    json_object_set_new(o, "gpu", json_string(k->gpu[0] ? k->gpu : "host"));
+    json_object_set_new(o, "gpu_upload_ms", json_real(k->gpu_upload_ms));
+    json_object_set_new(o, "gpu_upload_bytes", json_integer((json_int_t)k->gpu_upload_bytes));
     return o;
 }
 

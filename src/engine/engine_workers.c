@@ -54,7 +54,7 @@ uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j)
        witness only (should the key have left the device since, the proof
        takes its vectors on the host for that once). */
     uint64_t n = k->domain_size, v = k->n_vars;
-    if (!e->host_prove && !strcmp(k->tier, "resident"))
+    if (!e->host_prove && !k->bn254 && !strcmp(k->tier, "resident"))
         n = 0;
     /* a witness named by path is read whole before it is decoded: its
        file (at most wtns_file_max bytes, checked before the read); a
@@ -301,6 +301,8 @@ void *ce_prove_main(void *arg)
         const cz_bn254_zkey *bzk = j->key->bzkey;
         const cz_bn254_vk *bvk = j->key->bvk;
         const cz_bn254_fr *bw = (const cz_bn254_fr *)(const void *)j->w;
+        uint64_t buid = j->key->buid;
+        const char *kid = j->key->id; /* the job holds its key: readable until it ends */
         uint32_t n_public = j->key->n_public;
         pthread_mutex_unlock(&e->mu);
 
@@ -312,11 +314,48 @@ void *ce_prove_main(void *arg)
         double t0, t1;
         cz_status st;
         if (bzk) {
-            /* a bn128 key: the CPU prover on the engine's pool, the
-               device (and its lock) untouched whatever the backend */
+            /* a bn128 key: on the device where the backend proves bn128
+               (its lock held, the key resident by its number, next to
+               BLS12-381 keys); else, or when the device fails, the CPU
+               prover on the engine's pool */
+            device *dv = wk->dev;
+            st = CZ_ERR_UNSUPPORTED;
             t0 = ce_now_ms();
-            st = cz_bn254_groth16_prove(&bproof, bzk, bw, e->synth, NULL, &pt, err, sizeof err);
-            t1 = ce_now_ms();
+            if (!e->host_prove && dv->be && dv->be->prove_bn254) {
+                cz_core_timings ct;
+                memset(&ct, 0, sizeof ct);
+                pthread_mutex_lock(&dv->lock);
+                t0 = ce_now_ms();
+                st = dv->be ? dv->be->prove_bn254(dv->be, &bproof, bzk, buid, bw, e->synth, &ct, err,
+                                                  sizeof err)
+                            : CZ_ERR_UNSUPPORTED;
+                t1 = ce_now_ms();
+                dv->busy_ms += t1 - t0;
+                pthread_mutex_unlock(&dv->lock);
+                if (st == CZ_OK) {
+                    pt.eval_abc_ms = ct.eval_abc_ms;
+                    pt.ntt_ms = ct.ntt_ms;
+                    pt.msm_ms = ct.msm_ms;
+                    pt.msm_a_ms = ct.msm_a_ms;
+                    pt.msm_b1_ms = ct.msm_b1_ms;
+                    pt.msm_b2_ms = ct.msm_b2_ms;
+                    pt.msm_c_ms = ct.msm_c_ms;
+                    pt.msm_h_ms = ct.msm_h_ms;
+                    pt.upload_ms = ct.upload_ms;
+                    pt.h2d_bytes = ct.h2d_bytes;
+                    pt.total_ms = t1 - t0;
+                    snprintf(pt.tier, sizeof pt.tier, "%s", ct.tier);
+                } else {
+                    cz_log(CZ_LOG_WARN, "engine", "%s: bn128 proof of key %s on device %d failed "
+                           "(%s: %s); proving it on the CPU", j->id, kid, dv->index,
+                           cz_strerror(st), err[0] ? err : ct.error);
+                    err[0] = 0;
+                }
+            }
+            if (st != CZ_OK) {
+                st = cz_bn254_groth16_prove(&bproof, bzk, bw, e->synth, NULL, &pt, err, sizeof err);
+                t1 = ce_now_ms();
+            }
         } else {
             pthread_mutex_lock(&wk->dev->lock);
             t0 = ce_now_ms();
