@@ -644,6 +644,8 @@ static void test_prove(void **state)
                                             &tm, err, sizeof err) != CZ_OK)
             fail_msg("GPU proof of %s, key resident: %s", rel, err);
         assert_string_equal(tm.tier, "resident");
+        /* only w went in: a, b, c were made on the device from the matrices */
+        assert_int_equal(tm.h2d_bytes, (uint64_t)key->n_vars * sizeof(cz_bn254_fr));
         if (memcmp(&cpu, &gpu, sizeof cpu) != 0)
             fail_msg("the resident-key proof of %s differs from the CPU's for the same r, s", rel);
         other = dk; /* another key's shape is refused */

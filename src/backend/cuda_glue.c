@@ -2527,26 +2527,41 @@ cz_status cz_cuda_bn254_groth16_prove_dev(cz_cuda_ctx *ctx, cz_bn254_proof *out,
     cz_status st = CZ_OK;
     cz_bn254_ntt_domain *dom = NULL;
     cz_cuda_buf abc[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}}, hb = {NULL, 0}, wd = {NULL, 0};
-    cz_bn254_fr *v = malloc(3 * n * sizeof *v);
-    if (!v)
+    const bool dev_abc = dk && dk->ra.dev && dk->rb.dev;
+    cz_bn254_fr *v = dev_abc ? NULL : malloc(3 * n * sizeof *v); /* a, b, c on the host */
+    if (!dev_abc && !v)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors",
                           n);
-    /* 1. a, b, c on the domain (host, as the CPU prover) */
-    t = bn254_now_ms();
-    cz_bn254_groth16_eval_abc(v, v + n, v + 2 * n, key, w, pool);
-    tm->eval_abc_ms = bn254_now_ms() - t;
-    /* 2. h = a b - c at snarkjs's odd points, on the device */
-    t = bn254_now_ms();
     if ((st = cz_bn254_ntt_domain_create(&dom, key->log_n, CZ_NTT_ROOT_5))) {
         cz_io_fail(st, err, err_len, "prove", "no NTT domain of 2^%u", key->log_n);
         goto out;
     }
-    for (int i = 0; i < 3; i++) {
-        if ((st = cz_cuda_buf_alloc(ctx, &abc[i], n * sizeof *v)) ||
-            (st = cz_cuda_upload(ctx, &abc[i], 0, v + (size_t)i * n, n * sizeof *v)))
+    /* 1. a, b, c on the domain: on the device from w and the resident
+       matrices, else on the host (as the CPU prover) and copied in */
+    t = bn254_now_ms();
+    if (dk && ((st = cz_cuda_buf_alloc(ctx, &wd, nv * sizeof *w)) ||
+               (st = cz_cuda_upload(ctx, &wd, 0, w, nv * sizeof *w))))
+        goto dev_fail;
+    for (int i = 0; i < 3; i++)
+        if ((st = cz_cuda_buf_alloc(ctx, &abc[i], n * sizeof(cz_bn254_fr))))
             goto dev_fail;
+    if (dev_abc) {
+        if ((st = pass(ctx, czd_eval_abc_bn254(ctx->d, abc[0].dev, abc[1].dev, abc[2].dev,
+                                               dk->ra.dev, dk->ca.dev, dk->va.dev, dk->rb.dev,
+                                               dk->cb.dev, dk->vb.dev, wd.dev, n))) ||
+            (st = pass(ctx, czd_sync(ctx->d))))
+            goto dev_fail;
+    } else {
+        cz_bn254_groth16_eval_abc(v, v + n, v + 2 * n, key, w, pool);
+        for (int i = 0; i < 3; i++)
+            if ((st = cz_cuda_upload(ctx, &abc[i], 0, v + (size_t)i * n, n * sizeof *v)))
+                goto dev_fail;
     }
-    if ((st = cz_cuda_bn254_ntt_h_dev(ctx, abc, key->log_n, &dom->omega, &dom->omega_2n)))
+    tm->eval_abc_ms = bn254_now_ms() - t;
+    /* 2. h = a b - c at snarkjs's odd points, on the device */
+    t = bn254_now_ms();
+    if ((st = cz_cuda_bn254_ntt_h_dev(ctx, abc, key->log_n, &dom->omega, &dom->omega_2n)) ||
+        (st = pass(ctx, czd_sync(ctx->d))))
         goto dev_fail;
     tm->ntt_ms = bn254_now_ms() - t;
     /* 3. the MSMs: H from the device's h; the others from w, sent once
@@ -2558,9 +2573,7 @@ cz_status cz_cuda_bn254_groth16_prove_dev(cz_cuda_ctx *ctx, cz_bn254_proof *out,
     if (dk) {
         /* c's scalars are w's private part: a view into the same buffer */
         cz_cuda_buf wc;
-        if ((st = cz_cuda_buf_alloc(ctx, &wd, nv * sizeof *w)) ||
-            (st = cz_cuda_upload(ctx, &wd, 0, w, nv * sizeof *w)) ||
-            (st = cz_cuda_bn254_g1_msm_dev(ctx, &pa, &dk->a, NULL, &wd, nv, 0, 0)))
+        if ((st = cz_cuda_bn254_g1_msm_dev(ctx, &pa, &dk->a, NULL, &wd, nv, 0, 0)))
             goto dev_fail;
         tm->msm_a_ms = bn254_now_ms() - t;
         t = bn254_now_ms();
@@ -2605,6 +2618,18 @@ cz_status cz_cuda_bn254_groth16_prove_dev(cz_cuda_ctx *ctx, cz_bn254_proof *out,
         tm->msm_h_ms = bn254_now_ms() - t;
     }
     tm->msm_ms = bn254_now_ms() - tmsm;
+    {
+        /* the bytes this proof sent: w once (resident), a, b, c from the
+           host, and the streamed tier's points and per-MSM scalars */
+        const size_t fb = sizeof(cz_bn254_fr), g1 = sizeof(cz_bn254_g1_affine);
+        uint64_t h2d = dk ? nv * fb : 0;
+        if (!dev_abc)
+            h2d += 3 * n * fb;
+        if (!dk)
+            h2d += (3 * nv - npub - 1 + n) * g1 + nv * sizeof(cz_bn254_g2_affine) +
+                   (4 * nv - npub - 1) * fb;
+        tm->h2d_bytes = h2d;
+    }
     /* 4. the assembly */
     t = bn254_now_ms();
     st = assemble_proof(out, key, &pa, &pb1, &pb2, &pc, &ph, rs, err, err_len);
@@ -2615,14 +2640,16 @@ cz_status cz_cuda_bn254_groth16_prove_dev(cz_cuda_ctx *ctx, cz_bn254_proof *out,
 dev_fail:
     cz_io_fail(st, err, err_len, "prove", "GPU: %s", cz_cuda_ctx_error(ctx));
 out:
-    /* in reverse order of allocation (an upload that failed leaves its
-       buffer allocated too); at most one of wd and hb was taken */
-    cz_cuda_buf_free(ctx, &wd);
+    /* in reverse order of allocation: wd (resident key), a, b, c, hb
+       (streamed); an upload that failed leaves its buffer allocated too */
     cz_cuda_buf_free(ctx, &hb);
     for (int i = 3; i-- > 0;)
         cz_cuda_buf_free(ctx, &abc[i]);
-    cz_wipe(v, 3 * n * sizeof *v);
-    free(v);
+    cz_cuda_buf_free(ctx, &wd);
+    if (v) {
+        cz_wipe(v, 3 * n * sizeof *v);
+        free(v);
+    }
     cz_bn254_ntt_domain_destroy(dom);
     return st;
 }
