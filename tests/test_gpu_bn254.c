@@ -402,46 +402,41 @@ MSM_WINDOWS(g2)
 MSM_LARGE(g1)
 MSM_LARGE(g2)
 
-static void test_msm_g1(void **state)
-{
-    (void)state;
-    cz_rng rng;
-    cz_test_rng(&rng);
-    static const size_t small[] = {1, 2, 3, 8, 128, 129, 1000, 1024};
-    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)
-        msm_size_g1(small[k], 1, 1, &rng);
-    msm_windows_g1(3000, &rng);
-    unsigned top = env_log("CZ_TEST_BN254_MSM_LOG");
-    if (top >= 16)
-        msm_size_g1((size_t)1 << 16, 1, 0, &rng);
-    for (unsigned lg = 17; lg <= top; lg++) {
-        if (lg != 20 && lg != top)
-            continue;
-        msm_large_g1((size_t)1 << lg, SC_RANDOM, 0, &rng);
-        msm_large_g1((size_t)1 << lg, SC_BITS, 0, &rng);
-        msm_large_g1((size_t)1 << lg, SC_SMALL, CZ_CUDA_MSM_GENERAL, &rng);
-    }
-}
+/* the large sizes' cases per group: G1 the bit path's and small
+   scalars' (the general path forced), G2 one hot bucket */
+typedef struct {
+    int kind;
+    unsigned flags;
+} large_case;
+static const large_case k_large_g1[] = {
+    {SC_RANDOM, 0}, {SC_BITS, 0}, {SC_SMALL, CZ_CUDA_MSM_GENERAL}};
+static const large_case k_large_g2[] = {{SC_RANDOM, 0}, {SC_EQUAL, 0}};
 
-static void test_msm_g2(void **state)
-{
-    (void)state;
-    cz_rng rng;
-    cz_test_rng(&rng);
-    static const size_t small[] = {1, 2, 3, 8, 128, 129, 1000, 1024};
-    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)
-        msm_size_g2(small[k], 1, 1, &rng);
-    msm_windows_g2(3000, &rng);
-    unsigned top = env_log("CZ_TEST_BN254_MSM_LOG");
-    if (top >= 16)
-        msm_size_g2((size_t)1 << 16, 1, 0, &rng);
-    for (unsigned lg = 17; lg <= top; lg++) {
-        if (lg != 20 && lg != top)
-            continue;
-        msm_large_g2((size_t)1 << lg, SC_RANDOM, 0, &rng);
-        msm_large_g2((size_t)1 << lg, SC_EQUAL, 0, &rng);
+/* sizes 1 .. 1024 with every kind of scalars and the edge points, forced
+   windows at 3000, 2^16, then the large cases at 2^20 and the top size */
+#define TEST_MSM(G)                                                                            \
+    static void test_msm_##G(void **state)                                                     \
+    {                                                                                          \
+        (void)state;                                                                           \
+        cz_rng rng;                                                                            \
+        cz_test_rng(&rng);                                                                     \
+        static const size_t small[] = {1, 2, 3, 8, 128, 129, 1000, 1024};                      \
+        for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)                            \
+            msm_size_##G(small[k], 1, 1, &rng);                                                \
+        msm_windows_##G(3000, &rng);                                                           \
+        unsigned top = env_log("CZ_TEST_BN254_MSM_LOG");                                       \
+        if (top >= 16)                                                                         \
+            msm_size_##G((size_t)1 << 16, 1, 0, &rng);                                         \
+        for (unsigned lg = 17; lg <= top; lg++) {                                              \
+            if (lg != 20 && lg != top)                                                         \
+                continue;                                                                      \
+            for (size_t k = 0; k < sizeof k_large_##G / sizeof k_large_##G[0]; k++)            \
+                msm_large_##G((size_t)1 << lg, k_large_##G[k].kind, k_large_##G[k].flags,      \
+                              &rng);                                                           \
+        }                                                                                      \
     }
-}
+TEST_MSM(g1)
+TEST_MSM(g2)
 
 static void test_msm_empty(void **state)
 {
