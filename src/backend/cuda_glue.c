@@ -2509,22 +2509,18 @@ cz_status cz_cuda_bn254_groth16_prove_dev(cz_cuda_ctx *ctx, cz_bn254_proof *out,
         tm = &tl;
     memset(tm, 0, sizeof *tm);
     snprintf(tm->tier, sizeof tm->tier, dk ? "resident" : "streamed");
-    if (!ctx || !out || !key || !w)
+    if (!ctx)
         return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    cz_status st = cz_bn254_groth16_prove_check(out, key, w, err, err_len);
+    if (st)
+        return st;
     const size_t n = key->domain_size, npub = key->n_public, nv = key->n_vars;
-    if (key->qa.n_rows != n || key->qb.n_rows != n || !key->qa.row_ptr || !key->qb.row_ptr)
-        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
-                          "the key was loaded without its matrices");
-    if (key->log_n > 28 || nv < npub + 1)
-        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "a key of 2^%u rows, %u of %u public",
-                          key->log_n, (unsigned)npub, (unsigned)nv);
     if (dk && (dk->n_vars != nv || dk->n_public != npub || dk->domain_size != n || !dk->a.dev ||
                !dk->b1.dev || !dk->b2.dev || !dk->c.dev || !dk->h.dev))
         return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
                           "the device key is not this key's (%u variables, %u public, domain %u "
                           "on the device)", dk->n_vars, dk->n_public, dk->domain_size);
     double t0 = bn254_now_ms(), t;
-    cz_status st = CZ_OK;
     cz_bn254_ntt_domain *dom = NULL;
     cz_cuda_buf abc[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}}, hb = {NULL, 0}, wd = {NULL, 0};
     const bool dev_abc = dk && dk->ra.dev && dk->rb.dev;

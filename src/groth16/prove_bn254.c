@@ -104,6 +104,21 @@ static void wipe_free(void *p, size_t bytes)
     }
 }
 
+cz_status cz_bn254_groth16_prove_check(const void *out, const cz_bn254_zkey *key,
+                                       const cz_bn254_fr *w, char *err, size_t err_len)
+{
+    if (!out || !key || !w)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    const size_t n = key->domain_size;
+    if (key->qa.n_rows != n || key->qb.n_rows != n || !key->qa.row_ptr || !key->qb.row_ptr)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
+                          "the key was loaded without its matrices");
+    if (key->log_n > 28 || key->n_vars < key->n_public + 1)
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "a key of 2^%u rows, %u of %u public",
+                          key->log_n, key->n_public, key->n_vars);
+    return CZ_OK;
+}
+
 cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
                                  const cz_bn254_fr *w, cz_threadpool *pool,
                                  const cz_bn254_fr *rs, cz_prove_timings *tm, char *err,
@@ -114,15 +129,12 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
         tm = &tl;
     memset(tm, 0, sizeof *tm);
     snprintf(tm->tier, sizeof tm->tier, "host");
-    if (!out || !key || !w)
-        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    cz_status st = cz_bn254_groth16_prove_check(out, key, w, err, err_len);
+    if (st)
+        return st;
     const size_t n = key->domain_size;
-    if (key->qa.n_rows != n || key->qb.n_rows != n || !key->qa.row_ptr || !key->qb.row_ptr)
-        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
-                          "the key was loaded without its matrices");
     const size_t npub = key->n_public;
     double t0 = now_ms(), t;
-    cz_status st = CZ_OK;
     cz_bn254_fr *a = NULL, *b = NULL, *c = NULL;
     cz_bn254_g1_jac pa, pb1, pc, ph;
     cz_bn254_g2_jac pb2;

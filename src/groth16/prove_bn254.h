@@ -5,7 +5,8 @@
  * DESIGN. Both provers start with a, b, c on the domain from the key's
  * matrices on the host (two sparse matrix-vector products and the product
  * c = a .* b, rows in parallel chunks of the pool); the one function here
- * does it for both, so the two stay the same proof for the same r, s.
+ * does it for both, so the two stay the same proof for the same r, s;
+ * and the one check of their arguments.
  */
 #ifndef CZ_GROTH16_PROVE_BN254_H
 #define CZ_GROTH16_PROVE_BN254_H
@@ -20,5 +21,12 @@
 void cz_bn254_groth16_eval_abc(cz_bn254_fr *a, cz_bn254_fr *b, cz_bn254_fr *c,
                                const cz_bn254_zkey *key, const cz_bn254_fr *w,
                                cz_threadpool *pool);
+
+/* The arguments both provers refuse alike: CZ_OK, or CZ_ERR_ARG with a
+   message for a NULL out, key or w, a key loaded without its matrices
+   (qa, qb of domain_size rows), fewer variables than public inputs + 1,
+   or a domain past 2^28 (the 2-adicity of r). */
+cz_status cz_bn254_groth16_prove_check(const void *out, const cz_bn254_zkey *key,
+                                       const cz_bn254_fr *w, char *err, size_t err_len);
 
 #endif
