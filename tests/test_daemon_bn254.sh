@@ -6,8 +6,10 @@
 # snarkjs's verifier and cuzk verify, its proof JSON has the fields of
 # `cuzk prove`'s in the same order, its /vk is snarkjs's; a witness of the
 # other curve is refused (4xx naming the curve) or fails its job by path;
-# a BLS12-381 job in the same daemon still proves, and only it keeps the
-# device (the host model in a -DCUZK_CUDA=MODEL build) busy.
+# a BLS12-381 job in the same daemon still proves. Where the backend is
+# cuda (the host model in a -DCUZK_CUDA=MODEL build), both keys are
+# resident on the device and the bn128 jobs prove there too; on the CPU
+# backend they leave the device idle.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cz_init
@@ -36,6 +38,7 @@ for w in small small_2 small_3; do
     id=$(api POST /v1/proofs -H 'Content-Type: application/json' \
         -d "{\"key\":\"bn\",\"witness_path\":\"$BN/$w.wtns\"}" | jq -r .job_id)
     j=$(cz_await "$id")
+    [ -n "${bn_first:-}" ] || bn_first=$id
     n=$((n + 1))
     cz_check "$w.wtns by path: done" test "$(jq -r .status <<<"$j")" = "done" || echo "$j" >&2
     jq .proof <<<"$j" >"$TMP/proof-$n.json"
@@ -113,11 +116,22 @@ api POST /v1/proofs -H 'Content-Type: application/json' --data-binary "@$TMP/por
 cz_check "a porep job naming the bn128 key: 400 naming BN254" \
     test "$(code)" = 400 -a -n "$(grep -o 'BN254' "$TMP/.body")" || cat "$TMP/.body" >&2
 
-# ---- the device: untouched by bn128 proofs, busy with BLS12-381 ones -----------------------
+# ---- the device: bn128 proofs on it where the backend is cuda, else on the CPU -------------
 st=$(api GET /v1/status)
 echo "device 0: $(jq -c '.devices[0] | {backend, busy_ms}' <<<"$st")"
-cz_check "after the bn128 jobs the device has not been busy (they prove on the CPU)" \
-    test "$(jq -r '.devices[0].busy_ms == 0' <<<"$st")" = true
+if [ "$(jq -r '.devices[0].backend' <<<"$st")" = cuda ]; then
+    # keys of both curves resident at once, made so when loaded
+    cz_check "with a cuda backend both keys are resident on the device" \
+        test "$(api GET /v1/keys | jq -r '[.[] | "\(.id)=\(.gpu)"] | sort | join(" ")')" = \
+        "bn=resident small=resident"
+    cz_check "the bn128 jobs kept the device busy (they prove on it)" \
+        test "$(jq -r '.devices[0].busy_ms > 0' <<<"$st")" = true
+    cz_check "the bn128 proof by path found its key resident" \
+        test "$(jq -r .timings_ms.prove_detail.tier <<<"$(cz_await "$bn_first")")" = resident
+else
+    cz_check "after the bn128 jobs the CPU device has not been busy (they prove on the engine's pool)" \
+        test "$(jq -r '.devices[0].busy_ms == 0' <<<"$st")" = true
+fi
 
 # ---- BLS12-381 in the same daemon -------------------------------------------------------
 id=$(api POST "/v1/proofs?key=small" -H 'Content-Type: application/octet-stream' \
