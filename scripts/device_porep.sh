@@ -117,6 +117,12 @@ daemon_batch() { # NAME COPIES JOBS EXTRA-SET...
     echo "$name: proofs verified by cuzk verify: $good ok, $bad failed (vk $vk)"
     [ $bad -eq 0 ] && [ $good -gt 0 ] || rc=1
     "${B[@]}" status >"$OUT/status-$name.json" 2>&1
+    # the witness queue's cap (most witnesses seen waiting) and the key's upload at preload
+    "${B[@]}" metrics 2>/dev/null | grep -E "^cuzk_witness_(waiting_max|queue_cap|cap_waits_total) " |
+        tr '\n' ' ' | sed "s/^/$name: /"
+    echo
+    grep -E "resident on device|stays on the host for device|upload to device" "$OUT/cuzkd-$name.log" |
+        sed "s/^/$name: /"
     "${B[@]}" timeline --svg "$OUT/timeline-$name.svg" | tail -2
     grep -E "^Vm(HWM|RSS)" /proc/$dpid/status | tr '\n' ' ' | sed "s/^/$name: cuzkd /"
     echo
