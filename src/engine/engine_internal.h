@@ -40,7 +40,8 @@ typedef struct key {
     char id[128];
     char path[PATH_MAX];
     /* A key is of one curve: BLS12-381 (zkey, vk) or, with bn254 set, a
-       snarkjs bn128 key (bzkey, bvk), proven on the CPU. n_vars, n_public
+       snarkjs bn128 key (bzkey, bvk), proven on the GPU where the backend
+       proves bn128 (prove_bn254), else on the CPU. n_vars, n_public
        and domain_size are the key's, whichever curve. */
     int bn254;
     cz_zkey *zkey;
