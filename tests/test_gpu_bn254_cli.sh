@@ -15,7 +15,9 @@
 #   - over the model only, a device failure in the middle of the proof
 #     (an error, a sticky fault, the card out of memory) is said on stderr
 #     and the proof is made on the CPU: it verifies.
-# Skips (77) without a CUDA build and a device, or without node/snarkjs.
+# Skips (77) without a CUDA build and a device. Without node and the npm
+# oracles (scripts/setup.sh) it says so and checks with cuzk verify only,
+# leaving the circom2 chain out.
 source "$(dirname "$0")/lib.sh"
 cz_init
 
@@ -25,7 +27,13 @@ if [ -z "$ND" ] || [ "$ND" = 0 ]; then
     echo "SKIPPED: no CUDA device ($(tail -1 <<<"$VER"))"
     exit 77
 fi
-cz_need_oracle
+# without node and the npm oracles (a GPU machine may lack them) cuzk
+# verify alone checks the proofs, and the circom2 case is left out: said
+ORACLE=1
+if ! (cz_need_oracle >/dev/null); then
+    ORACLE=0
+    echo "note: node/snarkjs/circom2 missing: proofs checked by cuzk verify only, no 2^15 chain"
+fi
 MODEL=0
 grep -q "model" <<<"$VER" && MODEL=1
 
@@ -36,7 +44,7 @@ d=$TMP
 
 # both RC DESC VK PUBLIC PROOF: snarkjs and cuzk verify give RC.
 both() {
-    cz_expect "$1" "snarkjs: $2" snarkjs groth16 verify "$3" "$4" "$5"
+    [ "$ORACLE" = 0 ] || cz_expect "$1" "snarkjs: $2" snarkjs groth16 verify "$3" "$4" "$5"
     cz_expect "$1" "cuzk: $2" "$CUZK" verify "$3" "$4" "$5"
 }
 
@@ -65,8 +73,10 @@ for i in 2 3; do
     cz_check "  on the GPU (got $DEV)" test "$DEV" = cuda
     both 0 "accepts the GPU's proof of small_$i.wtns" "$VK" "$d/s${i}_public.json" "$d/s${i}_proof.json"
 done
-cz_jsedit bn254 "$d/s1_proof.json" "$d/t_c.json" 'p.pi_c[1] = neg(p.pi_c[1]);'
-both 1 "refuse the GPU's proof with -C" "$VK" "$d/s1_public.json" "$d/t_c.json"
+if [ "$ORACLE" = 1 ]; then
+    cz_jsedit bn254 "$d/s1_proof.json" "$d/t_c.json" 'p.pi_c[1] = neg(p.pi_c[1]);'
+    both 1 "refuse the GPU's proof with -C" "$VK" "$d/s1_public.json" "$d/t_c.json"
+fi
 both 1 "refuse it with another witness's public inputs" "$VK" "$d/s2_public.json" "$d/s1_proof.json"
 cz_expect 0 "a second GPU proof of small.wtns" "$CUZK" prove --quiet --device cuda "$ZK" \
     "$B/small.wtns" "$d/s1b_proof.json" "$d/s1b_public.json"
@@ -78,7 +88,9 @@ cz_check "  the 2^7 key on the CPU (got $DEV)" test "$DEV" = cpu
 cz_check "  ... saying why" grep -q "device cpu, .* (auto: domain 128 is below 32768" <<<"$RUN_ERR"
 both 0 "accept auto's proof" "$VK" "$d/a1_public.json" "$d/a1_proof.json"
 steps=$(cz_chain_steps 15)
-if cz_make_chain "$d/chain" "$steps" bn128; then
+if [ "$ORACLE" = 0 ]; then
+    :
+elif cz_make_chain "$d/chain" "$steps" bn128; then
     cz_pass "circom2 Chain($steps) for bn128 and its witness"
     cz_expect 0 "cuzk setup of the 2^15 chain (bn128)" "$CUZK" setup --quiet --seed 9 \
         "$d/chain/chain.r1cs" "$d/chain.zkey" "$d/chain_vk.json"
