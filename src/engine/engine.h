@@ -17,6 +17,9 @@
  *     -> prove workers (device lock held around the backend's kernels)
  *     -> self-check + JSON on the same worker, lock released -> done
  *
+ * The witness stage runs at most witness_queue_per_gpu witnesses per
+ * prove worker ahead of the prove workers (made or waiting), so witnesses
+ * made faster than they are proven do not pile up in host memory.
  * Priorities are critical > high > normal > low, FIFO within a level, in
  * both queues. Before a job enters the witness stage it reserves its host
  * memory (witness + prover scratch, estimated from the key); a job that
@@ -25,7 +28,9 @@
  * in use, loading a key that does not fit evicts idle keys least recently
  * used first. Keys come from files (.zkey, .czk) or are made in memory
  * from a native circuit preset (a development key, its fixed-base work on
- * the first device). Each device has one lock that its workers share, so two
+ * the first device). On a GPU backend a key, of either curve, is made
+ * resident on the devices as soon as it is in (a thread under each
+ * device's lock), so that its first proof does not carry the upload. Each device has one lock that its workers share, so two
  * workers never stage into the same card at once (the seeds' lesson); the
  * next worker's witness is parsed while the current one proves. Decoded
  * witnesses live in a pool of host buffers pinned on the devices
