@@ -30,8 +30,9 @@
  * from a native circuit preset (a development key, its fixed-base work on
  * the first device). On a GPU backend a key, of either curve, is made
  * resident on the devices as soon as it is in (a thread under each
- * device's lock), so that its first proof does not carry the upload. Each device has one lock that its workers share, so two
- * workers never stage into the same card at once (the seeds' lesson); the
+ * device's lock), so that its first proof does not carry the upload.
+ * Each device has one lock that its workers share, so two workers never
+ * stage into the same card at once (the seeds' lesson); the
  * next worker's witness is parsed while the current one proves. Decoded
  * witnesses live in a pool of host buffers pinned on the devices
  * (hostpool.h), reused across jobs; its free buffers count against the
