@@ -458,9 +458,19 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
         if (c > 16)
             c = 16;
+        /* with the flat accumulation, wider windows pay at 2^27 (c = 16:
+           991 ms, 18: 972, 19: 919, 20: 898; docs/PERF.md) */
+        if (F::DEG == 1 && lg >= 26) {
+            /* where the arena has room for its buckets and levels (about
+               2.4 GB at c = 20), so a streamed proof's arena keeps c = 16 */
+            const unsigned cb = (unsigned)czd_msm_knob("CUZK_MSM_C_BIG", 20);
+            const size_t nbig = ((size_t)C::SCALAR_BITS / cb + 2) << (cb - 1);
+            if (cb >= 2 && cb <= 22 && nbig * sizeof(X) * 2 < sc.left() / 8)
+                c = cb;
+        }
     }
-    if (c < 2 || c > 20)
-        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
+    if (c < 2 || c > 22)
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", c);
     /* signed digits: the top window needs a spare bit for the carry */
     constexpr unsigned SB = C::SCALAR_BITS;
     const unsigned nwin = SB % c ? (SB + c - 1) / c : SB / c + 1;
@@ -480,11 +490,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     CZD_TAKE(ctx, sc, X, buckets, nbuckets);
     /* the window sums: by levels (P parts a window in all levels, two
        buffers for the levels' S), or k_bucket_segments (P parts) */
-    /* by levels only on request (CUZK_MSM_REDUCE=1): bit-exact on the
-       H200 and faster (docs/PERF.md), but its two level buffers made the
-       2^20 MSM in test_gpu_msm's 420 MiB arena run out of memory; writing
+    /* by levels from c = 18 (CUZK_MSM_REDUCE=0/1 forces either): bit-exact
+       on the H200 and faster where windows are wide (k_bucket_segments'
+       double-and-add by the segment's offset grows with c: 55.6 ms of a
+       2^27 MSM at c = 20), but its two level buffers made the 2^20 MSM in
+       test_gpu_msm's 420 MiB arena run out of memory at c = 16; writing
        each level's S over its inputs would need no buffers */
-    const int by_levels = czd_msm_knob("CUZK_MSM_REDUCE", 0) != 0;
+    const int by_levels = czd_msm_knob("CUZK_MSM_REDUCE", c >= 18) != 0;
     const unsigned M = nbw < 4 ? nbw : 4;
     unsigned P = nbw / M, P0 = (nbw + 3) / 4;
     if (by_levels) {
@@ -877,8 +889,8 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         return CZ_OK;
     if (n >= ((size_t)1 << 31))
         return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
-    if (c != 0 && (c < 2 || c > 20))
-        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", c);
+    if (c != 0 && (c < 2 || c > 22))
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", c);
     if ((flags & CZD_MSM_GENERAL) && (flags & CZD_MSM_BITS))
         return czd_fail(ctx, CZ_ERR_ARG, "MSM: both the general and the bit path forced");
     const int plain = (flags & CZD_MSM_PLAIN) != 0;

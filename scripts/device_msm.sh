@@ -26,7 +26,9 @@
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
-# NTT_VARIANTS (names; "r3 r3v r3vs r3v1 r2v r2vs r2v10"), NTT_LOG (27).
+# NTT_VARIANTS (names; "r3 r3v r3vs r3v1 r2v r2vs r2v10"), NTT_LOG (27),
+# BN_SWEEP (BN254 G1 window sweep sizes in the bn254 phase; none), BN_PROVE
+# (log2 sizes of a bn128 proof with the key resident, e.g. 20; none).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-msm-out}
@@ -191,6 +193,20 @@ if has bn254; then
     CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 200 "$BIN/bench-gpu" --curve bn254 --reps 3 \
         >"$OUT/logs/bn254.jsonl" 2>"$OUT/logs/bn254.txt" || { rc=1; tail -5 "$OUT/logs/bn254.txt"; }
     grep -vE "^#" "$OUT/logs/bn254.txt" | head -40
+    if [ -n "${BN_PROVE:-}" ]; then
+        stamp "bn254 proof, key resident (bench-gpu --only prove --prove-log $BN_PROVE)"
+        CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 200 "$BIN/bench-gpu" --curve bn254 --only prove \
+            --prove-log "$BN_PROVE" --reps 5 >"$OUT/logs/bn254-prove.jsonl" 2>"$OUT/logs/bn254-prove.txt" ||
+            { rc=1; tail -5 "$OUT/logs/bn254-prove.txt"; }
+        grep -vE "^#" "$OUT/logs/bn254-prove.txt" | head -30
+    fi
+    for lg in ${BN_SWEEP:-}; do
+        stamp "bn254 window sweep 2^$lg"
+        CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --curve bn254 --only msm --msm-min "$lg" \
+            --msm-max "$lg" --wsweep "$lg" --reps 2 >"$OUT/logs/bn254-sweep-$lg.jsonl" \
+            2>"$OUT/logs/bn254-sweep-$lg.txt" || rc=1
+        grep -vE "^#" "$OUT/logs/bn254-sweep-$lg.txt" | head -20
+    done
 fi
 stamp "done rc=$rc"
 exit $rc

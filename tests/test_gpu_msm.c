@@ -5,7 +5,7 @@
  * 1000, 4097, 2^14 + 3, 2^17 - 1, 2^18), with edge cases: zero scalars,
  * r - 1, plain scalars >= r (2^256 - 1 among them), infinity points,
  * repeated points and a point next to its negation, every scalar equal
- * (one giant bucket), forced small windows, and a small arena that makes
+ * (one giant bucket), forced windows (2..22 bits), and a small arena that makes
  * the MSM run its windows in batches. Large sizes (2^22) use points of
  * known discrete logarithm made on the GPU: sum s_i P_i = (sum s_i d_i) G.
  * The bit-heavy path (scalars 0 dropped, 1 summed, the rest a compacted
@@ -211,7 +211,7 @@ static void test_g1_windows(void **state)
     check(cz_cuda_buf_alloc(g_ctx, &sb, n * sizeof *s));
     check(cz_cuda_upload(g_ctx, &pb, 0, p, n * sizeof *p));
     check(cz_cuda_upload(g_ctx, &sb, 0, s, n * sizeof *s));
-    for (unsigned c = 2; c <= 20; c++) {
+    for (unsigned c = 2; c <= 22; c++) {
         check(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, c));
         if (!cz_g1_jac_eq(&got, &want))
             fail_msg("G1 MSM with %u-bit windows differs from the CPU", c);
