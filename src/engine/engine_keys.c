@@ -1076,9 +1076,12 @@ cz_status cz_engine_key_evict(cz_engine *e, const char *id, char *err, size_t er
         return CZ_ERR_NOT_FOUND;
     }
     if (k->users > 0) {
-        int u = k->users;
+        int u = k->users, up = !strcmp(k->gpu, "uploading");
         pthread_mutex_unlock(&e->mu);
-        ce_set_err(err, err_len, "key '%s' is in use by %d job(s)", id, u);
+        if (up && u == 1)
+            ce_set_err(err, err_len, "key '%s' is being uploaded to the GPU; delete it once it is there", id);
+        else
+            ce_set_err(err, err_len, "key '%s' is in use by %d job(s)", id, u - up);
         return CZ_ERR_BUSY;
     }
     unlink_key_locked(e, k);
