@@ -1352,9 +1352,22 @@ size_t cz_cuda_arena_for_key(const cz_zkey *key)
     return key_bytes(key) + proof_scratch(key) + ((size_t)256 << 20);
 }
 
+/* A key made resident before its first proof (gpu_key_upload) is copied
+   through the pinned staging buffers of czd_copy_h2d_side, the host's
+   share on the global pool (pageable memory: ~6 GB/s by the driver's own
+   copy on the H200); a copy that fails that way is made again the plain
+   way. CUZK_GPU_KEY_STAGED=0: the plain copy. */
+static _Thread_local bool t_key_staged;
+
 static cz_status upload_array(gpu_be *g, cz_cuda_buf *b, const void *src, size_t bytes)
 {
     cz_status st = cz_cuda_buf_alloc(g->cu, b, bytes ? bytes : 1);
+    if (st == CZ_OK && bytes && t_key_staged) {
+        char err[256];
+        if (czd_copy_h2d_side(g->cu->d, b->dev, src, bytes, host_copy_par, err, sizeof err) == CZ_OK)
+            return CZ_OK;
+        cz_log(CZ_LOG_DEBUG, "cuda", "GPU %d: staged key copy failed (%s): plain copy", g->gpu, err);
+    }
     if (st == CZ_OK && bytes)
         st = cz_cuda_upload(g->cu, b, 0, src, bytes);
     return st;
@@ -2054,9 +2067,12 @@ static cz_status gpu_key_upload(cz_backend *be, const struct cz_zkey *key, cz_co
         return st;
     }
     gpu_key *k = NULL;
+    const char *staged = getenv("CUZK_GPU_KEY_STAGED");
     st = ensure_domain(g, key->log_n);
+    t_key_staged = !(staged && !strcmp(staged, "0"));
     if (st == CZ_OK)
         st = key_get(g, key, &k, &tm->upload_ms, &tm->h2d_bytes);
+    t_key_staged = false;
     if (st == CZ_ERR_NOMEM)
         st = CZ_ERR_UNSUPPORTED;
     snprintf(tm->tier, sizeof tm->tier, "%s",
