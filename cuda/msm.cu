@@ -458,9 +458,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
         if (c > 16)
             c = 16;
-        /* with the flat accumulation, wider windows pay at 2^27 (c = 16:
-           991 ms, 18: 972, 19: 919, 20: 898; docs/PERF.md) */
-        if (F::DEG == 1 && lg >= 26) {
+        /* with the flat accumulation (docs/PERF.md, H200): 2^20 c = 13
+           (12.3 ms against 13.6 at c = 16), 2^24 c = 20 (126.6 / 132.0),
+           2^26 c = 20 (445.4 / 500.6; BN254 206.8 / 239.0), 2^27 c = 20
+           (858 / 992); 2^22..2^23 not swept: c = 16 as before */
+        if (F::DEG == 1 && (lg == 20 || lg == 21))
+            c = lg - 7;
+        if (F::DEG == 1 && lg >= 24) {
             /* where the arena has room for its buckets and levels (about
                2.4 GB at c = 20), so a streamed proof's arena keeps c = 16 */
             const unsigned cb = (unsigned)czd_msm_knob("CUZK_MSM_C_BIG", 20);
@@ -494,16 +498,19 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        on the H200 and faster where windows are wide (k_bucket_segments'
        double-and-add by the segment's offset grows with c: 55.6 ms of a
        2^27 MSM at c = 20), but its two level buffers made the 2^20 MSM in
-       test_gpu_msm's 420 MiB arena run out of memory at c = 16; writing
-       each level's S over its inputs would need no buffers */
-    const int by_levels = czd_msm_knob("CUZK_MSM_REDUCE", c >= 18) != 0;
+       test_gpu_msm's 420 MiB arena run out of memory at c = 16, so by
+       default only where they take at most a quarter of what is free
+       after the buckets (a forced c = 22 in an 8 GiB arena: segments);
+       writing each level's S over its inputs would need no buffers */
     const unsigned M = nbw < 4 ? nbw : 4;
-    unsigned P = nbw / M, P0 = (nbw + 3) / 4;
-    if (by_levels) {
-        P = 0;
-        for (unsigned L = nbw; L > 0; L = (L + 3) / 4 - 1)
-            P += (L + 3) / 4;
-    }
+    const unsigned P0 = (nbw + 3) / 4;
+    unsigned Plev = 0;
+    for (unsigned L = nbw; L > 0; L = (L + 3) / 4 - 1)
+        Plev += (L + 3) / 4;
+    const size_t lev_bytes = ((size_t)nwin * (Plev + 2 * (size_t)P0) + 64) * sizeof(X);
+    const int by_levels =
+        czd_msm_knob("CUZK_MSM_REDUCE", c >= 18 && lev_bytes <= sc.left() / 4) != 0;
+    const unsigned P = by_levels ? Plev : nbw / M;
     CZD_TAKE(ctx, sc, X, red0, (size_t)nwin * P);
     CZD_TAKE(ctx, sc, X, red1, (size_t)nwin * ((P + 7) / 8));
     CZD_TAKE(ctx, sc, X, lev0, by_levels ? (size_t)nwin * P0 : 1);
