@@ -10,7 +10,10 @@
  * value = point index | sign << 31), zero digits get a sentinel key that
  * sorts last; CUB's radix sort on the key bits groups each bucket's points
  * together. Accumulation splits the sorted pairs into equal segments, one
- * thread each, so any distribution of digits costs the same: a run that
+ * thread each, so any distribution of digits costs the same; a thread adds
+ * one pair a step and stores its sum when the bucket changes (one flat
+ * loop: with a loop per run, a warp waited at every bucket change for the
+ * longest of its lanes' runs, 12-22 % of the MSM on the H200): a run that
  * lies inside one segment is written straight to its bucket, runs that
  * cross segment boundaries leave partial sums that a fix-up adds: a
  * segmented scan over the segments (log2 of their count in depth), so a
@@ -29,9 +32,10 @@
  * is sum_s T_s + 4 sum_s s S_s, and the last sum is the same problem over
  * the S_s, a quarter as long, so levels of the same kernel (each level's
  * T doubled twice more) leave only parts of weight 1 (k_window_level,
- * under CUZK_MSM_REDUCE=1), or (the default) each thread adds 4s S_s by
- * double-and-add; chunks of 8 of these are summed until at
- * most CZD_MSM_MAX_PARTS per window remain. Those go to the host, which
+ * the default from c = 18 where its buffers fit), or each thread adds 4s
+ * S_s by double-and-add (a cost that grows with c); chunks of 8 of these
+ * are summed until at most CZD_MSM_MAX_PARTS per window remain. Those go
+ * to the host, which
  * adds them and combines the windows by Horner (c doublings per window):
  * a few hundred serial point operations, which a single GPU thread runs
  * ~200 times slower than a CPU core (measured: a serial chain of 500 XYZZ
@@ -60,8 +64,9 @@
  * parallel and this file's build time stays BLS12-381's (the kernels
  * that are not templates are static, one copy in each).
  *
- * Work: n * nwin mixed adds (nwin = ceil(256/c)), 2^27 * 16 = 2^31 for
- * Groth16's H at PoRep scale (c = 16). Memory: 16 bytes per (scalar,
+ * Work: n * nwin mixed adds (nwin = ceil(255/c), one more when c divides
+ * 255), 2^27 * 13 for Groth16's H at PoRep scale (c = 20: 2^19 buckets a
+ * window, ~2.4 GB of buckets and levels). Memory: 16 bytes per (scalar,
  * window) pair (keys and values, double-buffered) for the windows of one
  * batch; windows are processed in batches of equal size that fit the arena
  * and CUB's 2^31 item limit.
@@ -445,10 +450,10 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
 {
     typedef czd_xyzz<F> X;
     if (c == 0) {
-        /* measured on the H200 (docs/PERF.md): for G1 from 2^20 to 2^26
-           points c = 16 is fastest (16 windows, the last one 15 bits
-           wide); wider windows add a window of carries only or more
-           buckets than they save, narrower ones add windows. G2's buckets
+        /* measured on the H200 (docs/PERF.md): with the accumulation's
+           loop per run, c = 16 was fastest for G1 from 2^20 to 2^26 (a
+           sharp minimum: the wait of a warp for its longest run, which the
+           flat loop removed; the rule below). G2's buckets
            cost 2.5x more to sum, so below 2^21 points it keeps narrower
            windows (c = 16 cost 87.7 ms at 2^20 against 80.8 for c = 11). */
         unsigned lg = czd_log2_ceil(n);
