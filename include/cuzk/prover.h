@@ -45,8 +45,9 @@ typedef struct {
 void cz_prover_opts_default(cz_prover_opts *opts);
 
 /* Load and validate a Groth16 .zkey, BLS12-381 or BN254 (snarkjs's "bn128",
-   told by the key's header; proved on the CPU: CZ_DEVICE_CUDA with a BN254
-   key is CZ_ERR_UNSUPPORTED for now). opts NULL: defaults. The
+   told by the key's header), proved on the device opts names (a GPU
+   fault during a proof: the CPU proves it, with a warning in the log).
+   opts NULL: defaults. The
    file is read into memory the prover owns: changing or truncating it
    afterwards does not affect the prover. Only a regular file is read (a
    FIFO or device is refused). */

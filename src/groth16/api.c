@@ -3,8 +3,9 @@
  * layers: key loading, witness parsing, the backend-driven prover, the
  * self-check and the JSON writers. The curve is the key's: a snarkjs bn128
  * key (told by its header, cz_zkey_bytes_are_bn254) makes a BN254 prover
- * on the CPU (groth16_bn254.h); CZ_DEVICE_CUDA with it is refused
- * (CZ_ERR_UNSUPPORTED: the GPU backend is BLS12-381's only for now).
+ * (groth16_bn254.h) on the device the options name, as for BLS12-381 keys:
+ * on the GPU through the backend's prove_bn254 (the key resident from the
+ * first proof), a device fault proved again on the CPU with a warning.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +15,22 @@
 #include "backend/cuda.h"
 #include "groth16/groth16.h"
 #include "groth16/groth16_bn254.h"
+#include "groth16/native.h"
 #include "groth16/verify_bn254.h"
 #include "io/binfile.h"
 #include "io/json.h"
+#include "util/log.h"
 
 struct cz_prover {
     cz_prover_opts opts;
     cz_zkey *key;
     cz_vk *vk;
     cz_backend *be;
-    /* a BN254 (bn128) key instead: key, vk and be stay NULL */
+    /* a BN254 (bn128) key instead: key and vk stay NULL, be is the device's
+       backend (NULL on the CPU), the key resident there by uid */
     cz_bn254_zkey *bkey;
     cz_bn254_vk *bvk;
+    uint64_t buid;
     cz_threadpool *pool; /* owned, for opts.threads > 1; NULL: global or one */
 };
 
@@ -36,12 +41,16 @@ void cz_prover_opts_default(cz_prover_opts *o)
     o->device = CZ_DEVICE_AUTO;
 }
 
-static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
+static const char *device_name(const cz_prover *p)
 {
     static const char *names[] = {"auto", "cpu", "cuda"};
-    const char *dev = (unsigned)p->opts.device <= 2 ? names[p->opts.device] : "?";
+    return (unsigned)p->opts.device <= 2 ? names[p->opts.device] : "?";
+}
+
+static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
+{
     cz_cuda_set_arena_cap(cz_cuda_arena_for_key(p->key)); /* share the card */
-    cz_status st = cz_backend_create(&p->be, dev, p->opts.threads, err, err_len);
+    cz_status st = cz_backend_create(&p->be, device_name(p), p->opts.threads, err, err_len);
     if (st)
         return st;
     st = cz_vk_from_zkey(&p->vk, p->key);
@@ -50,14 +59,12 @@ static cz_status finish_create(cz_prover *p, char *err, size_t err_len)
     return st;
 }
 
-/* A BN254 prover: the key, its vk, the threads. */
+/* A BN254 prover: the key, its vk, the threads, and (device cuda, or auto
+   where a GPU answers) the device's backend, whose prove_bn254 keeps the
+   key resident from the first proof on. */
 static cz_status create_bn254(cz_prover *p, const char *path, const void *zkey, size_t zkey_len,
                               const cz_zkey_load_opts *lo, char *err, size_t err_len)
 {
-    if (p->opts.device == CZ_DEVICE_CUDA)
-        return cz_io_fail(CZ_ERR_UNSUPPORTED, err, err_len, path ? path : "zkey",
-                          "a BN254 (bn128) key: the GPU backend proves BLS12-381 only for now "
-                          "(CZ_DEVICE_CPU or CZ_DEVICE_AUTO prove it on the CPU)");
     cz_status st = path ? cz_bn254_zkey_load_ex(&p->bkey, path, lo, err, err_len)
                         : cz_bn254_zkey_load_bytes(&p->bkey, zkey, zkey_len, "zkey",
                                                    p->opts.threads, err, err_len);
@@ -67,8 +74,14 @@ static cz_status create_bn254(cz_prover *p, const char *path, const void *zkey, 
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prover", "cannot start %u threads",
                           p->opts.threads);
     if ((st = cz_bn254_vk_from_zkey(&p->bvk, p->bkey)))
-        cz_io_fail(st, err, err_len, "prover", "out of memory");
-    return st;
+        return cz_io_fail(st, err, err_len, "prover", "out of memory");
+    if (p->opts.device != CZ_DEVICE_CPU) {
+        cz_cuda_set_arena_cap(cz_cuda_bn254_arena_for_key(p->bkey)); /* share the card */
+        if ((st = cz_backend_create(&p->be, device_name(p), p->opts.threads, err, err_len)))
+            return st;
+        p->buid = cz_zkey_new_uid();
+    }
+    return CZ_OK;
 }
 
 static cz_status prove_bn254(cz_prover *p, const void *wtns, size_t wtns_len, char **pj,
@@ -83,7 +96,17 @@ static cz_status prove_bn254(cz_prover *p, const void *wtns, size_t wtns_len, ch
     cz_threadpool *pool = p->pool ? p->pool : p->opts.threads == 1 ? NULL
                                                                   : cz_threadpool_global();
     cz_bn254_proof proof;
-    st = cz_bn254_groth16_prove(&proof, p->bkey, w, pool, NULL, NULL, err, err_len);
+    st = CZ_ERR_UNSUPPORTED;
+    if (p->be && p->be->prove_bn254) {
+        char derr[256] = "";
+        cz_core_timings ct;
+        st = p->be->prove_bn254(p->be, &proof, p->bkey, p->buid, w, pool, &ct, derr, sizeof derr);
+        if (st) /* a device fault (or a card short of memory): the CPU proves */
+            cz_log(CZ_LOG_WARN, "prover", "bn128 proof on the GPU failed (%s: %s); proving it on "
+                   "the CPU", cz_strerror(st), derr);
+    }
+    if (st)
+        st = cz_bn254_groth16_prove(&proof, p->bkey, w, pool, NULL, NULL, err, err_len);
     if (!st && p->opts.verify) {
         char e2[256];
         if (cz_bn254_groth16_verify(p->bvk, w + 1, p->bkey->n_public, &proof, e2, sizeof e2))
