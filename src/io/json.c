@@ -111,8 +111,8 @@ static cz_status curve_is_bls(const char *s, const char *name, char *err, size_t
         return CZ_OK;
     if (!strcmp(s, "bn128") || !strcmp(s, "bn254"))
         return cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
-                          "curve is %s (BN254), not BLS12-381 (cuzk verifies BN254 with "
-                          "a bn128 verification key and proves BLS12-381 only)", s);
+                          "curve is %s (BN254), not BLS12-381 (BN254 files go with a bn128 "
+                          "key and verification key)", s);
     return cz_io_fail(CZ_ERR_CURVE, err, err_len, name, "unknown curve \"%s\"", s);
 }
 

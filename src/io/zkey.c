@@ -159,9 +159,8 @@ static cz_status read_header(cz_zkey_info *info, const cz_binfile *f, char *err,
         if (eq) {
             info->bn254 = true;
             return cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
-                              "this key is for BN254 (bn128), not BLS12-381: cuzk prove "
-                              "and cuzkd take it on the CPU; the GPU backend is "
-                              "BLS12-381 only for now");
+                              "this key is for BN254 (bn128), not BLS12-381 (cuzk prove, "
+                              "cuzkd and the C API take it through their BN254 path)");
         }
     }
     if (n8q != 48)
