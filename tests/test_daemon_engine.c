@@ -492,7 +492,10 @@ static void test_key_preload_cuda(void **state)
 }
 
 /* Jobs submitted at once with the load (while the key may still be
-   uploading) complete, and the key was uploaded once. */
+   uploading) complete, and the key was uploaded once: by the load's
+   upload thread (then no proof carried it), or, where a job took the
+   device's lock first, by that job's proof alone (the thread then found
+   it resident and moved nothing). */
 static void test_key_preload_jobs_meanwhile(void **state)
 {
     (void)state;
@@ -505,15 +508,23 @@ static void test_key_preload_jobs_meanwhile(void **state)
     snprintf(wpath, sizeof wpath, "%s", w);
     for (int i = 0; i < 8; i++)
         submit(e, wpath, CZ_PRIO_NORMAL, ids[i]);
-    json_int_t key_bytes = 0, moved = 0;
+    json_int_t key_bytes = 0, h2d[8], least = -1;
     assert_string_equal(await_gpu(e, "small", &key_bytes), "resident");
     for (int i = 0; i < 8; i++) {
         assert_string_equal(await_job(e, ids[i]), "done");
         json_t *d = prove_detail(e, ids[i]);
-        moved += json_integer_value(json_object_get(d, "h2d_bytes")) >= key_bytes;
+        h2d[i] = json_integer_value(json_object_get(d, "h2d_bytes"));
         json_decref(d);
+        if (least < 0 || h2d[i] < least)
+            least = h2d[i];
     }
-    assert_int_equal(moved, 0); /* no proof carried the key */
+    /* a proof that carried the key moved its 85 KB beside a 3.6 KB witness */
+    int carried = 0;
+    for (int i = 0; i < 8; i++)
+        carried += h2d[i] > 4 * least;
+    print_message("upload thread moved %lld bytes; proofs that carried the key: %d\n",
+                  (long long)key_bytes, carried);
+    assert_int_equal(carried, key_bytes > 0 ? 0 : 1);
     cz_engine_destroy(e, 1000);
 }
 

@@ -571,8 +571,8 @@ static cz_status bn254_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin,
         if (wb > 16)
             wb = 16;
     }
-    if (wb < 2 || wb > 20)
-        return fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", wb);
+    if (wb < 2 || wb > 22)
+        return fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", wb);
     size_t xb = g1 ? sizeof(cz_bn254_g1_xyzz) : sizeof(cz_bn254_g2_xyzz);
     unsigned nw = 254 % wb ? (254 + wb - 1) / wb : 254 / wb + 1;
     size_t nbw = (size_t)1 << (wb - 1);
@@ -1300,8 +1300,8 @@ cz_status czd_msm(czd_ctx *ctx, int group, void *parts, unsigned *nwin, unsigned
         return st;
     unsigned wb = window_bits;
     size_t need = msm_scratch(group, n, &wb);
-    if (wb < 2 || wb > 20)
-        return fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..20", wb);
+    if (wb < 2 || wb > 22)
+        return fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", wb);
     if (need > ctx->arena_bytes - ctx->used)
         return fail(ctx, CZ_ERR_NOMEM, "device arena too small for an MSM of %zu points", n);
     NEED(ctx, dev_points, n * (group == 1 ? sizeof(cz_g1_affine) : sizeof(cz_g2_affine)),
