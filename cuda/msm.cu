@@ -191,6 +191,38 @@ __device__ __forceinline__ czd_affine<F> czd_load_point(const czd_affine<F> *pts
     return p;
 }
 
+/* acc += the point of pair value v (a point at infinity, which keys hold
+   for signals unused in A or B, is skipped). G1 inlined (no stack
+   traffic); G2's inlined form spills 800 bytes, so it keeps the call. */
+template <class F>
+__device__ __forceinline__ void czd_acc_add(czd_xyzz<F> &acc, const czd_affine<F> *pts, uint32_t v)
+{
+    czd_affine<F> q = czd_load_point<F>(pts, v);
+    if (q.is_inf())
+        return;
+    if constexpr (F::DEG == 1)
+        acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
+    else
+        acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
+}
+
+/* the sum of bucket k's run [rs, re) as far as segment t = [i0, i1) holds
+   it: the whole run to its bucket, else the part that continues into t
+   (first_part) or that continues past it (last_part), for the fix-up */
+template <class F>
+__device__ __forceinline__ void czd_store_run(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
+                                              czd_xyzz<F> *last_part, uint32_t k, size_t rs,
+                                              size_t re, size_t i0, size_t i1, size_t t,
+                                              const czd_xyzz<F> &acc)
+{
+    if (rs >= i0 && re <= i1)
+        buckets[k] = acc;
+    else if (rs < i0)
+        first_part[t] = acc;
+    else
+        last_part[t] = acc;
+}
+
 /* G1: 190 registers, 2 blocks of 128 per SM. Measured on the H200 and
    dropped (docs/PERF.md): 168 registers for 3 blocks (5-7 % slower), the
    next point's load issued before each addition (no gain). */
@@ -212,23 +244,9 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
         size_t rs = bstart[k], re = bend[k];
         size_t je = re < i1 ? re : i1;
         czd_xyzz<F> acc = czd_xyzz<F>::inf();
-        for (size_t j = i; j < je; j++) {
-            czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
-            if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
-                continue;
-            /* G1 inlined (190 registers, no stack traffic); G2's inlined
-               form spills 800 bytes, so it keeps the call */
-            if constexpr (F::DEG == 1)
-                acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
-            else
-                acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
-        }
-        if (rs >= i0 && re <= i1)
-            buckets[k] = acc;
-        else if (rs < i0)
-            first_part[t] = acc;
-        else
-            last_part[t] = acc;
+        for (size_t j = i; j < je; j++)
+            czd_acc_add<F>(acc, pts, vals[j]);
+        czd_store_run<F>(buckets, first_part, last_part, k, rs, re, i0, i1, t, acc);
         i = je;
     }
     if (i0 < total && (keys[i0] == sentinel || bstart[keys[i0]] == i0))
@@ -258,35 +276,18 @@ __global__ void k_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
     for (size_t j = i0; j < i1 && kcur != sentinel; j++) {
         const uint32_t k = keys[j];
         if (k != kcur) {
-            const size_t rs = bstart[kcur], re = bend[kcur];
-            if (rs >= i0 && re <= i1)
-                buckets[kcur] = acc;
-            else if (rs < i0)
-                first_part[t] = acc;
-            else
-                last_part[t] = acc;
+            czd_store_run<F>(buckets, first_part, last_part, kcur, bstart[kcur], bend[kcur], i0,
+                             i1, t, acc);
             acc = czd_xyzz<F>::inf();
             kcur = k;
             if (k == sentinel)
                 break;
         }
-        czd_affine<F> q = czd_load_point<F>(pts, vals[j]);
-        if (q.is_inf()) /* keys hold points at infinity (signals unused in A or B) */
-            continue;
-        if constexpr (F::DEG == 1)
-            acc = czd_xyzz<F>::add_affine_inline(acc, q.x, q.y);
-        else
-            acc = czd_xyzz<F>::add_affine(acc, q.x, q.y);
+        czd_acc_add<F>(acc, pts, vals[j]);
     }
-    if (kcur != sentinel) { /* the segment's last run reaches i1 */
-        const size_t rs = bstart[kcur], re = bend[kcur];
-        if (rs >= i0 && re <= i1)
-            buckets[kcur] = acc;
-        else if (rs < i0)
-            first_part[t] = acc;
-        else
-            last_part[t] = acc;
-    }
+    if (kcur != sentinel) /* the segment's last run reaches i1 */
+        czd_store_run<F>(buckets, first_part, last_part, kcur, bstart[kcur], bend[kcur], i0, i1,
+                         t, acc);
     if (keys[i0] == sentinel || bstart[keys[i0]] == i0)
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
