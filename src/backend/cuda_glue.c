@@ -1389,6 +1389,20 @@ static bool key_usable(const cz_zkey *key)
     return true;
 }
 
+
+/* Evicts resident keys, the newest first, until a key slot and `need`
+   bytes of the arena are free; 0 when even an empty device lacks them. */
+static int make_room(gpu_be *g, size_t need)
+{
+    while (g->nkeys > 0 && (g->nkeys == GPU_KEYS || cz_cuda_arena_free(g->cu) < need)) {
+        gpu_key *top = &g->keys[--g->nkeys];
+        cz_log(CZ_LOG_INFO, "cuda", "evicting key #%llu (%.1f MiB) from %s",
+               (unsigned long long)top->uid, top->bytes / 1048576.0, cz_cuda_device_name(g->cu));
+        key_free(g, top);
+    }
+    return cz_cuda_arena_free(g->cu) >= need;
+}
+
 /* The key's entry, loading it (and evicting keys loaded after the oldest
    that must go) when absent. NULL with CZ_ERR_UNSUPPORTED when it cannot
    be resident. */
@@ -1413,13 +1427,7 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
     size_t need = key_bytes(key) + proof_scratch(key);
     if (need > cz_cuda_arena_bytes(g->cu))
         return CZ_ERR_UNSUPPORTED;
-    while (g->nkeys > 0 && (g->nkeys == GPU_KEYS || cz_cuda_arena_free(g->cu) < need)) {
-        gpu_key *top = &g->keys[--g->nkeys];
-        cz_log(CZ_LOG_INFO, "cuda", "evicting key #%llu (%.1f MiB) from %s",
-               (unsigned long long)top->uid, top->bytes / 1048576.0, cz_cuda_device_name(g->cu));
-        key_free(g, top);
-    }
-    if (cz_cuda_arena_free(g->cu) < need)
+    if (!make_room(g, need))
         return CZ_ERR_UNSUPPORTED;
     double t = gpu_now_ms();
     gpu_key *k = &g->keys[g->nkeys];
@@ -2099,13 +2107,7 @@ static cz_status bn254_key_get(gpu_be *g, const cz_bn254_zkey *key, uint64_t uid
     size_t need = cz_cuda_bn254_arena_for_key(key);
     if (!need || need > cz_cuda_arena_bytes(g->cu))
         return CZ_ERR_UNSUPPORTED;
-    while (g->nkeys > 0 && (g->nkeys == GPU_KEYS || cz_cuda_arena_free(g->cu) < need)) {
-        gpu_key *top = &g->keys[--g->nkeys];
-        cz_log(CZ_LOG_INFO, "cuda", "evicting key #%llu (%.1f MiB) from %s",
-               (unsigned long long)top->uid, top->bytes / 1048576.0, cz_cuda_device_name(g->cu));
-        key_free(g, top);
-    }
-    if (cz_cuda_arena_free(g->cu) < need)
+    if (!make_room(g, need))
         return CZ_ERR_UNSUPPORTED;
     double t = gpu_now_ms();
     gpu_key *k = &g->keys[g->nkeys];
