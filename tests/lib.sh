@@ -44,6 +44,18 @@ cz_need_oracle() {
     fi
 }
 
+# cz_need_cuda: the CUDA backend's device count (cuzk --version) in ND, and
+# CZ_VERSION; skips the test (77), saying why, without a CUDA build and a
+# device (a real one or the host model's)
+cz_need_cuda() {
+    CZ_VERSION=$("$CUZK" --version)
+    ND=$(sed -n 's/^CUDA backend: .*, \([0-9]*\) device(s)$/\1/p' <<<"$CZ_VERSION")
+    if [ -z "$ND" ] || [ "$ND" = 0 ]; then
+        echo "SKIPPED: no CUDA device ($(tail -1 <<<"$CZ_VERSION"))"
+        exit 77
+    fi
+}
+
 snarkjs() { node "$NODE_MODULES/snarkjs/build/cli.cjs" "$@"; }
 # circom2 runs under WASI and sees only the working directory and its
 # ancestors: call it from the directory that holds the sources.

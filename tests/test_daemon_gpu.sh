@@ -11,14 +11,9 @@
 cz_init
 . "$(dirname "$0")/daemon_lib.sh"
 
-VER=$("$CUZK" --version)
-ND=$(sed -n 's/^CUDA backend: .*, \([0-9]*\) device(s)$/\1/p' <<<"$VER")
-if [ -z "$ND" ] || [ "$ND" = 0 ]; then
-    echo "SKIPPED: no CUDA device ($(tail -1 <<<"$VER"))"
-    exit 77
-fi
+cz_need_cuda
 MODEL=0
-if grep -q "host model" <<<"$VER"; then
+if grep -q "host model" <<<"$CZ_VERSION"; then
     MODEL=1
     export CUZK_GPU_MODEL_DEVICES=2
     ND=2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ctest: labels=unit timeout=400
+# ctest: labels=unit timeout=900
 # The farm end to end: three cuzkd on this machine as three hosts sharing
 # one private PostgreSQL (tests/pg_lib.sh). 60 proofs of the fixture key,
 # each proven exactly once, spread over the three, every one verified
@@ -60,10 +60,17 @@ on() {
     api "$@"
 }
 STOP_BAD=0
-stop_all() { # SIGTERM every host; STOP_BAD counts those that did not exit 0
-    local h
+stop_all() { # SIGTERM every host; STOP_BAD counts those that did not exit 0 (each named)
+    local h rc
     for h in "${!HPID[@]}"; do kill -TERM "${HPID[$h]}" 2>/dev/null; done
-    for h in "${!HPID[@]}"; do wait "${HPID[$h]}" 2>/dev/null || STOP_BAD=$((STOP_BAD + 1)); done
+    for h in "${!HPID[@]}"; do
+        rc=0
+        wait "${HPID[$h]}" 2>/dev/null || rc=$?
+        [ "$rc" = 0 ] && continue
+        STOP_BAD=$((STOP_BAD + 1))
+        echo "    host $h exited $rc on SIGTERM; the end of its log:"
+        tail -n 15 "$TMP/$h.log" | sed 's/^/      /'
+    done
     HPID=()
 }
 trap 'stop_all; cz_pg_stop; rm -rf "$TMP"' EXIT
@@ -460,7 +467,13 @@ else
     cz_check "  no host's memory grew by more than 24 MiB" test "$grow" = 0
 fi
 stop_all
+SAN_RE="AddressSanitizer|LeakSanitizer|runtime error"
+for f in "$TMP"/?.log; do # name any sanitizer report, with its first lines
+    grep -qE "$SAN_RE" "$f" || continue
+    echo "    sanitizer report in $(basename "$f"):"
+    grep -m1 -A25 -E "$SAN_RE" "$f" | sed 's/^/      /'
+done
 cz_check "every host stopped cleanly (exit 0 on SIGTERM, no sanitizer report)" \
-    eval 'test "$STOP_BAD" = 0 && ! grep -qE "AddressSanitizer|LeakSanitizer|runtime error" "$TMP"/?.log'
+    eval 'test "$STOP_BAD" = 0 && ! grep -qE "$SAN_RE" "$TMP"/?.log'
 echo "test_farm: $(($(date +%s) - T_START)) s"
 cz_finish

@@ -21,12 +21,7 @@
 source "$(dirname "$0")/lib.sh"
 cz_init
 
-VER=$("$CUZK" --version)
-ND=$(sed -n 's/^CUDA backend: .*, \([0-9]*\) device(s)$/\1/p' <<<"$VER")
-if [ -z "$ND" ] || [ "$ND" = 0 ]; then
-    echo "SKIPPED: no CUDA device ($(tail -1 <<<"$VER"))"
-    exit 77
-fi
+cz_need_cuda
 # without node and the npm oracles (a GPU machine may lack them) cuzk
 # verify alone checks the proofs, and the circom2 case is left out: said
 ORACLE=1
@@ -35,7 +30,7 @@ if ! (cz_need_oracle >/dev/null); then
     echo "note: node/snarkjs/circom2 missing: proofs checked by cuzk verify only, no 2^15 chain"
 fi
 MODEL=0
-grep -q "model" <<<"$VER" && MODEL=1
+grep -q "model" <<<"$CZ_VERSION" && MODEL=1
 
 B=$FIX/bn254
 VK=$B/small_vk.json

@@ -470,41 +470,47 @@ static cz_status bn254_field_op(czd_ctx *ctx, int field, int op, void *dev_out, 
     return CZ_OK;
 }
 
-#define BN254_GROUP(G, F)                                                                      \
-    static cz_status bn254_gen_##G(cz_bn254_##G##_affine *out, size_t n, const cz_bn254_fr *k, \
-                                   size_t m)                                                   \
+/* The test points of a group of either curve (FN the function, T the
+   group's prefix, FR its scalar type): B_j = k_j G; P_i = B_i (i < m),
+   else B_{i mod m} + B_{(i/m) mod m}; made in Jacobian form and brought to
+   affine 4096 at a time */
+#define GEN_POINTS(FN, T, FR)                                                                  \
+    static cz_status FN(T##_affine *out, size_t n, const FR *k, size_t m)                      \
     {                                                                                          \
         size_t chunk = 4096;                                                                   \
-        cz_bn254_##G##_affine *base = malloc(m * sizeof *base);                                \
-        cz_bn254_##G##_jac *tmp = malloc((m > chunk ? m : chunk) * sizeof *tmp), gen;          \
+        T##_affine *base = malloc(m * sizeof *base);                                           \
+        T##_jac *tmp = malloc((m > chunk ? m : chunk) * sizeof *tmp), gen;                     \
         if (!base || !tmp) {                                                                   \
             free(base);                                                                        \
             free(tmp);                                                                         \
             return CZ_ERR_NOMEM;                                                               \
         }                                                                                      \
-        cz_bn254_##G##_affine g;                                                               \
-        cz_bn254_##G##_generator(&g);                                                          \
-        cz_bn254_##G##_jac_from_affine(&gen, &g);                                              \
+        T##_affine g;                                                                          \
+        T##_generator(&g);                                                                     \
+        T##_jac_from_affine(&gen, &g);                                                         \
         for (size_t j = 0; j < m; j++) {                                                       \
             uint64_t s[4];                                                                     \
-            cz_bn254_fr_to_limbs(s, &k[j]);                                                    \
-            cz_bn254_##G##_jac_mul_var(&tmp[j], &gen, s, 4);                                   \
+            FR##_to_limbs(s, &k[j]);                                                           \
+            T##_jac_mul_var(&tmp[j], &gen, s, 4);                                              \
         }                                                                                      \
-        cz_bn254_##G##_jac_batch_to_affine(base, tmp, m);                                      \
+        T##_jac_batch_to_affine(base, tmp, m);                                                 \
         for (size_t i0 = 0; i0 < n; i0 += chunk) {                                             \
             size_t cnt = n - i0 < chunk ? n - i0 : chunk;                                      \
             for (size_t q = 0; q < cnt; q++) {                                                 \
                 size_t i = i0 + q;                                                             \
-                cz_bn254_##G##_jac_from_affine(&tmp[q], &base[i % m]);                         \
+                T##_jac_from_affine(&tmp[q], &base[i % m]);                                    \
                 if (i >= m)                                                                    \
-                    cz_bn254_##G##_jac_add_affine(&tmp[q], &tmp[q], &base[(i / m) % m]);       \
+                    T##_jac_add_affine(&tmp[q], &tmp[q], &base[(i / m) % m]);                  \
             }                                                                                  \
-            cz_bn254_##G##_jac_batch_to_affine(out + i0, tmp, cnt);                            \
+            T##_jac_batch_to_affine(out + i0, tmp, cnt);                                       \
         }                                                                                      \
         free(base);                                                                            \
         free(tmp);                                                                             \
         return CZ_OK;                                                                          \
-    }                                                                                          \
+    }
+
+#define BN254_GROUP(G, F)                                                                      \
+    GEN_POINTS(bn254_gen_##G, cz_bn254_##G, cz_bn254_fr)                                       \
     /* as msm_parts_g1 below: windows of 128 bits, two parts each */                           \
     static cz_status bn254_msm_parts_##G(cz_bn254_##G##_xyzz *parts,                           \
                                          const cz_bn254_##G##_affine *pts,                     \
@@ -729,44 +735,8 @@ cz_status czd_curve_test(czd_ctx *ctx, int group, void *dev_sum_madd, void *dev_
     return CZ_OK;
 }
 
-/* B_j = k_j G; P_i = B_i (i < m), else B_{i mod m} + B_{(i/m) mod m}; made
-   in Jacobian form and brought to affine 4096 at a time */
-#define GEN_POINTS(G)                                                                          \
-    static cz_status gen_##G(cz_##G##_affine *out, size_t n, const cz_fr *k, size_t m)         \
-    {                                                                                          \
-        size_t chunk = 4096;                                                                   \
-        cz_##G##_affine *base = malloc(m * sizeof *base);                                      \
-        cz_##G##_jac *tmp = malloc((m > chunk ? m : chunk) * sizeof *tmp), gen;                \
-        if (!base || !tmp) {                                                                   \
-            free(base);                                                                        \
-            free(tmp);                                                                         \
-            return CZ_ERR_NOMEM;                                                               \
-        }                                                                                      \
-        cz_##G##_affine g;                                                                     \
-        cz_##G##_generator(&g);                                                                \
-        cz_##G##_jac_from_affine(&gen, &g);                                                    \
-        for (size_t j = 0; j < m; j++) {                                                       \
-            uint64_t s[4];                                                                     \
-            cz_fr_to_limbs(s, &k[j]);                                                          \
-            cz_##G##_jac_mul_var(&tmp[j], &gen, s, 4);                                         \
-        }                                                                                      \
-        cz_##G##_jac_batch_to_affine(base, tmp, m);                                            \
-        for (size_t i0 = 0; i0 < n; i0 += chunk) {                                             \
-            size_t cnt = n - i0 < chunk ? n - i0 : chunk;                                      \
-            for (size_t q = 0; q < cnt; q++) {                                                 \
-                size_t i = i0 + q;                                                             \
-                cz_##G##_jac_from_affine(&tmp[q], &base[i % m]);                               \
-                if (i >= m)                                                                    \
-                    cz_##G##_jac_add_affine(&tmp[q], &tmp[q], &base[(i / m) % m]);             \
-            }                                                                                  \
-            cz_##G##_jac_batch_to_affine(out + i0, tmp, cnt);                                  \
-        }                                                                                      \
-        free(base);                                                                            \
-        free(tmp);                                                                             \
-        return CZ_OK;                                                                          \
-    }
-GEN_POINTS(g1)
-GEN_POINTS(g2)
+GEN_POINTS(gen_g1, cz_g1, cz_fr)
+GEN_POINTS(gen_g2, cz_g2, cz_fr)
 
 cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const void *k, size_t m)
 {
