@@ -733,7 +733,7 @@ static int cmd_prove_bn254(const cli *c)
     cz_blob wb;
     cz_bn254_fr *w = NULL;
     uint32_t nw = 0;
-    st = cz_blob_map(&wb, wtns_path, err, sizeof err);
+    st = cz_blob_map_whole(&wb, wtns_path, err, sizeof err);
     if (!st) {
         st = cz_bn254_wtns_parse(&w, &nw, wb.data, wb.len, wtns_path, key->n_vars, err,
                                  sizeof err);
@@ -864,7 +864,7 @@ static int cmd_prove(const cli *c0)
         st = cz_cli_circuit_witness(c->circuit, &co, key->n_vars, key->n_public, &w, &nw, cms,
                                     err, sizeof err);
     } else {
-        st = cz_blob_map(&wb, wtns_path, err, sizeof err);
+        st = cz_blob_map_whole(&wb, wtns_path, err, sizeof err);
         if (!st) {
             st = cz_wtns_parse(&w, &nw, wb.data, wb.len, wtns_path, key->n_vars, err, sizeof err);
             cz_blob_release(&wb);

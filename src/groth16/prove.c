@@ -31,6 +31,7 @@
 
 #include "groth16/groth16.h"
 #include "io/binfile.h"
+#include "util/mem.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
 
@@ -182,7 +183,7 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
             snprintf(tm->tier, sizeof tm->tier, "%s", ct.tier);
         st = CZ_OK; /* the key does not fit on the device: step by step */
     }
-    a = malloc(n * sizeof *a), b = malloc(n * sizeof *b), c = malloc(n * sizeof *c);
+    a = cz_alloc_big(n * sizeof *a), b = cz_alloc_big(n * sizeof *b), c = cz_alloc_big(n * sizeof *c);
     if (!a || !b || !c) {
         st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors", n);
         goto out;
@@ -226,7 +227,7 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
     size_t nb = key->n_vars;
     if (key->b_idx) {
         nb = key->n_b;
-        wbuf = malloc((nb ? nb : 1) * sizeof *wbuf);
+        wbuf = cz_alloc_big(nb * sizeof *wbuf);
         if (!wbuf) {
             st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for B's values");
             goto out;

@@ -25,6 +25,7 @@
 #include "msm/msm_bn254.h"
 #include "pairing/bn254_pairing.h"
 #include "poly/ntt_bn254.h"
+#include "util/mem.h"
 #include "util/rng.h"
 
 static double now_ms(void)
@@ -139,7 +140,7 @@ cz_status cz_bn254_groth16_prove(cz_bn254_proof *out, const cz_bn254_zkey *key,
     cz_bn254_g1_jac pa, pb1, pc, ph;
     cz_bn254_g2_jac pb2;
     cz_bn254_ntt_domain *dom = NULL;
-    a = malloc(n * sizeof *a), b = malloc(n * sizeof *b), c = malloc(n * sizeof *c);
+    a = cz_alloc_big(n * sizeof *a), b = cz_alloc_big(n * sizeof *b), c = cz_alloc_big(n * sizeof *c);
     if (!a || !b || !c) {
         st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove",
                         "out of memory for %zu-point vectors", n);

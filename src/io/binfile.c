@@ -7,6 +7,7 @@
  */
 #include "io/binfile.h"
 #include "field/constants.h"
+#include "util/mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -105,7 +106,7 @@ cz_status cz_file_open(int *fd_out, uint64_t *size_out, const char *path, char *
     return CZ_OK;
 }
 
-cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
+static cz_status blob_map(cz_blob *out, const char *path, int flags, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
     int fd;
@@ -122,7 +123,7 @@ cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
         return cz_io_fail(CZ_ERR_RANGE, err, err_len, path, "too large to map");
     }
     size_t len = (size_t)size;
-    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | flags, fd, 0);
     int e = errno;
     close(fd);
     if (m == MAP_FAILED)
@@ -134,6 +135,16 @@ cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
     return CZ_OK;
 }
 
+cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len)
+{
+    return blob_map(out, path, 0, err, err_len);
+}
+
+cz_status cz_blob_map_whole(cz_blob *out, const char *path, char *err, size_t err_len)
+{
+    return blob_map(out, path, cz_huge_pages() ? MAP_POPULATE : 0, err, err_len);
+}
+
 cz_status cz_blob_read_fd(cz_blob *out, int fd, uint64_t size, const char *name, char *err,
                           size_t err_len)
 {
@@ -143,7 +154,7 @@ cz_status cz_blob_read_fd(cz_blob *out, int fd, uint64_t size, const char *name,
     if (size > SIZE_MAX - 64)
         return cz_io_fail(CZ_ERR_RANGE, err, err_len, name, "too large to read");
     size_t len = (size_t)size;
-    uint8_t *buf = aligned_alloc(64, (len + 63) & ~(size_t)63);
+    uint8_t *buf = cz_alloc_big(len);
     if (!buf)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory reading %zu bytes", len);
     size_t got = 0;

@@ -50,6 +50,10 @@ cz_status cz_file_check_fd(int fd, uint64_t *size_out, const char *name, char *e
    file under it faults (SIGBUS) on the next access, so only a short-lived
    process that reads its own inputs should map. */
 cz_status cz_blob_map(cz_blob *out, const char *path, char *err, size_t err_len);
+/* The same for a file that is read whole (a key, a witness): every page
+   mapped in the one call (MAP_POPULATE), not a fault a page on first read;
+   as cz_blob_map under CUZK_HUGE_PAGES=0 (util/mem.h). */
+cz_status cz_blob_map_whole(cz_blob *out, const char *path, char *err, size_t err_len);
 /* Read a private copy of the open regular file `fd` of `size` bytes into
    64-byte aligned memory that the blob owns (writable through `owned`):
    later changes to the file cannot reach it. A file that is shorter or

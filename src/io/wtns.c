@@ -13,6 +13,7 @@
 #include "field/constants.h"
 #include "groth16/groth16.h"
 #include "io/binfile.h"
+#include "util/mem.h"
 #include "util/rng.h"
 
 static const uint64_t fr_p[4] = CZ_FR_P;
@@ -121,7 +122,7 @@ cz_status cz_wtns_parse(cz_fr **out, uint32_t *n_out, const uint8_t *data, size_
     cz_status st = cz_wtns_parse_into(NULL, 0, &count, data, len, name, expected_n, err, err_len);
     if (st)
         return st;
-    cz_fr *w = malloc((size_t)count * sizeof *w);
+    cz_fr *w = cz_alloc_big((size_t)count * sizeof *w);
     if (!w)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name ? name : "(witness bytes)",
                           "out of memory");

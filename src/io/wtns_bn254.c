@@ -15,6 +15,7 @@
 #include "curve/curves.h"
 #include "groth16/groth16_bn254.h"
 #include "io/binfile.h"
+#include "util/mem.h"
 #include "util/rng.h"
 
 void cz_bn254_wtns_free(cz_bn254_fr *w, uint32_t n)
@@ -105,7 +106,7 @@ cz_status cz_bn254_wtns_parse(cz_bn254_fr **out, uint32_t *n_out, const uint8_t 
         st = cz_io_fail(CZ_ERR_WITNESS, err, err_len, name, "witness is empty");
         goto out;
     }
-    w = malloc((size_t)count * sizeof *w);
+    w = cz_alloc_big((size_t)count * sizeof *w);
     if (!w) {
         st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
         goto out;

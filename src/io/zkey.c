@@ -337,7 +337,7 @@ cz_status cz_zkey_load_ex(cz_zkey **out, const char *path, const cz_zkey_load_op
     cz_zkey *key = new_key();
     if (!key)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory");
-    cz_status st = cz_blob_map(&key->blob, path, err, err_len);
+    cz_status st = cz_blob_map_whole(&key->blob, path, err, err_len);
     if (!st && opts->max_file_bytes && key->blob.len > opts->max_file_bytes)
         st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "%zu bytes, more than the %llu allowed",
                         key->blob.len, (unsigned long long)opts->max_file_bytes);

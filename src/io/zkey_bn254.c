@@ -211,7 +211,7 @@ cz_status cz_bn254_zkey_load_ex(cz_bn254_zkey **out, const char *path,
         if (st == CZ_ERR_RANGE)
             st = CZ_ERR_NOMEM;
     } else {
-        st = cz_blob_map(&key->blob, path, err, err_len);
+        st = cz_blob_map_whole(&key->blob, path, err, err_len);
         if (!st && opts->max_file_bytes && key->blob.len > opts->max_file_bytes)
             st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, path,
                             "%zu bytes, more than the %llu allowed", key->blob.len,

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "io/binfile.h"
+#include "util/mem.h"
 #include "util/threadpool.h"
 
 enum { ZK_HEADER = 1, ZK_GROTH = 2, ZK_IC = 3, ZK_COEFS = 4, ZK_A = 5, ZK_B1 = 6,
@@ -265,8 +266,8 @@ static cz_status read_coefs(ZK_KEY *key, const cz_bin_section *s, const ZK_OPTS 
     ZK_CSR *m[2] = {&key->qa, &key->qb};
     for (int k = 0; k < 2; k++) {
         m[k]->row_ptr = calloc((size_t)n + 1, sizeof *m[k]->row_ptr);
-        m[k]->col = malloc((nnz[k] ? nnz[k] : 1) * sizeof *m[k]->col);
-        m[k]->val = malloc((nnz[k] ? nnz[k] : 1) * sizeof *m[k]->val);
+        m[k]->col = cz_alloc_big(nnz[k] * sizeof *m[k]->col);
+        m[k]->val = cz_alloc_big(nnz[k] * sizeof *m[k]->val);
         if (!m[k]->row_ptr || !m[k]->col || !m[k]->val)
             return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory");
     }
@@ -323,7 +324,7 @@ static cz_status section_points(const void **out, ZK_KEY *key, const cz_bin_sect
         *out = q;
         return CZ_OK;
     }
-    void *c = aligned_alloc(64, (s->size + 63) & ~(size_t)63);
+    void *c = cz_alloc_big(s->size);
     if (!c)
         return cz_io_fail(CZ_ERR_NOMEM, err, err_len, name, "out of memory copying section %u",
                           s->id);

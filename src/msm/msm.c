@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "field/constants.h"
+#include "util/mem.h"
 
 static const uint64_t r_limbs[4] = CZ_FR_P;
 
@@ -68,7 +69,7 @@ cz_status cz_msm_prepare_(cz_msm_prep_ *p, const void *points, cz_msm_is_inf_fn_
 {
     memset(p, 0, sizeof *p);
     size_t m = n ? n : 1;
-    p->sc = malloc(m * sizeof *p->sc);
+    p->sc = cz_alloc_big(m * sizeof *p->sc);
     uint8_t *cls = malloc(m);
     if (!p->sc || !cls) {
         free(cls);

@@ -12,6 +12,7 @@
  * the classification, at the cost of one pass over n * 32 bytes.
  */
 #include "msm/msm_bn254_internal.h"
+#include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ cz_status cz_bn254_msm_prepare_(cz_msm_prep_ *p, const void *points, cz_msm_is_i
                                 const cz_bn254_fr *scalars, size_t n, cz_msm_scalar_form form,
                                 bool split, cz_threadpool *pool)
 {
-    cz_fr *plain = malloc((n ? n : 1) * sizeof *plain);
+    cz_fr *plain = cz_alloc_big(n * sizeof *plain);
     if (!plain) {
         memset(p, 0, sizeof *p);
         return CZ_ERR_NOMEM;

@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "msm/msm_internal.h"
+#include "util/mem.h"
 
 #ifndef MSM_BF
 #define MSM_BF cz_fp
@@ -1346,8 +1347,8 @@ cz_status G_(msm)(JAC *out, const AFF *points, const MSM_SC *scalars, size_t n,
 #if !IS_G2
         if (G_(glv_pays_)(prep.n_big, opts, threads)) {
             size_t m = 2 * prep.n_big;
-            cz_msm_prep_ ge = {malloc(m * sizeof *ge.sc), malloc(m * sizeof *ge.big), NULL, m, 0};
-            AFF *epts = malloc(m * sizeof *epts);
+            cz_msm_prep_ ge = {cz_alloc_big(m * sizeof *ge.sc), cz_alloc_big(m * sizeof *ge.big), NULL, m, 0};
+            AFF *epts = cz_alloc_big(m * sizeof *epts);
             if (!ge.sc || !ge.big || !epts) {
                 st = CZ_ERR_NOMEM;
             } else {

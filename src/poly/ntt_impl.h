@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/mem.h"
+
 #define COL_BUF_LOG 14  /* elements in a column group buffer: 2^14 = 512 KiB */
 
 static size_t tw_len(unsigned b, unsigned L)
@@ -102,7 +104,7 @@ cz_status NTT_(domain_create_ex)(NTT_DOM **out, unsigned log_n, cz_ntt_root root
 
     size_t len = tw_len(blk_log, log_n - blk_log);
     for (int dir = 0; dir < 2; dir++) {
-        d->tw[dir] = malloc(len * sizeof(FR));
+        d->tw[dir] = cz_alloc_big(len * sizeof(FR));
         if (!d->tw[dir]) {
             NTT_(domain_destroy)(d);
             return CZ_ERR_NOMEM;
@@ -301,7 +303,7 @@ static void ntt_core(const NTT_DOM *d, FR *a, int dir, cz_threadpool *pool)
     int nw = cz_threadpool_size(pool);
     while (C > 2 && (((size_t)1 << b) / C) < (size_t)(4 * nw))
         C /= 2; /* enough column groups to keep every thread busy */
-    FR *scratch = d->no_buffer ? NULL : malloc((size_t)nw * 2 * (C << L) * sizeof(FR));
+    FR *scratch = d->no_buffer ? NULL : cz_alloc_big((size_t)nw * 2 * (C << L) * sizeof(FR));
     if (!scratch) {
         col_inplace(a, tw + ((size_t)1 << b), tw + ((size_t)2 << b), b, L);
         return;
