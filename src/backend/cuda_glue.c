@@ -1389,7 +1389,6 @@ static bool key_usable(const cz_zkey *key)
     return true;
 }
 
-
 /* Evicts resident keys, the newest first, until a key slot and `need`
    bytes of the arena are free; 0 when even an empty device lacks them. */
 static int make_room(gpu_be *g, size_t need)
