@@ -1,35 +1,42 @@
 /*
  * fpmul_gpu.cu: throughput of the BLS12-381 Fp Montgomery product on the
- * GPU, on the IMAD pipe (czd_fp::mul, cuda/field.cuh), on the FP64 pipe
- * (czd_dfma::mont_mul, mont_mul_f, mont_mul_h of cuda/fp_dfma.cuh) and on
- * both at once, and of the MSM's XYZZ mixed addition
- * (czd_xyzz::add_affine_inline, cuda/ec.cuh) with each product.
+ * GPU, on the IMAD pipe (czd_fp::mul_cios, the interleaved form;
+ * czd_fp::mul and czd_fp::sqr, the separated form of cuda/mont.cuh), on the
+ * FP64 pipe (czd_dfma::mont_mul, mont_mul_f, mont_mul_h of
+ * cuda/fp_dfma.cuh) and on both at once, and of the MSM's XYZZ mixed
+ * addition (czd_xyzz::add_affine_inline, cuda/ec.cuh) with each product.
  *
  *   bench-fpmul [--seconds S] [--check-only] [--seed N]
  *
  * DESIGN. Each thread runs 1 to 4 independent chains (ILP; g_cfg lists
  * them) of (x, y) <- (x*y, x) (both operands change every step, so nothing
- * is hoisted out of the loop); the grid is as many 256-thread blocks as fit
- * on the device at once. Kinds: "imad" (every chain czd_fp::mul), "dfma",
- * "dfma_f", "dfma_h" (every chain mont_mul, mont_mul_f, mont_mul_h),
- * "mix_ilp[_f|_h]" (even chains IMAD, odd chains that DFMA product, in
- * every thread), "mix_warp[_f|_h]" (even warps IMAD, odd warps DFMA), and
- * "xyzz_*" (a chain of acc <- acc + Q_k mixed additions, 10 products each,
- * Q_k read from global memory as the MSM reads its bases; "xyzz_mix_warp*"
- * split by warp, "xyzz_split_h" with 5 of each addition's 10 products on
- * IMAD and 5 on mont_mul_h). Correctness first: every kernel runs on >= 2^16 chains
- * (edge values 0, 1, 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1, R mod
- * p crossed with each other, the rest random; XYZZ with threads forced
- * through the infinity, doubling and cancelling branches) and is compared
- * with the host (cz_fp_mul and the same formulas over cz_fp); a difference
- * is printed and the program exits 1. Then each kind is timed with
- * cudaEvents: one warm-up, then the median of 7 runs, sized so that all
- * the timing takes about --seconds. Prints a table (stderr) and one JSON
- * line per kind (stdout). fraction_of_imad_peak counts 588 32-bit
- * multiply-adds per product (czd_fp::mul's CIOS) against 64 IMAD per clock
- * per SM at the device's rated clock; fraction_of_fp64_peak counts the
- * kind's FP64 operations per product (VAR_FP64, averaged over its chains)
- * against 64 per clock per SM. Exit 77 without a GPU.
+ * is hoisted out of the loop; the square kinds: (x, y) <- (x^2, x)); the
+ * grid is as many 256-thread blocks as fit on the device at once. Kinds:
+ * "imad" (every chain czd_fp::mul_cios), "sos" (czd_fp::mul), "sqr_cios"
+ * (mul_cios(x, x)), "sqr" (czd_fp::sqr), "dfma", "dfma_f", "dfma_h"
+ * (every chain mont_mul, mont_mul_f, mont_mul_h), "mix_ilp[_f|_h]" (even
+ * chains IMAD, odd chains that DFMA product, in every thread),
+ * "mix_warp[_f|_h]" (even warps IMAD, odd warps DFMA), and "xyzz_*" (a
+ * chain of acc <- acc + Q_k mixed additions, 10 products each, Q_k read
+ * from global memory as the MSM reads its bases: "xyzz_cios" with
+ * mul_cios and squares as products, "xyzz_sqr" with mul_cios and
+ * mont.cuh's square, "xyzz_imad" with czd_fp as the MSM has it (mont.cuh's
+ * product and square); "xyzz_mix_warp*" split by warp, "xyzz_split_h" with
+ * 5 of each addition's 10 products on IMAD and 5 on mont_mul_h).
+ * Correctness first: every kernel runs on >= 2^16 chains (edge values 0, 1,
+ * 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1, R mod p crossed with
+ * each other, the rest random; XYZZ with threads forced through the
+ * infinity, doubling and cancelling branches) and is compared with the
+ * host (cz_fp_mul, cz_fp_sqr and the same formulas over cz_fp); a
+ * difference is printed and the program exits 1. Then each kind is timed
+ * with cudaEvents: one warm-up, then the median of 7 runs, sized so that
+ * all the timing takes about --seconds. Prints a table (stderr) and one
+ * JSON line per kind (stdout). fraction_of_imad_peak counts 588 32-bit
+ * multiply-adds per product (czd_fp::mul_cios) against 64 IMAD per clock
+ * per SM at the device's rated clock (for the other kinds, the same count:
+ * an equivalent, not their own); fraction_of_fp64_peak counts the kind's
+ * FP64 operations per product (VAR_FP64, averaged over its chains) against
+ * 64 per clock per SM. Exit 77 without a GPU.
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -55,20 +62,24 @@ extern "C" {
    (0 = czd_fp::mul on IMAD, 1 = mont_mul: DFMA with integer columns,
    2 = mont_mul_f: DFMA with FP64 columns, 3 = mont_mul_h: the hybrid) */
 enum { K_IMAD, K_DFMA, K_DFMAF, K_DFMAH, K_MIX_ILP, K_MIX_ILP_F, K_MIX_ILP_H, K_MIX_WARP, K_MIX_WARP_F,
-       K_MIX_WARP_H, K_COUNT };
-static const char *const kind_names[K_COUNT] = {"imad",      "dfma",      "dfma_f",   "dfma_h",
-                                                "mix_ilp",   "mix_ilp_f", "mix_ilp_h", "mix_warp",
-                                                "mix_warp_f", "mix_warp_h"};
+       K_MIX_WARP_H, K_SOS, K_SQR_CIOS, K_SQR, K_COUNT };
+static const char *const kind_names[K_COUNT] = {"imad",       "dfma",       "dfma_f",    "dfma_h",
+                                                "mix_ilp",    "mix_ilp_f",  "mix_ilp_h", "mix_warp",
+                                                "mix_warp_f", "mix_warp_h", "sos",       "sqr_cios",
+                                                "sqr"};
 /* FP64-pipe operations (DFMA + DADD) of one product of each variant, and
    DFMAs alone (cuda/fp_dfma.cuh; the PTX of the kernels has these counts) */
-static const double VAR_FP64[4] = {0, 392, 512, 456};
-static const double VAR_DFMA[4] = {0, 248, 248, 248};
-static const int IMAD_OPS = 588; /* czd_fp::mul, 32-bit multiply-adds */
+static const double VAR_FP64[7] = {0, 392, 512, 456, 0, 0, 0};
+static const double VAR_DFMA[7] = {0, 248, 248, 248, 0, 0, 0};
+static const int IMAD_OPS = 588; /* czd_fp::mul_cios, 32-bit multiply-adds */
 
 /* the variant of chain c in a thread of warp parity w */
 static __host__ __device__ constexpr int variant(int kind, int c, int w)
 {
     return kind == K_IMAD ? 0
+         : kind == K_SOS ? 4
+         : kind == K_SQR_CIOS ? 5
+         : kind == K_SQR ? 6
          : kind == K_DFMA ? 1
          : kind == K_DFMAF ? 2
          : kind == K_DFMAH ? 3
@@ -91,13 +102,20 @@ static __host__ __device__ constexpr int variant(int kind, int c, int w)
     } while (0)
 
 /* ---- kernels ---- */
-/* the product of variant v (a constant after unrolling: the other two
-   branches fold away) */
+/* the product of variant v (a constant after unrolling: the other
+   branches fold away); 4: the separated form (czd_fp::mul, mont.cuh),
+   5: a * a by CIOS, 6: czd_fp::sqr (a alone) */
 static CZD_INLINE czd_fp mulv(int v, const czd_fp &a, const czd_fp &b)
 {
     czd_fp t;
     if (v == 0)
+        t = czd_fp::mul_cios(a, b);
+    else if (v == 4)
         t = czd_fp::mul(a, b);
+    else if (v == 5)
+        t = czd_fp::mul_cios(a, a);
+    else if (v == 6)
+        t = czd_fp::sqr(a);
     else if (v == 1)
         czd_dfma::mont_mul(t.v, a.v, b.v);
     else if (v == 2)
@@ -159,7 +177,9 @@ static const struct {
              CFG(K_DFMAH, 1),     CFG(K_DFMAH, 2),     CFG(K_DFMAH, 3),      CFG(K_MIX_ILP, 2),
              CFG(K_MIX_ILP, 4),   CFG(K_MIX_ILP_F, 2), CFG(K_MIX_ILP_F, 4),  CFG(K_MIX_ILP_H, 2),
              CFG(K_MIX_ILP_H, 4), CFG(K_MIX_WARP, 2),  CFG(K_MIX_WARP, 3),   CFG(K_MIX_WARP_F, 2),
-             CFG(K_MIX_WARP_F, 3), CFG(K_MIX_WARP_H, 2), CFG(K_MIX_WARP_H, 3)};
+             CFG(K_MIX_WARP_F, 3), CFG(K_MIX_WARP_H, 2), CFG(K_MIX_WARP_H, 3), CFG(K_SOS, 2),
+             CFG(K_SOS, 4),        CFG(K_SQR_CIOS, 2),  CFG(K_SQR_CIOS, 4),   CFG(K_SQR, 2),
+             CFG(K_SQR, 4)};
 #undef CFG
 #define NCFG (int)(sizeof g_cfg / sizeof g_cfg[0])
 
@@ -256,6 +276,38 @@ __global__ void __launch_bounds__(BLOCK) k_xyzz_split(void *accv, const void *qv
     acc[tid] = p;
 }
 
+/* czd_fp with the interleaved (CIOS) product (KARA false) or mont.cuh's
+   (true), and a * a (SQR false) or mont.cuh's square (true):
+   czd_fp_alt<false, false> is czd_fp as it was before mont.cuh, and
+   xyzz_cios, xyzz_sqr and xyzz_imad (czd_fp itself) the MSM's addition
+   with the old product, with the new square alone, and with both */
+template <bool KARA, bool SQR>
+struct czd_fp_alt {
+    czd_fp f;
+    static CZD_INLINE czd_fp_alt wrap(const czd_fp &x)
+    {
+        czd_fp_alt r;
+        r.f = x;
+        return r;
+    }
+    static CZD_INLINE czd_fp_alt zero() { return wrap(czd_fp::zero()); }
+    static CZD_INLINE czd_fp_alt one() { return wrap(czd_fp::one()); }
+    CZD_INLINE bool is_zero() const { return f.is_zero(); }
+    CZD_INLINE bool eq(const czd_fp_alt &b) const { return f.eq(b.f); }
+    static CZD_INLINE czd_fp_alt add(const czd_fp_alt &a, const czd_fp_alt &b) { return wrap(czd_fp::add(a.f, b.f)); }
+    static CZD_INLINE czd_fp_alt sub(const czd_fp_alt &a, const czd_fp_alt &b) { return wrap(czd_fp::sub(a.f, b.f)); }
+    static CZD_INLINE czd_fp_alt dbl(const czd_fp_alt &a) { return add(a, a); }
+    static CZD_INLINE czd_fp_alt neg(const czd_fp_alt &a) { return wrap(czd_fp::neg(a.f)); }
+    static CZD_INLINE czd_fp_alt mul(const czd_fp_alt &a, const czd_fp_alt &b)
+    {
+        return wrap(KARA ? czd_fp::mul(a.f, b.f) : czd_fp::mul_cios(a.f, b.f));
+    }
+    static CZD_INLINE czd_fp_alt sqr(const czd_fp_alt &a) { return SQR ? wrap(czd_fp::sqr(a.f)) : mul(a, a); }
+    CZD_INLINE czd_fp_alt operator+(const czd_fp_alt &b) const { return add(*this, b); }
+    CZD_INLINE czd_fp_alt operator-(const czd_fp_alt &b) const { return sub(*this, b); }
+    CZD_INLINE czd_fp_alt operator*(const czd_fp_alt &b) const { return mul(*this, b); }
+};
+
 /* the XYZZ configurations: even warps' product, odd warps' product */
 typedef void (*xyzz_fn)(void *, const void *, int, int);
 static const struct {
@@ -263,7 +315,9 @@ static const struct {
     xyzz_fn fn;
     int v0, v1;
 } g_xcfg[] = {
-    {"xyzz_imad", k_xyzz<czd_fp, czd_fp>, 0, 0},
+    {"xyzz_cios", k_xyzz<czd_fp_alt<false, false>, czd_fp_alt<false, false>>, 0, 0}, /* before mont.cuh */
+    {"xyzz_sqr", k_xyzz<czd_fp_alt<false, true>, czd_fp_alt<false, true>>, 0, 0},     /* + its square */
+    {"xyzz_imad", k_xyzz<czd_fp, czd_fp>, 0, 0}, /* czd_fp: mont.cuh's product and square */
     {"xyzz_dfma", k_xyzz<czd_fp_dfma, czd_fp_dfma>, 1, 1},
     {"xyzz_dfma_f", k_xyzz<czd_fp_dfmaf, czd_fp_dfmaf>, 2, 2},
     {"xyzz_dfma_h", k_xyzz<czd_fp_dfmah, czd_fp_dfmah>, 3, 3},
@@ -439,8 +493,12 @@ static int check_chain(int c, cz_rng *rng)
     int bad = 0;
     for (int e = 0; e < total; e++) {
         cz_fp a = x[e], b = y[e], t;
+        const bool square = kind == K_SQR || kind == K_SQR_CIOS;
         for (int it = 0; it < CHECK_ITERS; it++) {
-            cz_fp_mul(&t, &a, &b);
+            if (square)
+                cz_fp_sqr(&t, &a);
+            else
+                cz_fp_mul(&t, &a, &b);
             b = a;
             a = t;
         }

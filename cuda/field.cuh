@@ -19,9 +19,11 @@
  * sppark and other CUDA field libraries; the GPU tests compare every
  * operation with the host code on random inputs to catch a broken chain).
  *
- * Costs (N limbs): mul = CIOS, N rows of (2N mad for a*b_i, 1 mul for the
- * quotient, 2N mad for q*m) = 4N^2 + N 32-bit multiply-adds (Fr 264, Fp 588);
- * sqr = mul; add/sub = 2N add-with-carry + N selects.
+ * Costs (N limbs, in 32-bit multiply-adds, a (lo, hi) pair counting 2):
+ * mul = mont.cuh's separated form, one level of Karatsuba (3N^2/2) and the
+ * reduction (2N^2 + N): Fr 232, Fp 516; sqr = the cross products once
+ * (N^2 + N) and the reduction: Fr 208, Fp 456; mul_cios, the interleaved
+ * form, 4N^2 + N: Fr 264, Fp 588. add/sub = 2N add-with-carry + N selects.
  */
 #ifndef CZ_CUDA_FIELD_CUH
 #define CZ_CUDA_FIELD_CUH
@@ -30,82 +32,9 @@
 
 #define CZD_INLINE __device__ __forceinline__
 
-/* ---- moduli (32-bit limbs of src/field/constants.h) ---- */
-struct czd_fr_params {
-    static constexpr int BITS = 255; /* the modulus's bit length */
-    static constexpr int N = 8;
-    static constexpr uint32_t N0 = 0xffffffffu; /* -r^-1 mod 2^32 */
-    static CZD_INLINE uint32_t p(int j)
-    {
-        constexpr uint32_t P[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
-                                   0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
-        return P[j];
-    }
-    static CZD_INLINE uint32_t one(int j) /* R mod r */
-    {
-        constexpr uint32_t O[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
-                                   0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
-        return O[j];
-    }
-};
-
-struct czd_fp_params {
-    static constexpr int BITS = 381; /* the modulus's bit length */
-    static constexpr int N = 12;
-    static constexpr uint32_t N0 = 0xfffcfffdu; /* -p^-1 mod 2^32 */
-    static CZD_INLINE uint32_t p(int j)
-    {
-        constexpr uint32_t P[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu,
-                                    0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u,
-                                    0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
-        return P[j];
-    }
-    static CZD_INLINE uint32_t one(int j) /* R mod p */
-    {
-        constexpr uint32_t O[12] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu,
-                                    0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u,
-                                    0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
-        return O[j];
-    }
-};
-
-/* BN254 ("bn128", src/field/bn254_constants.h in 32-bit limbs): both
-   moduli are 254-bit, m < 0.19 * 2^256 */
-struct czd_fr254_params {
-    static constexpr int BITS = 254; /* the modulus's bit length */
-    static constexpr int N = 8;
-    static constexpr uint32_t N0 = 0xefffffffu; /* -r^-1 mod 2^32 */
-    static CZD_INLINE uint32_t p(int j)
-    {
-        constexpr uint32_t P[8] = {0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u,
-                                   0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u};
-        return P[j];
-    }
-    static CZD_INLINE uint32_t one(int j) /* R mod r */
-    {
-        constexpr uint32_t O[8] = {0x4ffffffbu, 0xac96341cu, 0x9f60cd29u, 0x36fc7695u,
-                                   0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
-        return O[j];
-    }
-};
-
-struct czd_fp254_params {
-    static constexpr int BITS = 254; /* the modulus's bit length */
-    static constexpr int N = 8;
-    static constexpr uint32_t N0 = 0xe4866389u; /* -p^-1 mod 2^32 */
-    static CZD_INLINE uint32_t p(int j)
-    {
-        constexpr uint32_t P[8] = {0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u,
-                                   0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u};
-        return P[j];
-    }
-    static CZD_INLINE uint32_t one(int j) /* R mod p */
-    {
-        constexpr uint32_t O[8] = {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u,
-                                   0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
-        return O[j];
-    }
-};
+/* the moduli (czd_fr_params, czd_fp_params, czd_fr254_params,
+   czd_fp254_params) and the separated-form product */
+#include "mont.cuh"
 
 template <class P>
 struct czd_mont {
@@ -285,7 +214,9 @@ struct czd_mont {
         asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N - 1]));
         row_reduce(o, e);
     }
-    static CZD_INLINE czd_mont mul(const czd_mont &x, const czd_mont &y)
+    /* the interleaved (CIOS) product: the product before mont.cuh's
+       separated form, kept for bench-fpmul's comparison */
+    static CZD_INLINE czd_mont mul_cios(const czd_mont &x, const czd_mont &y)
     {
         static_assert(N % 2 == 0, "even/odd product needs an even limb count");
         uint32_t e[N], o[N];
@@ -311,7 +242,21 @@ struct czd_mont {
         reduce_once(r.v, t);
         return r;
     }
-    static CZD_INLINE czd_mont sqr(const czd_mont &a) { return mul(a, a); }
+    /* the product and the square in separated form (mont.cuh): Karatsuba
+       and the square's halved cross products, then the reduction. Same
+       bounds as mul_cios: a < m (or tiny, as from_mont's 1), any b. */
+    static CZD_INLINE czd_mont mul(const czd_mont &x, const czd_mont &y)
+    {
+        czd_mont r;
+        czd_mont_mul<P>(r.v, x.v, y.v);
+        return r;
+    }
+    static CZD_INLINE czd_mont sqr(const czd_mont &a)
+    {
+        czd_mont r;
+        czd_mont_sqr<P>(r.v, a.v);
+        return r;
+    }
 
     /* Montgomery form -> plain integer (a*R^-1 mod m, fully reduced, for
        any N-limb input a, since a < 2^(32N) < m*R). */
@@ -382,13 +327,13 @@ struct czd_fp2t {
     static CZD_INLINE czd_fp2t sub(const czd_fp2t &a, const czd_fp2t &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
     static CZD_INLINE czd_fp2t dbl(const czd_fp2t &a) { return add(a, a); }
     static CZD_INLINE czd_fp2t neg(const czd_fp2t &a) { return {B::neg(a.c0), B::neg(a.c1)}; }
-    /* Karatsuba: 3 Fp products.
+    /* Karatsuba: 3 Fp products, 2 reductions (czd_mont_mul2, mont.cuh).
        (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
     static CZD_INLINE czd_fp2t mul(const czd_fp2t &a, const czd_fp2t &b)
     {
-        B t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
-        B t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
-        return {t0 - t1, t2 - t0 - t1};
+        czd_fp2t r;
+        czd_mont_mul2<typename B::params>(r.c0.v, r.c1.v, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
+        return r;
     }
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2 Fp products */
     static CZD_INLINE czd_fp2t sqr(const czd_fp2t &a)

@@ -58,10 +58,12 @@ struct uint4 {
 #endif
 
 /* unrolled on the device; the host compiler does not know the pragma */
+#ifndef CZD_UNROLL
 #ifdef __CUDA_ARCH__
 #define CZD_UNROLL _Pragma("unroll")
 #else
 #define CZD_UNROLL
+#endif
 #endif
 
 static CZD_HD uint32_t czd_bitrev(uint32_t x, unsigned bits)

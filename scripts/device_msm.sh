@@ -14,7 +14,8 @@
 # with OLD, a tree to compare with, its bench-gpu too, built alongside),
 # test (TESTS, a ctest regex, under each AB setting), bench (G1 and G2
 # MSMs under each AB setting), old (bench-gpu of this tree and of OLD, same
-# sizes, same call), ntt (the NTT and the H step at 2^NTT_LOG under each
+# sizes, same call; also G2, the NTT, the H step and PoRep-like scalars unless
+# OLD_MORE=0; OLD_MSM_MAX, the largest G1 size there, 24), ntt (the NTT and the H step at 2^NTT_LOG under each
 # CUZK_NTT_VARIANT of NTT_VARIANTS, H fused and not), decomp (points per
 # second decompressed on the GPU and the CPU, bench-native on porep-8m),
 # native, fpmul (bench-fpmul: the Fp product on the IMAD and FP64 pipes,
@@ -75,6 +76,7 @@ if has build; then
         { tail -30 "$OUT/logs/configure.log"; exit 1; }
     extra=
     [ -f "$ROOT/tests/test_gpu_bn254.c" ] && extra="$extra test_gpu_bn254"
+    [ -f "$ROOT/tests/test_gpu_field.c" ] && extra="$extra test_gpu_field"
     [ -f "$ROOT/bench/fpmul_gpu.cu" ] && extra="$extra bench-fpmul"
     cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native test_gpu_ntt \
         test_gpu_decompress bench-gpu bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench $extra \
@@ -101,15 +103,31 @@ if has test; then
 fi
 
 if has old && [ -x "$BUILD-old/bin/bench-gpu" ]; then
+    # the G1 MSMs twice, interleaved; then (OLD_MORE=1, the default) the G2
+    # MSMs, the NTT and H step at 2^NTT_LOG and the PoRep-like scalars once
+    # a tree
     for r in 1 2; do
         for t in new old; do
             b=$BUILD/bin/bench-gpu
             [ $t = old ] && b=$BUILD-old/bin/bench-gpu
             stamp "bench-gpu of the $t tree, run $r"
-            timeout 60 "$b" --only msm --msm-min 20 --msm-max 24 --reps 3 2>&1 >/dev/null |
+            timeout 60 "$b" --only msm --msm-min 20 --msm-max "${OLD_MSM_MAX:-24}" --reps 3 2>&1 >/dev/null |
                 grep -vE "^#" | grep dev | sed "s/^/$t /"
         done
     done
+    if [ "${OLD_MORE:-1}" = 1 ]; then
+        for t in new old; do
+            b=$BUILD/bin/bench-gpu
+            [ $t = old ] && b=$BUILD-old/bin/bench-gpu
+            stamp "bench-gpu of the $t tree: G2, NTT, H, PoRep-like"
+            timeout 60 "$b" --only g2 --msm-min 20 --g2-max 21 --reps 3 2>&1 >/dev/null |
+                grep -vE "^#" | sed "s/^/$t /"
+            timeout 60 "$b" --only ntt,h --ntt-min "$NTT_LOG" --ntt-max "$NTT_LOG" --h-min "$NTT_LOG" \
+                --h-max "$NTT_LOG" --reps 3 2>&1 >/dev/null | grep -vE "^#" | sed "s/^/$t /"
+            timeout 60 "$b" --only bits --bits 27 --bits-g2 33100000 --bits-general 0 --reps 3 2>&1 >/dev/null |
+                grep -vE "^#" | sed "s/^/$t /"
+        done
+    fi
 fi
 
 if has bench; then
