@@ -1,7 +1,7 @@
 /*
  * fpmul_gpu.cu: throughput of the BLS12-381 Fp Montgomery product on the
- * GPU, on the IMAD pipe (czd_fp::mul_cios, the interleaved form;
- * czd_fp::mul and czd_fp::sqr, the separated form of cuda/mont.cuh), on the
+ * GPU, on the IMAD pipe (czd_fp::mul, the interleaved form; czd_fp::mul_sos
+ * and czd_fp::sqr_sos, the separated form of cuda/mont.cuh), on the
  * FP64 pipe (czd_dfma::mont_mul, mont_mul_f, mont_mul_h of
  * cuda/fp_dfma.cuh) and on both at once, and of the MSM's XYZZ mixed
  * addition (czd_xyzz::add_affine_inline, cuda/ec.cuh) with each product.
@@ -12,16 +12,16 @@
  * them) of (x, y) <- (x*y, x) (both operands change every step, so nothing
  * is hoisted out of the loop; the square kinds: (x, y) <- (x^2, x)); the
  * grid is as many 256-thread blocks as fit on the device at once. Kinds:
- * "imad" (every chain czd_fp::mul_cios), "sos" (czd_fp::mul), "sqr_cios"
- * (mul_cios(x, x)), "sqr" (czd_fp::sqr), "dfma", "dfma_f", "dfma_h"
+ * "imad" (every chain czd_fp::mul), "sos" (czd_fp::mul_sos), "sqr_cios"
+ * (czd_fp::sqr: mul(x, x)), "sqr" (czd_fp::sqr_sos), "dfma", "dfma_f", "dfma_h"
  * (every chain mont_mul, mont_mul_f, mont_mul_h), "mix_ilp[_f|_h]" (even
  * chains IMAD, odd chains that DFMA product, in every thread),
  * "mix_warp[_f|_h]" (even warps IMAD, odd warps DFMA), and "xyzz_*" (a
  * chain of acc <- acc + Q_k mixed additions, 10 products each, Q_k read
- * from global memory as the MSM reads its bases: "xyzz_cios" with
- * mul_cios and squares as products, "xyzz_sqr" with mul_cios and
- * mont.cuh's square, "xyzz_imad" with czd_fp as the MSM has it (mont.cuh's
- * product and square); "xyzz_mix_warp*" split by warp, "xyzz_split_h" with
+ * from global memory as the MSM reads its bases: "xyzz_imad" with czd_fp
+ * as the MSM has it, "xyzz_sqr" with sqr_sos for its two squares,
+ * "xyzz_sos" with mul_sos and sqr_sos; "xyzz_mix_warp*" split by warp,
+ * "xyzz_split_h" with
  * 5 of each addition's 10 products on IMAD and 5 on mont_mul_h).
  * Correctness first: every kernel runs on >= 2^16 chains (edge values 0, 1,
  * 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1, R mod p crossed with
@@ -32,7 +32,7 @@
  * with cudaEvents: one warm-up, then the median of 7 runs, sized so that
  * all the timing takes about --seconds. Prints a table (stderr) and one
  * JSON line per kind (stdout). fraction_of_imad_peak counts 588 32-bit
- * multiply-adds per product (czd_fp::mul_cios) against 64 IMAD per clock
+ * multiply-adds per product (czd_fp::mul) against 64 IMAD per clock
  * per SM at the device's rated clock (for the other kinds, the same count:
  * an equivalent, not their own); fraction_of_fp64_peak counts the kind's
  * FP64 operations per product (VAR_FP64, averaged over its chains) against
@@ -71,7 +71,7 @@ static const char *const kind_names[K_COUNT] = {"imad",       "dfma",       "dfm
    DFMAs alone (cuda/fp_dfma.cuh; the PTX of the kernels has these counts) */
 static const double VAR_FP64[7] = {0, 392, 512, 456, 0, 0, 0};
 static const double VAR_DFMA[7] = {0, 248, 248, 248, 0, 0, 0};
-static const int IMAD_OPS = 588; /* czd_fp::mul_cios, 32-bit multiply-adds */
+static const int IMAD_OPS = 588; /* czd_fp::mul, 32-bit multiply-adds */
 
 /* the variant of chain c in a thread of warp parity w */
 static __host__ __device__ constexpr int variant(int kind, int c, int w)
@@ -103,19 +103,19 @@ static __host__ __device__ constexpr int variant(int kind, int c, int w)
 
 /* ---- kernels ---- */
 /* the product of variant v (a constant after unrolling: the other
-   branches fold away); 4: the separated form (czd_fp::mul, mont.cuh),
-   5: a * a by CIOS, 6: czd_fp::sqr (a alone) */
+   branches fold away); 4: the separated form (czd_fp::mul_sos, mont.cuh),
+   5: czd_fp::sqr (a * a), 6: czd_fp::sqr_sos (a alone) */
 static CZD_INLINE czd_fp mulv(int v, const czd_fp &a, const czd_fp &b)
 {
     czd_fp t;
     if (v == 0)
-        t = czd_fp::mul_cios(a, b);
-    else if (v == 4)
         t = czd_fp::mul(a, b);
+    else if (v == 4)
+        t = czd_fp::mul_sos(a, b);
     else if (v == 5)
-        t = czd_fp::mul_cios(a, a);
-    else if (v == 6)
         t = czd_fp::sqr(a);
+    else if (v == 6)
+        t = czd_fp::sqr_sos(a);
     else if (v == 1)
         czd_dfma::mont_mul(t.v, a.v, b.v);
     else if (v == 2)
@@ -276,12 +276,9 @@ __global__ void __launch_bounds__(BLOCK) k_xyzz_split(void *accv, const void *qv
     acc[tid] = p;
 }
 
-/* czd_fp with the interleaved (CIOS) product (KARA false) or mont.cuh's
-   (true), and a * a (SQR false) or mont.cuh's square (true):
-   czd_fp_alt<false, false> is czd_fp as it was before mont.cuh, and
-   xyzz_cios, xyzz_sqr and xyzz_imad (czd_fp itself) the MSM's addition
-   with the old product, with the new square alone, and with both */
-template <bool KARA, bool SQR>
+/* czd_fp with mont.cuh's product (SOS true) and square (SQR true) in
+   place of czd_fp's: xyzz_sqr and xyzz_sos against xyzz_imad */
+template <bool SOS, bool SQR>
 struct czd_fp_alt {
     czd_fp f;
     static CZD_INLINE czd_fp_alt wrap(const czd_fp &x)
@@ -300,9 +297,9 @@ struct czd_fp_alt {
     static CZD_INLINE czd_fp_alt neg(const czd_fp_alt &a) { return wrap(czd_fp::neg(a.f)); }
     static CZD_INLINE czd_fp_alt mul(const czd_fp_alt &a, const czd_fp_alt &b)
     {
-        return wrap(KARA ? czd_fp::mul(a.f, b.f) : czd_fp::mul_cios(a.f, b.f));
+        return wrap(SOS ? czd_fp::mul_sos(a.f, b.f) : czd_fp::mul(a.f, b.f));
     }
-    static CZD_INLINE czd_fp_alt sqr(const czd_fp_alt &a) { return SQR ? wrap(czd_fp::sqr(a.f)) : mul(a, a); }
+    static CZD_INLINE czd_fp_alt sqr(const czd_fp_alt &a) { return SQR ? wrap(czd_fp::sqr_sos(a.f)) : mul(a, a); }
     CZD_INLINE czd_fp_alt operator+(const czd_fp_alt &b) const { return add(*this, b); }
     CZD_INLINE czd_fp_alt operator-(const czd_fp_alt &b) const { return sub(*this, b); }
     CZD_INLINE czd_fp_alt operator*(const czd_fp_alt &b) const { return mul(*this, b); }
@@ -315,9 +312,9 @@ static const struct {
     xyzz_fn fn;
     int v0, v1;
 } g_xcfg[] = {
-    {"xyzz_cios", k_xyzz<czd_fp_alt<false, false>, czd_fp_alt<false, false>>, 0, 0}, /* before mont.cuh */
-    {"xyzz_sqr", k_xyzz<czd_fp_alt<false, true>, czd_fp_alt<false, true>>, 0, 0},     /* + its square */
-    {"xyzz_imad", k_xyzz<czd_fp, czd_fp>, 0, 0}, /* czd_fp: mont.cuh's product and square */
+    {"xyzz_imad", k_xyzz<czd_fp, czd_fp>, 0, 0},
+    {"xyzz_sqr", k_xyzz<czd_fp_alt<false, true>, czd_fp_alt<false, true>>, 0, 0}, /* mont.cuh's square */
+    {"xyzz_sos", k_xyzz<czd_fp_alt<true, true>, czd_fp_alt<true, true>>, 0, 0},   /* and product */
     {"xyzz_dfma", k_xyzz<czd_fp_dfma, czd_fp_dfma>, 1, 1},
     {"xyzz_dfma_f", k_xyzz<czd_fp_dfmaf, czd_fp_dfmaf>, 2, 2},
     {"xyzz_dfma_h", k_xyzz<czd_fp_dfmah, czd_fp_dfmah>, 3, 3},

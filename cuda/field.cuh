@@ -19,11 +19,12 @@
  * sppark and other CUDA field libraries; the GPU tests compare every
  * operation with the host code on random inputs to catch a broken chain).
  *
- * Costs (N limbs, in 32-bit multiply-adds, a (lo, hi) pair counting 2):
- * mul = mont.cuh's separated form, one level of Karatsuba (3N^2/2) and the
- * reduction (2N^2 + N): Fr 232, Fp 516; sqr = the cross products once
- * (N^2 + N) and the reduction: Fr 208, Fp 456; mul_cios, the interleaved
- * form, 4N^2 + N: Fr 264, Fp 588. add/sub = 2N add-with-carry + N selects.
+ * Costs (N limbs): mul = CIOS, N rows of (2N mad for a*b_i, 1 mul for the
+ * quotient, 2N mad for q*m) = 4N^2 + N 32-bit multiply-adds (Fr 264, Fp 588);
+ * sqr = mul; add/sub = 2N add-with-carry + N selects. mont.cuh's separated
+ * form (mul_sos: Fp 516, sqr_sos: 456) has fewer multiply-adds but more of
+ * every other instruction, and is slower here (docs/PERF.md, 2026-12-02
+ * 13:21): an issue slot costs about half an IMAD's.
  */
 #ifndef CZ_CUDA_FIELD_CUH
 #define CZ_CUDA_FIELD_CUH
@@ -214,9 +215,7 @@ struct czd_mont {
         asm volatile("addc.u32 %0, %0, 0;" : "+r"(e[N - 1]));
         row_reduce(o, e);
     }
-    /* the interleaved (CIOS) product: the product before mont.cuh's
-       separated form, kept for bench-fpmul's comparison */
-    static CZD_INLINE czd_mont mul_cios(const czd_mont &x, const czd_mont &y)
+    static CZD_INLINE czd_mont mul(const czd_mont &x, const czd_mont &y)
     {
         static_assert(N % 2 == 0, "even/odd product needs an even limb count");
         uint32_t e[N], o[N];
@@ -242,16 +241,17 @@ struct czd_mont {
         reduce_once(r.v, t);
         return r;
     }
-    /* the product and the square in separated form (mont.cuh): Karatsuba
-       and the square's halved cross products, then the reduction. Same
-       bounds as mul_cios: a < m (or tiny, as from_mont's 1), any b. */
-    static CZD_INLINE czd_mont mul(const czd_mont &x, const czd_mont &y)
+    static CZD_INLINE czd_mont sqr(const czd_mont &a) { return mul(a, a); }
+    /* the product and the square in separated form (mont.cuh): fewer
+       multiply-adds, more of everything else; slower than mul on the
+       H200 (docs/PERF.md), kept for bench-fpmul. Bounds as mul. */
+    static CZD_INLINE czd_mont mul_sos(const czd_mont &x, const czd_mont &y)
     {
         czd_mont r;
         czd_mont_mul<P>(r.v, x.v, y.v);
         return r;
     }
-    static CZD_INLINE czd_mont sqr(const czd_mont &a)
+    static CZD_INLINE czd_mont sqr_sos(const czd_mont &a)
     {
         czd_mont r;
         czd_mont_sqr<P>(r.v, a.v);
@@ -327,13 +327,13 @@ struct czd_fp2t {
     static CZD_INLINE czd_fp2t sub(const czd_fp2t &a, const czd_fp2t &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
     static CZD_INLINE czd_fp2t dbl(const czd_fp2t &a) { return add(a, a); }
     static CZD_INLINE czd_fp2t neg(const czd_fp2t &a) { return {B::neg(a.c0), B::neg(a.c1)}; }
-    /* Karatsuba: 3 Fp products, 2 reductions (czd_mont_mul2, mont.cuh).
+    /* Karatsuba: 3 Fp products.
        (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
     static CZD_INLINE czd_fp2t mul(const czd_fp2t &a, const czd_fp2t &b)
     {
-        czd_fp2t r;
-        czd_mont_mul2<typename B::params>(r.c0.v, r.c1.v, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
-        return r;
+        B t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+        B t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return {t0 - t1, t2 - t0 - t1};
     }
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2 Fp products */
     static CZD_INLINE czd_fp2t sqr(const czd_fp2t &a)

@@ -2,34 +2,44 @@
  * mont.cuh: the moduli, and the Montgomery product in separated form (a
  * full product, then the reduction), for the device and for the host.
  *
- * DESIGN. czd_mont (field.cuh) multiplies with these functions. A product
- * of N-limb numbers (N = 8 or 12, 32-bit limbs) is formed whole, 2N limbs,
- * then reduced (czd_redc): the full product can then take one level of
- * Karatsuba (czd_kara_mul: three N/2-limb products instead of four
- * quarters, 3N^2/4 multiply pairs instead of N^2) and a square can skip the
- * repeated cross products (czd_wide_sqr: N(N+1)/2 pairs). The reduction is
- * N^2 pairs and N single products, as in the interleaved (CIOS) form. For
- * BLS12-381's Fp that is 108 + 144 pairs a product (252, against 288 for
- * CIOS) and 78 + 144 a square; 32-bit multiply-adds are what limits the
- * MSM and the NTT (docs/PERF.md).
+ * DESIGN. field.cuh's czd_mont multiplies in the interleaved (CIOS) form;
+ * this is the other form, kept as czd_mont::mul_sos / sqr_sos for
+ * bench-fpmul. A product of N-limb numbers (N = 8 or 12, 32-bit limbs) is
+ * formed whole, 2N limbs, then reduced (czd_redc): the full product can
+ * take one level of Karatsuba (czd_kara_mul: three N/2-limb products, 3N^2/4
+ * multiply pairs instead of N^2) and a square can skip the repeated cross
+ * products (czd_wide_sqr: N(N+1)/2 pairs). The reduction is N^2 pairs and N
+ * single products, as in CIOS. For BLS12-381's Fp: 108 + 144 pairs a
+ * product against CIOS's 288, 78 + 144 a square.
+ *
+ * Measured on the H200 (docs/PERF.md, 2026-12-02): fewer multiply-adds did
+ * not make it faster. The time of a product fits 4 cycles an IMAD.WIDE, 2
+ * an IMAD and about 0.55 for every other instruction, and this form adds
+ * other instructions (Karatsuba's sums and differences, the pending carries)
+ * and register moves: the reduction's two chains of a row pair their words
+ * (i, i+1) and (i+1, i+2), while IMAD.WIDE needs each (lo, hi) pair in a
+ * fixed aligned register pair; CIOS keeps them in two accumulators (even and
+ * odd words) for that reason. A faster separated form needs the same two
+ * accumulators in the reduction.
  *
  * Every multiply-add chain here is a run of (lo, hi) pairs at word offsets
  * 0, 2, 4, ... from its start (a[2k] * b: pairs that do not overlap, one
- * carry chain, which ptxas turns into 64-bit IMAD.WIDE instructions); the
- * odd-offset products of a row are a second chain one word up. A chain's
- * carry out is not rippled through the words above it: it is returned as
- * a word and kept aside ("pending", a few small counts per position), and
- * the pending counts are added in one chain at the end. That is exact:
- * what a chain needs is only its own words, and the reduction's quotient
- * words (positions below N) never have pending carries.
+ * carry chain; each pair one asm statement, which ptxas turns into one
+ * IMAD.WIDE); the odd-offset products of a row are a second chain one word
+ * up. A chain's carry out is not rippled through the words above it: it is
+ * returned as a word and kept aside ("pending", a few small counts per
+ * position), and the pending counts are added in one chain at the end.
+ * That is exact: what a chain needs is only its own words, and the
+ * reduction's quotient words (positions below N) never have pending
+ * carries.
  *
- * The primitives (czd_madlo_cc, ...) are one PTX instruction each on the
- * device, a C emulation of the carry flag on the host (czd_carry holds it
- * there; on the device it is empty and the flag is the hardware's), so
- * tests/mont_emu.cpp runs this file's code on the CPU against the host's
- * field code. As in field.cuh, each device instruction is its own
- * `asm volatile` statement: their order is kept and nvcc puts nothing that
- * touches the carry flag between them.
+ * The primitives (czd_madpair, czd_add_cc, ...) are one or two PTX
+ * instructions on the device, a C emulation of the carry flag on the host
+ * (czd_carry holds it there; on the device it is empty and the flag is the
+ * hardware's), so tests/mont_emu.cpp runs this file's code on the CPU
+ * against the host's field code. As in field.cuh, the instructions are
+ * `asm volatile` statements: their order is kept and nvcc puts nothing
+ * that touches the carry flag between them.
  */
 #ifndef CZ_CUDA_MONT_CUH
 #define CZ_CUDA_MONT_CUH
@@ -89,14 +99,6 @@ struct czd_fp_params {
                                     0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
         return O[j];
     }
-    static CZD_HD uint32_t p2(int j) /* p^2, 24 words (czd_mont_mul2) */
-    {
-        constexpr uint32_t Q[24] = {0x1c718e39u, 0x26aa0000u, 0x76382eabu, 0x7ced6b1du, 0x62113cfdu, 0x162c3383u,
-                                    0x3e71b743u, 0x66bf91edu, 0x7091a049u, 0x292e85a8u, 0x86185c7bu, 0x1d68619cu,
-                                    0x0978ef01u, 0xf5314933u, 0x16ddca6eu, 0x50a62cfdu, 0x349e8bd0u, 0x66e59e49u,
-                                    0x0e7046b4u, 0xe2dc90e5u, 0xa22f25e9u, 0x4bd278eau, 0xb8c35fc7u, 0x02a437a4u};
-        return Q[j];
-    }
 };
 
 /* BN254 ("bn128", src/field/bn254_constants.h in 32-bit limbs): both
@@ -135,13 +137,6 @@ struct czd_fp254_params {
                                    0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
         return O[j];
     }
-    static CZD_HD uint32_t p2(int j) /* p^2, 16 words (czd_mont_mul2) */
-    {
-        constexpr uint32_t Q[16] = {0x275d69b1u, 0x3b5458a2u, 0x09eac101u, 0xa602072du, 0x6d96cadcu, 0x4a50189cu,
-                                    0x7a1242c8u, 0x04689e95u, 0x34c6b38du, 0x26edfa5cu, 0x16375606u, 0xb00b8551u,
-                                    0x0348d21cu, 0x599a6f7cu, 0x763cbf9cu, 0x0925c4b8u};
-        return Q[j];
-    }
 };
 
 /* ---- primitives: one PTX instruction each on the device ---- */
@@ -156,48 +151,6 @@ struct czd_carry {
 #define CZD_ASM4(op, r, a, b, c) asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c))
 #endif
 
-/* lo(a b) + c, carry out */
-static CZD_HD uint32_t czd_madlo_cc(czd_carry &f, uint32_t a, uint32_t b, uint32_t c)
-{
-    uint32_t r;
-#ifdef __CUDA_ARCH__
-    (void)f;
-    CZD_ASM4("mad.lo.cc.u32", r, a, b, c);
-#else
-    uint64_t s = (uint64_t)(uint32_t)(a * b) + c;
-    f.c = (uint32_t)(s >> 32);
-    r = (uint32_t)s;
-#endif
-    return r;
-}
-/* lo(a b) + c + carry, carry out */
-static CZD_HD uint32_t czd_madclo_cc(czd_carry &f, uint32_t a, uint32_t b, uint32_t c)
-{
-    uint32_t r;
-#ifdef __CUDA_ARCH__
-    (void)f;
-    CZD_ASM4("madc.lo.cc.u32", r, a, b, c);
-#else
-    uint64_t s = (uint64_t)(uint32_t)(a * b) + c + f.c;
-    f.c = (uint32_t)(s >> 32);
-    r = (uint32_t)s;
-#endif
-    return r;
-}
-/* hi(a b) + c + carry, carry out */
-static CZD_HD uint32_t czd_madchi_cc(czd_carry &f, uint32_t a, uint32_t b, uint32_t c)
-{
-    uint32_t r;
-#ifdef __CUDA_ARCH__
-    (void)f;
-    CZD_ASM4("madc.hi.cc.u32", r, a, b, c);
-#else
-    uint64_t s = (((uint64_t)a * b) >> 32) + c + f.c;
-    f.c = (uint32_t)(s >> 32);
-    r = (uint32_t)s;
-#endif
-    return r;
-}
 /* a + b, carry out */
 static CZD_HD uint32_t czd_add_cc(czd_carry &f, uint32_t a, uint32_t b)
 {
@@ -278,6 +231,53 @@ static CZD_HD uint32_t czd_subc(czd_carry &f, uint32_t a, uint32_t b)
     return r;
 }
 
+/* ---- pairs: (lo, hi) += a b as one asm statement with the pair in place,
+   the form ptxas fuses into one IMAD.WIDE (two statements, or separate
+   output registers, leave IMAD + IMAD.HI and moves) ---- */
+/* (lo, hi) += a b, carry in (FIRST: none) and out; FRESH: hi is written
+   (as if it held 0) */
+template <bool FIRST, bool FRESH>
+static CZD_HD void czd_madpair(czd_carry &f, uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    (void)f;
+    if (FIRST && FRESH)
+        asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, 0;"
+                     : "+r"(lo), "=r"(hi)
+                     : "r"(a), "r"(b));
+    else if (FIRST)
+        asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(lo), "+r"(hi)
+                     : "r"(a), "r"(b));
+    else if (FRESH)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, 0;"
+                     : "+r"(lo), "=r"(hi)
+                     : "r"(a), "r"(b));
+    else
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                     : "+r"(lo), "+r"(hi)
+                     : "r"(a), "r"(b));
+#else
+    const uint64_t p = (uint64_t)a * b;
+    uint64_t s = (uint64_t)lo + (uint32_t)p + (FIRST ? 0 : f.c);
+    lo = (uint32_t)s;
+    s = (s >> 32) + (p >> 32) + (FRESH ? 0 : hi);
+    hi = (uint32_t)s;
+    f.c = (uint32_t)(s >> 32);
+#endif
+}
+/* (lo, hi) = a b */
+static CZD_HD void czd_mulpair(uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    asm("mul.lo.u32 %0, %2, %3;\n\tmul.hi.u32 %1, %2, %3;" : "=r"(lo), "=r"(hi) : "r"(a), "r"(b));
+#else
+    const uint64_t p = (uint64_t)a * b;
+    lo = (uint32_t)p;
+    hi = (uint32_t)(p >> 32);
+#endif
+}
+
 /* ---- chains ---- */
 /* acc[0..2K) += sum_k a[2k] bi 2^(64k) in one carry chain; with FRESH the
    top word acc[2K - 1] holds nothing yet and is written (as if 0). Returns
@@ -286,13 +286,12 @@ template <int K, bool FRESH>
 static CZD_HD uint32_t czd_chain(uint32_t *acc, const uint32_t *a, uint32_t bi)
 {
     czd_carry f;
-    acc[0] = czd_madlo_cc(f, a[0], bi, acc[0]);
-    acc[1] = czd_madchi_cc(f, a[0], bi, (K == 1 && FRESH) ? 0u : acc[1]);
+    czd_madpair<true, K == 1 && FRESH>(f, acc[0], acc[1], a[0], bi);
     CZD_UNROLL
-    for (int k = 1; k < K; k++) {
-        acc[2 * k] = czd_madclo_cc(f, a[2 * k], bi, acc[2 * k]);
-        acc[2 * k + 1] = czd_madchi_cc(f, a[2 * k], bi, (k == K - 1 && FRESH) ? 0u : acc[2 * k + 1]);
-    }
+    for (int k = 1; k < K - 1; k++)
+        czd_madpair<false, false>(f, acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
+    if constexpr (K > 1)
+        czd_madpair<false, FRESH>(f, acc[2 * K - 2], acc[2 * K - 1], a[2 * K - 2], bi);
     return czd_addc(f, 0, 0);
 }
 
@@ -301,14 +300,8 @@ template <int K>
 static CZD_HD void czd_chain_set(uint32_t *acc, const uint32_t *a, uint32_t bi)
 {
     CZD_UNROLL
-    for (int k = 0; k < K; k++) {
-        acc[2 * k] = a[2 * k] * bi;
-#ifdef __CUDA_ARCH__
-        acc[2 * k + 1] = __umulhi(a[2 * k], bi);
-#else
-        acc[2 * k + 1] = (uint32_t)(((uint64_t)a[2 * k] * bi) >> 32);
-#endif
-    }
+    for (int k = 0; k < K; k++)
+        czd_mulpair(acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
 }
 
 /* t[LO..HI) += pend[LO..HI) in one chain (the carry out of t[HI - 1] is 0) */
@@ -392,13 +385,10 @@ static CZD_HD void czd_wide_sqr(uint32_t *r, const uint32_t *a)
     for (int k = 1; k < 2 * N - 1; k++)
         r[k] = czd_addc_cc(f, r[k], r[k]);
     r[2 * N - 1] = czd_addc(f, r[2 * N - 1], r[2 * N - 1]);
-    r[0] = czd_madlo_cc(f, a[0], a[0], r[0]);
-    r[1] = czd_madchi_cc(f, a[0], a[0], r[1]);
+    czd_madpair<true, false>(f, r[0], r[1], a[0], a[0]);
     CZD_UNROLL
-    for (int i = 1; i < N; i++) {
-        r[2 * i] = czd_madclo_cc(f, a[i], a[i], r[2 * i]);
-        r[2 * i + 1] = czd_madchi_cc(f, a[i], a[i], r[2 * i + 1]); /* the last carry out is 0 */
-    }
+    for (int i = 1; i < N; i++) /* the last carry out is 0 */
+        czd_madpair<false, false>(f, r[2 * i], r[2 * i + 1], a[i], a[i]);
 }
 
 /* t[0..2N) = a b, one level of Karatsuba: a = a0 + a1 X, b = b0 + b1 X
@@ -532,77 +522,6 @@ static CZD_HD void czd_mont_sqr(uint32_t *out, const uint32_t *a)
     czd_wide_sqr<P::N>(t, a);
     czd_redc<P>(u, t);
     czd_reduce_once<P>(out, u);
-}
-
-/* Fp2's product, (a0 + a1 u)(b0 + b1 u) with u^2 = -1, reduced twice
-   instead of three times: c0 = REDC(a0 b0 - a1 b1, plus p^2 if that is
-   negative), c1 = REDC((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) with the sums
-   not reduced (< 2p < 2^(32N)), so that c1's input is a0 b1 + a1 b0 < 2p^2
-   < p 2^(32N) exactly. Inputs < p. */
-template <class P>
-static CZD_HD void czd_mont_mul2(uint32_t *c0, uint32_t *c1, const uint32_t *a0, const uint32_t *a1,
-                                 const uint32_t *b0, const uint32_t *b1)
-{
-    constexpr int N = P::N;
-    uint32_t sa[N], sb[N], t0[2 * N], t1[2 * N], t2[2 * N], u[N];
-    {
-        czd_carry f;
-        sa[0] = czd_add_cc(f, a0[0], a1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < N - 1; k++)
-            sa[k] = czd_addc_cc(f, a0[k], a1[k]);
-        sa[N - 1] = czd_addc(f, a0[N - 1], a1[N - 1]);
-    }
-    {
-        czd_carry f;
-        sb[0] = czd_add_cc(f, b0[0], b1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < N - 1; k++)
-            sb[k] = czd_addc_cc(f, b0[k], b1[k]);
-        sb[N - 1] = czd_addc(f, b0[N - 1], b1[N - 1]);
-    }
-    czd_kara_mul<N>(t0, a0, b0);
-    czd_kara_mul<N>(t1, a1, b1);
-    /* t2 = t0 + t1 (< 2p^2), then t0 = t0 - t1 (+ p^2 on a borrow) */
-    {
-        czd_carry f;
-        t2[0] = czd_add_cc(f, t0[0], t1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N - 1; k++)
-            t2[k] = czd_addc_cc(f, t0[k], t1[k]);
-        t2[2 * N - 1] = czd_addc(f, t0[2 * N - 1], t1[2 * N - 1]);
-    }
-    uint32_t borrow;
-    {
-        czd_carry f;
-        t0[0] = czd_sub_cc(f, t0[0], t1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N; k++)
-            t0[k] = czd_subc_cc(f, t0[k], t1[k]);
-        borrow = czd_subc(f, 0, 0);
-    }
-    {
-        czd_carry f;
-        t0[0] = czd_add_cc(f, t0[0], P::p2(0) & borrow);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N - 1; k++)
-            t0[k] = czd_addc_cc(f, t0[k], P::p2(k) & borrow);
-        t0[2 * N - 1] = czd_addc(f, t0[2 * N - 1], P::p2(2 * N - 1) & borrow);
-    }
-    /* t1 = (a0 + a1)(b0 + b1) - (a0 b0 + a1 b1) */
-    czd_kara_mul<N>(t1, sa, sb);
-    {
-        czd_carry f;
-        t1[0] = czd_sub_cc(f, t1[0], t2[0]);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N - 1; k++)
-            t1[k] = czd_subc_cc(f, t1[k], t2[k]);
-        t1[2 * N - 1] = czd_subc(f, t1[2 * N - 1], t2[2 * N - 1]);
-    }
-    czd_redc<P>(u, t0);
-    czd_reduce_once<P>(c0, u);
-    czd_redc<P>(u, t1);
-    czd_reduce_once<P>(c1, u);
 }
 
 #endif

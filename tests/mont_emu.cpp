@@ -1,17 +1,17 @@
 /*
  * mont_emu.cpp: the device's Montgomery product and square in separated
- * form (cuda/mont.cuh: Karatsuba, the square's cross products, the
- * reduction with its pending carries) run on the host, over the four
- * moduli (BLS12-381 Fr and Fp, BN254 Fr and Fp), against the host's field
- * code. Built and run by tests/test_mont_emu.sh.
+ * form (cuda/mont.cuh, czd_mont::mul_sos / sqr_sos: Karatsuba, the
+ * square's cross products, the reduction with its pending carries) run on
+ * the host, over the four moduli (BLS12-381 Fr and Fp, BN254 Fr and Fp),
+ * against the host's field code. Built and run by tests/test_mont_emu.sh.
  *
- * DESIGN. mont.cuh's primitives are one PTX instruction each on the device
- * and a C emulation of the carry flag here, so this checks the word
+ * DESIGN. mont.cuh's primitives are one or two PTX instructions on the
+ * device and a C emulation of the carry flag here, so this checks the word
  * positions of every chain, which words a chain finds fresh, the pending
  * carries and the bounds that let chains drop their last carry, with the
- * same code the kernels run. It cannot check the device's own carry flag
+ * same code the device runs. It cannot check the device's own carry flag
  * (that nvcc puts nothing between the instructions of a chain):
- * tests/test_gpu_field.c does that on a GPU. Inputs: every pair of edge
+ * bench-fpmul's check does that on a GPU. Inputs: every pair of edge
  * values (0, 1, 2, m-1, m-2, (m-1)/2, R mod m, 2^(32k)-1 below m, words of
  * all ones and all zeros mixed) and random elements.
  *
@@ -183,66 +183,6 @@ static int check_field(const char *name, const host_ops &h, long count, cz_rng *
     return bad;
 }
 
-/* a random element of the 12-word (BLS12-381) or 8-word (BN254) Fp */
-template <int N>
-static void fp_random(uint32_t *out, cz_rng *rng)
-{
-    if (N == 12)
-        fp_rnd32(out, rng);
-    else
-        bn254_fp_rnd32(out, rng);
-}
-
-/* Fp2: czd_mont_mul2 against the host's Fp2 product, on pairs of edge
-   values in every coordinate and random elements */
-template <class P, class T2>
-static int check_fp2(const char *name, void (*mul)(T2 *, const T2 *, const T2 *), long count, cz_rng *rng)
-{
-    constexpr int N = P::N;
-    static_assert(sizeof(T2) == 2 * N * 4, "Fp2 as two N-word elements");
-    auto ev = edge_values<P>();
-    const size_t ne = ev.size();
-    int bad = 0, shown = 0;
-    long cases = 0;
-    for (long c = 0; c < count + (long)(ne * ne); c++) {
-        uint32_t a[2 * N], b[2 * N], want[2 * N], got[2 * N];
-        if (c < (long)(ne * ne)) { /* a = (e_i, e_j), b = (e_j, e_i) */
-            memcpy(a, ev[(size_t)c / ne].data(), 4 * N);
-            memcpy(a + N, ev[(size_t)c % ne].data(), 4 * N);
-            memcpy(b, a + N, 4 * N);
-            memcpy(b + N, a, 4 * N);
-        } else {
-            fp_random<N>(a, rng);
-            fp_random<N>(a + N, rng);
-            fp_random<N>(b, rng);
-            fp_random<N>(b + N, rng);
-        }
-        T2 x, y, z;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        mul(&z, &x, &y);
-        memcpy(want, &z, sizeof z);
-        czd_mont_mul2<P>(got, got + N, a, a + N, b, b + N);
-        if (memcmp(want, got, sizeof want)) {
-            if (shown++ < 5) {
-                fprintf(stderr, "mont_emu: %s product differs\n", name);
-                print_words("a.c0", a, N);
-                print_words("a.c1", a + N, N);
-                print_words("b.c0", b, N);
-                print_words("b.c1", b + N, N);
-                print_words("host c0", want, N);
-                print_words("emu  c0", got, N);
-                print_words("host c1", want + N, N);
-                print_words("emu  c1", got + N, N);
-            }
-            bad++;
-        }
-        cases++;
-    }
-    printf("%s: %ld products: %s\n", name, cases, bad ? "MISMATCH" : "ok");
-    return bad;
-}
-
 int main(int argc, char **argv)
 {
     long count = argc > 1 ? atol(argv[1]) : 200000;
@@ -258,7 +198,5 @@ int main(int argc, char **argv)
     bad += check_field<czd_fp_params>("bls12-381 fp", fp_ops, count, &rng);
     bad += check_field<czd_fr254_params>("bn254 fr", bn254_fr_ops, count, &rng);
     bad += check_field<czd_fp254_params>("bn254 fp", bn254_fp_ops, count, &rng);
-    bad += check_fp2<czd_fp_params, cz_fp2>("bls12-381 fp2", cz_fp2_mul, count / 4, &rng);
-    bad += check_fp2<czd_fp254_params, cz_bn254_fp2>("bn254 fp2", cz_bn254_fp2_mul, count / 4, &rng);
     return bad ? 1 : 0;
 }

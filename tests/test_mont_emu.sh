@@ -5,9 +5,9 @@
 # with its pending carries) run on the host against the host's field code,
 # for BLS12-381's Fr and Fp and BN254's Fr and Fp: builds tests/mont_emu.cpp
 # with the C++ compiler against this build's libcuzk.a. Needs no GPU: it
-# checks the chains' word positions and bounds, what tests/test_gpu_field.c
-# and the other GPU tests check on the device. CZ_MONT_EMU_COUNT sets the
-# random pairs a modulus (default 200000).
+# checks the chains' word positions and bounds; bench-fpmul checks the same
+# code on a GPU. CZ_MONT_EMU_COUNT sets the random pairs a modulus (default
+# 200000).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${CZ_SOURCE_DIR:-$(cd "$here/.." && pwd)}
