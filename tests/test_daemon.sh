@@ -211,13 +211,13 @@ cz_check "metrics have a stage histogram" grep -q 'cuzk_stage_duration_seconds_b
 # ---- the host buffer pool: witnesses decode into reused (pinned) buffers ------------------
 cz_check "status has the host pool (buffers, bytes, pinned_bytes, in_use, ...)" \
     test "$(jq '.host_pool | [.buffers, .bytes, .pinned_bytes, .in_use, .in_use_bytes, .idle, .max_idle,
-        .allocations] | all(type == "number")' <<<"$s")" = true
+        .allocations, .wipe_handovers] | all(type == "number")' <<<"$s")" = true
 cz_check "the pool holds the finished jobs' buffers, none lent, pinned only on a GPU" \
     test "$(jq '.host_pool.buffers >= 1 and .host_pool.in_use == 0 and .host_pool.bytes >= .host_pool.pinned_bytes
         and (if all(.devices[]; .backend == "cpu") then .host_pool.pinned_bytes == 0 else true end)
         and .memory.pool >= 0' <<<"$s")" = true
 for g in cuzk_host_pool_buffers cuzk_host_pool_buffers_in_use cuzk_host_pool_bytes cuzk_host_pool_pinned_bytes \
-    cuzk_host_pool_allocations_total; do
+    cuzk_host_pool_allocations_total cuzk_host_pool_wipe_handovers_total; do
     cz_check "metrics have $g" grep -qE "^$g [0-9]+\$" <<<"$m"
 done
 cz_check "metrics count the pool in the host memory" grep -qE '^cuzk_host_memory_bytes\{use="pool"\} [0-9]+$' <<<"$m"

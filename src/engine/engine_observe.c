@@ -158,13 +158,14 @@ json_t *cz_engine_status_json(cz_engine *e)
                                   (json_int_t)e->witness_waiting_max, "cap_waits",
                                   (json_int_t)e->witness_cap_waits));
     json_object_set_new(o, "host_pool",
-                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "buffers",
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "buffers",
                                   (json_int_t)ps.buffers, "bytes", (json_int_t)ps.bytes,
                                   "pinned_bytes", (json_int_t)ps.pinned_bytes, "in_use",
                                   (json_int_t)ps.in_use, "in_use_bytes",
                                   (json_int_t)ps.in_use_bytes, "idle", (json_int_t)ps.idle,
                                   "max_idle", (json_int_t)ps.max_idle, "allocations",
-                                  (json_int_t)ps.allocations));
+                                  (json_int_t)ps.allocations, "wipe_handovers",
+                                  (json_int_t)ps.handovers));
     pthread_mutex_unlock(&e->mu);
     return o;
 }
@@ -270,10 +271,14 @@ char *cz_engine_metrics_text(cz_engine *e)
                   "# TYPE cuzk_host_pool_pinned_bytes gauge\ncuzk_host_pool_pinned_bytes %llu\n"
                   "# HELP cuzk_host_pool_allocations_total Host pool buffers allocated in all.\n"
                   "# TYPE cuzk_host_pool_allocations_total counter\n"
-                  "cuzk_host_pool_allocations_total %llu\n",
+                  "cuzk_host_pool_allocations_total %llu\n"
+                  "# HELP cuzk_host_pool_wipe_handovers_total Wipes stopped to lend the buffer to a "
+                  "synthesis at once.\n"
+                  "# TYPE cuzk_host_pool_wipe_handovers_total counter\n"
+                  "cuzk_host_pool_wipe_handovers_total %llu\n",
               (unsigned long long)ps.buffers, (unsigned long long)ps.in_use,
               (unsigned long long)ps.bytes, (unsigned long long)ps.pinned_bytes,
-              (unsigned long long)ps.allocations);
+              (unsigned long long)ps.allocations, (unsigned long long)ps.handovers);
     size_t nk = 0;
     for (key *k = e->keys; k; k = k->next)
         nk++;

@@ -12,6 +12,9 @@
 
 #define HP_PAGE ((size_t)4096)
 #define HP_MAX_BES 64
+/* the wiper wipes in pieces of this size, and between two looks whether a
+   get_fill() waits for the buffer it holds */
+#define HP_WIPE_PIECE ((size_t)64 << 20)
 
 /* L_DIRTY: given back, not yet wiped (the wiper's queue) */
 enum { L_NONE, L_USE, L_IDLE, L_RETIRED, L_DIRTY, L_COUNT };
@@ -28,6 +31,7 @@ struct cz_hostpool {
     pthread_t wiper;
     int wiper_on, stop;
     cz_hostbuf *in_wipe;            /* the buffer the wiper is wiping (on no list) */
+    int claims;                     /* get_fill() callers waiting for in_wipe */
     cz_backend *bes[HP_MAX_BES];
     int n_bes, n_pin;               /* backends; of which with host_pin */
     int detached, busy, pin_fail_logged;
@@ -35,6 +39,7 @@ struct cz_hostpool {
     hp_list lists[L_COUNT];         /* indexed by L_* */
     uint64_t used_bytes;            /* sum of `used` over lent buffers */
     uint64_t pinned_bytes, allocations;
+    uint64_t handovers;             /* wipes stopped for a get_fill() */
 };
 
 /* ---- lists (pool mutex held) ---- */
@@ -124,12 +129,33 @@ static void *wiper_main(void *arg)
         l_unlink(p, b);
         p->in_wipe = b;
         pthread_mutex_unlock(&p->mu);
-        cz_wipe(b->data, b->used); /* the witness is secret */
+        /* the witness is secret: wiped piece by piece, and given back
+           unwiped to a get_fill() that waits for it (its holder
+           overwrites what it asked for and wipes the rest itself) */
+        size_t done = 0;
+        int claimed = 0;
+        while (done < b->used && !claimed) {
+            size_t n = b->used - done < HP_WIPE_PIECE ? b->used - done : HP_WIPE_PIECE;
+            cz_wipe((char *)b->data + done, n);
+            done += n;
+            pthread_mutex_lock(&p->mu);
+            claimed = done < b->used && p->claims > 0;
+            pthread_mutex_unlock(&p->mu);
+        }
         pthread_mutex_lock(&p->mu);
-        b->used = 0;
         p->in_wipe = NULL;
-        make_idle_locked(p, b);
-        pthread_cond_broadcast(&p->cv);
+        if (claimed) {
+            p->handovers++;
+            l_push(p, L_DIRTY, b); /* `used` unchanged: the next holder wipes beyond its bytes */
+            pthread_cond_broadcast(&p->cv);
+            /* the claimers take it (or give up) before the wiper looks again */
+            while (p->claims > 0 && !p->stop)
+                pthread_cond_wait(&p->cv_dirty, &p->mu);
+        } else {
+            b->used = 0;
+            make_idle_locked(p, b);
+            pthread_cond_broadcast(&p->cv);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -210,6 +236,7 @@ static cz_hostbuf *get_impl(cz_hostpool *p, size_t bytes, int pin, int fill)
     cz_hostbuf *dead = detach_locked(p, 0, 0); /* retired buffers: free them now */
     cz_hostbuf *best;
     size_t from = 0, stale = 0; /* bytes [from, stale) of a given-back buffer to wipe here */
+    int claiming = 0;           /* a get_fill() waiting for the wiper's buffer asks for it */
     for (;;) {
         /* a holder that overwrites `bytes` bytes takes a given-back
            buffer first (its wipe is then only of the tail beyond) */
@@ -226,8 +253,14 @@ static cz_hostbuf *get_impl(cz_hostpool *p, size_t bytes, int pin, int fill)
         }
         if (!p->in_wipe || !fits(p->in_wipe, need))
             break;
+        if (fill && !claiming) { /* the wiper stops and gives it back unwiped */
+            claiming = 1;
+            p->claims++;
+        }
         pthread_cond_wait(&p->cv, &p->mu); /* the wiper frees it in a moment */
     }
+    if (claiming && --p->claims == 0)
+        pthread_cond_signal(&p->cv_dirty); /* the wiper may go on */
     if (best) {
         l_unlink(p, best);
         l_push(p, L_USE, best);
@@ -378,6 +411,7 @@ void cz_hostpool_stats_get(cz_hostpool *p, cz_hostpool_stats *o)
     o->idle_bytes = i->bytes + r->bytes + wb;
     o->charge = i->bytes + r->bytes + wb + (u->bytes - p->used_bytes);
     o->allocations = p->allocations;
+    o->handovers = p->handovers;
     o->max_idle = p->max_idle;
     pthread_mutex_unlock(&p->mu);
 }

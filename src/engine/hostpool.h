@@ -27,7 +27,12 @@
  * reads any (a synthesised witness): it takes a given-back buffer first
  * and skips the wipe of the bytes it will overwrite, where the wipes of
  * 4 GiB buffers held a porep partition's witness stage for 2 s (median)
- * beside the synthesis.
+ * beside the synthesis. When the only buffer that fits is the one being
+ * wiped, get_fill() does not wait for the whole wipe (cuzkd's porep
+ * partitions waited 1.5 s, median, on the H200): the wiper wipes in 64 MiB
+ * pieces, looks between two for a get_fill() waiting, and if one is, gives
+ * the buffer back unwiped (the holder wipes what lies beyond its bytes, as
+ * with any given-back buffer) and waits for the waiters to take it.
  *
  * Bounds: at most `max_idle` buffers stay free; put() of one more retires
  * the oldest free one. Unpinning is slow and a backend's pin hooks may wait
@@ -74,6 +79,7 @@ typedef struct {
     uint64_t idle, idle_bytes;      /* free, or retired and waiting to be freed */
     uint64_t charge;                /* bytes no holder has reserved: idle + slack of lent */
     uint64_t allocations;           /* buffers allocated since creation */
+    uint64_t handovers;             /* wipes the wiper stopped for a waiting get_fill() */
     uint64_t max_idle;
 } cz_hostpool_stats;
 
