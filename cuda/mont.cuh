@@ -148,7 +148,6 @@ struct czd_carry {
 
 #ifdef __CUDA_ARCH__
 #define CZD_ASM3(op, r, a, b) asm volatile(op " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b))
-#define CZD_ASM4(op, r, a, b, c) asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c))
 #endif
 
 /* a + b, carry out */

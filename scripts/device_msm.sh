@@ -14,9 +14,10 @@
 # with OLD, a tree to compare with, its bench-gpu too, built alongside),
 # test (TESTS, a ctest regex, under each AB setting), bench (G1 and G2
 # MSMs under each AB setting), old (bench-gpu of this tree and of OLD, same
-# sizes, same call; also G2, the NTT, the H step and PoRep-like scalars unless
-# OLD_MORE=0; OLD_MSM_MAX, the largest G1 size there, 24), ntt (the NTT and the H step at 2^NTT_LOG under each
-# CUZK_NTT_VARIANT of NTT_VARIANTS, H fused and not), decomp (points per
+# sizes, same call; also G2, the NTT, the H step and PoRep-like scalars
+# unless OLD_MORE=0; OLD_MSM_MAX, the largest G1 size there, 24), ntt (the
+# NTT and the H step at 2^NTT_LOG under each CUZK_NTT_VARIANT of
+# NTT_VARIANTS, H fused and not), decomp (points per
 # second decompressed on the GPU and the CPU, bench-native on porep-8m),
 # native, fpmul (bench-fpmul: the Fp product on the IMAD and FP64 pipes,
 # with the SASS instruction counts of its kernels), bn254 (bench-gpu
