@@ -21,13 +21,15 @@
  * from global memory as the MSM reads its bases: "xyzz_imad" with czd_fp
  * as the MSM has it, "xyzz_sqr" with sqr_sos for its two squares,
  * "xyzz_sos" with mul_sos and sqr_sos; "xyzz_mix_warp*" split by warp,
- * "xyzz_split_h" with
- * 5 of each addition's 10 products on IMAD and 5 on mont_mul_h).
+ * "xyzz_split_h" with 5 of each addition's 10 products on IMAD and 5 on
+ * mont_mul_h), and "fp2_imad" / "fp2_sos" (chains of Fp2 products:
+ * czd_fp2::mul, three CIOS products, against mont.cuh's czd_mont_mul2, two
+ * reductions; their rates are Fp2 products).
  * Correctness first: every kernel runs on >= 2^16 chains (edge values 0, 1,
  * 2, p-1, p-2, (p-1)/2, 2^(48k)-1, 2^380, 2^380-1, R mod p crossed with
  * each other, the rest random; XYZZ with threads forced through the
  * infinity, doubling and cancelling branches) and is compared with the
- * host (cz_fp_mul, cz_fp_sqr and the same formulas over cz_fp); a
+ * host (cz_fp_mul, cz_fp_sqr, cz_fp2_mul and the same formulas over cz_fp); a
  * difference is printed and the program exits 1. Then each kind is timed
  * with cudaEvents: one warm-up, then the median of 7 runs, sized so that
  * all the timing takes about --seconds. Prints a table (stderr) and one
@@ -325,6 +327,45 @@ static const struct {
 };
 #define NXCFG (int)(sizeof g_xcfg / sizeof g_xcfg[0])
 
+/* ---- Fp2 products: czd_fp2::mul (three CIOS products, three reductions)
+   against czd_mont_mul2 (mont.cuh: two reductions); 2 chains a thread ---- */
+template <int V>
+__global__ void __launch_bounds__(BLOCK) k_chain2(czd_fp2 *x, czd_fp2 *y, int n, int iters)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= n)
+        return;
+    czd_fp2 a[2], b[2];
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+        a[c] = x[c * n + tid];
+        b[c] = y[c * n + tid];
+    }
+    for (int it = 0; it < iters; it++) {
+#pragma unroll
+        for (int c = 0; c < 2; c++) {
+            czd_fp2 t;
+            if (V == 0)
+                t = czd_fp2::mul(a[c], b[c]);
+            else
+                czd_mont_mul2<czd_fp_params>(t.c0.v, t.c1.v, a[c].c0.v, a[c].c1.v, b[c].c0.v, b[c].c1.v);
+            b[c] = a[c];
+            a[c] = t;
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+        x[c * n + tid] = a[c];
+        y[c * n + tid] = b[c];
+    }
+}
+typedef void (*chain2_fn)(czd_fp2 *, czd_fp2 *, int, int);
+static const struct {
+    const char *name;
+    chain2_fn fn;
+} g_f2cfg[] = {{"fp2_imad", k_chain2<0>}, {"fp2_sos", k_chain2<1>}};
+#define NF2CFG (int)(sizeof g_f2cfg / sizeof g_f2cfg[0])
+
 /* ---- host reference ---- */
 typedef struct { cz_fp x, y, zz, zzz; } h_xyzz;
 
@@ -459,6 +500,64 @@ static void launch_xyzz(int c, void *acc, const void *q, int n, int iters)
 
 /* ---- correctness ---- */
 #define CHECK_ITERS 3
+
+static void launch_chain2(int c, czd_fp2 *x, czd_fp2 *y, int n, int iters)
+{
+    g_f2cfg[c].fn<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, y, n, iters);
+    CK(cudaGetLastError());
+}
+
+/* 2^16 chains of Fp2 products: pairs of edge values in each coordinate
+   first, the rest random; against cz_fp2_mul */
+static int check_chain2(int c, cz_rng *rng)
+{
+    const int n = 1 << 15, total = 2 * n;
+    std::vector<cz_fp2> x(total), y(total);
+    std::vector<cz_fp> ev = edge_values();
+    const int ne = (int)ev.size();
+    for (int e = 0; e < total; e++) {
+        if (e < ne * ne) {
+            x[e].c0 = ev[e / ne];
+            x[e].c1 = ev[e % ne];
+            y[e].c0 = ev[e % ne];
+            y[e].c1 = ev[e / ne];
+        } else {
+            cz_fp2_random(&x[e], rng);
+            cz_fp2_random(&y[e], rng);
+        }
+    }
+    czd_fp2 *dx, *dy;
+    CK(cudaMalloc(&dx, total * sizeof(czd_fp2)));
+    CK(cudaMalloc(&dy, total * sizeof(czd_fp2)));
+    CK(cudaMemcpy(dx, x.data(), total * sizeof(czd_fp2), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dy, y.data(), total * sizeof(czd_fp2), cudaMemcpyHostToDevice));
+    launch_chain2(c, dx, dy, n, CHECK_ITERS);
+    std::vector<cz_fp2> gx(total), gy(total);
+    CK(cudaMemcpy(gx.data(), dx, total * sizeof(czd_fp2), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(gy.data(), dy, total * sizeof(czd_fp2), cudaMemcpyDeviceToHost));
+    CK(cudaFree(dx));
+    CK(cudaFree(dy));
+    int bad = 0;
+    for (int e = 0; e < total; e++) {
+        cz_fp2 a = x[e], b = y[e], t;
+        for (int it = 0; it < CHECK_ITERS; it++) {
+            cz_fp2_mul(&t, &a, &b);
+            b = a;
+            a = t;
+        }
+        if (memcmp(&a, &gx[e], sizeof a) || memcmp(&b, &gy[e], sizeof b)) {
+            if (bad < 5) {
+                fprintf(stderr, "bench-fpmul: %s: chain %d differs from the host\n", g_f2cfg[c].name, e);
+                fp_print("host c0", &a.c0);
+                fp_print("gpu  c0", &gx[e].c0);
+            }
+            bad++;
+        }
+    }
+    fprintf(stderr, "check %s: %d chains x %d products: %s\n", g_f2cfg[c].name, total, CHECK_ITERS,
+            bad ? "MISMATCH" : "ok");
+    return bad;
+}
 
 static int check_chain(int c, cz_rng *rng)
 {
@@ -722,6 +821,8 @@ int main(int argc, char **argv)
         bad += check_chain(c, &rng);
     for (int c = 0; c < NXCFG; c++)
         bad += check_xyzz(c, &rng);
+    for (int c = 0; c < NF2CFG; c++)
+        bad += check_chain2(c, &rng);
     if (bad) {
         fprintf(stderr, "bench-fpmul: %d results differ from the host\n", bad);
         return 1;
@@ -729,7 +830,7 @@ int main(int argc, char **argv)
     if (check_only)
         return 0;
 
-    const double target_ms = seconds * 1e3 / ((NCFG + NXCFG) * 9); /* 9 runs a kind */
+    const double target_ms = seconds * 1e3 / ((NCFG + NXCFG + NF2CFG) * 9); /* 9 runs a kind */
     /* chain kernels */
     for (int c = 0; c < NCFG; c++) {
         int regs = 0;
@@ -771,6 +872,24 @@ int main(int argc, char **argv)
                (VAR_DFMA[v0] + VAR_DFMA[v1]) / 2, adds);
         CK(cudaFree(dacc));
         CK(cudaFree(dq));
+    }
+    /* Fp2 products (the IMAD fraction counts 588 a product: read the rates) */
+    for (int c = 0; c < NF2CFG; c++) {
+        int regs = 0;
+        const int n = fill_threads((const void *)g_f2cfg[c].fn, &regs);
+        std::vector<cz_fp2> h(2 * (size_t)n);
+        for (auto &e : h)
+            cz_fp2_random(&e, &rng);
+        czd_fp2 *dx, *dy;
+        CK(cudaMalloc(&dx, h.size() * sizeof(czd_fp2)));
+        CK(cudaMalloc(&dy, h.size() * sizeof(czd_fp2)));
+        CK(cudaMemcpy(dx, h.data(), h.size() * sizeof(czd_fp2), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dy, h.data(), h.size() * sizeof(czd_fp2), cudaMemcpyHostToDevice));
+        int iters = 0;
+        double ms = time_median([&](int it) { launch_chain2(c, dx, dy, n, it); }, target_ms, &iters);
+        report(g_f2cfg[c].name, 2.0 * n * iters, ms, n, 2, regs, 0, 0, 0);
+        CK(cudaFree(dx));
+        CK(cudaFree(dy));
     }
     return 0;
 }

@@ -99,6 +99,14 @@ struct czd_fp_params {
                                     0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
         return O[j];
     }
+    static CZD_HD uint32_t p2(int j) /* p^2, 24 words (czd_mont_mul2) */
+    {
+        constexpr uint32_t Q[24] = {0x1c718e39u, 0x26aa0000u, 0x76382eabu, 0x7ced6b1du, 0x62113cfdu, 0x162c3383u,
+                                    0x3e71b743u, 0x66bf91edu, 0x7091a049u, 0x292e85a8u, 0x86185c7bu, 0x1d68619cu,
+                                    0x0978ef01u, 0xf5314933u, 0x16ddca6eu, 0x50a62cfdu, 0x349e8bd0u, 0x66e59e49u,
+                                    0x0e7046b4u, 0xe2dc90e5u, 0xa22f25e9u, 0x4bd278eau, 0xb8c35fc7u, 0x02a437a4u};
+        return Q[j];
+    }
 };
 
 /* BN254 ("bn128", src/field/bn254_constants.h in 32-bit limbs): both
@@ -136,6 +144,12 @@ struct czd_fp254_params {
         constexpr uint32_t O[8] = {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u,
                                    0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
         return O[j];
+    }    static CZD_HD uint32_t p2(int j) /* p^2, 16 words (czd_mont_mul2) */
+    {
+        constexpr uint32_t Q[16] = {0x275d69b1u, 0x3b5458a2u, 0x09eac101u, 0xa602072du, 0x6d96cadcu, 0x4a50189cu,
+                                    0x7a1242c8u, 0x04689e95u, 0x34c6b38du, 0x26edfa5cu, 0x16375606u, 0xb00b8551u,
+                                    0x0348d21cu, 0x599a6f7cu, 0x763cbf9cu, 0x0925c4b8u};
+        return Q[j];
     }
 };
 
@@ -233,34 +247,61 @@ static CZD_HD uint32_t czd_subc(czd_carry &f, uint32_t a, uint32_t b)
 /* ---- pairs: (lo, hi) += a b as one asm statement with the pair in place,
    the form ptxas fuses into one IMAD.WIDE (two statements, or separate
    output registers, leave IMAD + IMAD.HI and moves) ---- */
-/* (lo, hi) += a b, carry in (FIRST: none) and out; FRESH: hi is written
-   (as if it held 0) */
-template <bool FIRST, bool FRESH>
+/* (lo, hi) += a b, carry in (FIRST: none) and out. FRESH: 0, both words
+   hold a value; 1, hi holds nothing yet (taken as 0); 2, neither does. */
+template <bool FIRST, int FRESH>
 static CZD_HD void czd_madpair(czd_carry &f, uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t b)
 {
 #ifdef __CUDA_ARCH__
     (void)f;
-    if (FIRST && FRESH)
-        asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, 0;"
-                     : "+r"(lo), "=r"(hi)
-                     : "r"(a), "r"(b));
+#define CZD_MADPAIR(LO, LOC, HIC, LOIN, HIIN)                                                   \
+    asm volatile(LO ".u32 %0, %2, %3, " LOIN ";\n\tmadc.hi.cc.u32 %1, %2, %3, " HIIN ";"      \
+                 : LOC(lo), HIC(hi)                                                            \
+                 : "r"(a), "r"(b))
+    if (FIRST && FRESH == 0)
+        CZD_MADPAIR("mad.lo.cc", "+r", "+r", "%0", "%1");
+    else if (FIRST && FRESH == 1)
+        CZD_MADPAIR("mad.lo.cc", "+r", "=r", "%0", "0");
     else if (FIRST)
-        asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(lo), "+r"(hi)
-                     : "r"(a), "r"(b));
-    else if (FRESH)
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, 0;"
-                     : "+r"(lo), "=r"(hi)
-                     : "r"(a), "r"(b));
+        CZD_MADPAIR("mad.lo.cc", "=r", "=r", "0", "0");
+    else if (FRESH == 0)
+        CZD_MADPAIR("madc.lo.cc", "+r", "+r", "%0", "%1");
+    else if (FRESH == 1)
+        CZD_MADPAIR("madc.lo.cc", "+r", "=r", "%0", "0");
     else
-        asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
-                     : "+r"(lo), "+r"(hi)
-                     : "r"(a), "r"(b));
+        CZD_MADPAIR("madc.lo.cc", "=r", "=r", "0", "0");
+#undef CZD_MADPAIR
 #else
     const uint64_t p = (uint64_t)a * b;
-    uint64_t s = (uint64_t)lo + (uint32_t)p + (FIRST ? 0 : f.c);
+    uint64_t s = (uint64_t)(FRESH == 2 ? 0 : lo) + (uint32_t)p + (FIRST ? 0 : f.c);
     lo = (uint32_t)s;
-    s = (s >> 32) + (p >> 32) + (FRESH ? 0 : hi);
+    s = (s >> 32) + (p >> 32) + (FRESH >= 1 ? 0 : hi);
+    hi = (uint32_t)s;
+    f.c = (uint32_t)(s >> 32);
+#endif
+}
+/* (lo, hi) = (c0, c1) + a b + carry in, carry out (LAST: c0 = c1 = 0 and
+   no carry out, which the caller's bounds exclude): the reduction's
+   shifting chain, whose outputs are the words two up of its inputs */
+template <bool LAST>
+static CZD_HD void czd_madpair_to(czd_carry &f, uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t b,
+                                  uint32_t c0, uint32_t c1)
+{
+#ifdef __CUDA_ARCH__
+    (void)f;
+    if (LAST)
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, 0;\n\tmadc.hi.u32 %1, %2, %3, 0;"
+                     : "=r"(lo), "=r"(hi)
+                     : "r"(a), "r"(b));
+    else
+        asm volatile("madc.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.cc.u32 %1, %2, %3, %5;"
+                     : "=r"(lo), "=r"(hi)
+                     : "r"(a), "r"(b), "r"(c0), "r"(c1));
+#else
+    const uint64_t p = (uint64_t)a * b;
+    uint64_t s = (uint64_t)(LAST ? 0 : c0) + (uint32_t)p + f.c;
+    lo = (uint32_t)s;
+    s = (s >> 32) + (p >> 32) + (LAST ? 0 : c1);
     hi = (uint32_t)s;
     f.c = (uint32_t)(s >> 32);
 #endif
@@ -278,20 +319,33 @@ static CZD_HD void czd_mulpair(uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t 
 }
 
 /* ---- chains ---- */
-/* acc[0..2K) += sum_k a[2k] bi 2^(64k) in one carry chain; with FRESH the
-   top word acc[2K - 1] holds nothing yet and is written (as if 0). Returns
-   the carry out of acc[2K - 1], as a word. */
-template <int K, bool FRESH>
+/* acc[0..2K) += sum_k a[2k] bi 2^(64k) in one carry chain; FRESH (as
+   czd_madpair's) says what the top pair holds. Returns the carry out of
+   acc[2K - 1], as a word. */
+template <int K, int FRESH>
 static CZD_HD uint32_t czd_chain(uint32_t *acc, const uint32_t *a, uint32_t bi)
 {
     czd_carry f;
-    czd_madpair<true, K == 1 && FRESH>(f, acc[0], acc[1], a[0], bi);
+    czd_madpair<true, K == 1 ? FRESH : 0>(f, acc[0], acc[1], a[0], bi);
     CZD_UNROLL
     for (int k = 1; k < K - 1; k++)
-        czd_madpair<false, false>(f, acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
+        czd_madpair<false, 0>(f, acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
     if constexpr (K > 1)
         czd_madpair<false, FRESH>(f, acc[2 * K - 2], acc[2 * K - 1], a[2 * K - 2], bi);
     return czd_addc(f, 0, 0);
+}
+/* the same with the carry out added into dst */
+template <int K, int FRESH>
+static CZD_HD void czd_chain_into(uint32_t *acc, const uint32_t *a, uint32_t bi, uint32_t &dst)
+{
+    czd_carry f;
+    czd_madpair<true, K == 1 ? FRESH : 0>(f, acc[0], acc[1], a[0], bi);
+    CZD_UNROLL
+    for (int k = 1; k < K - 1; k++)
+        czd_madpair<false, 0>(f, acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
+    if constexpr (K > 1)
+        czd_madpair<false, FRESH>(f, acc[2 * K - 2], acc[2 * K - 1], a[2 * K - 2], bi);
+    dst = czd_addc(f, dst, 0);
 }
 
 /* acc[0..2K) = sum_k a[2k] bi 2^(64k): fresh words, no carries */
@@ -303,80 +357,101 @@ static CZD_HD void czd_chain_set(uint32_t *acc, const uint32_t *a, uint32_t bi)
         czd_mulpair(acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
 }
 
-/* t[LO..HI) += pend[LO..HI) in one chain (the carry out of t[HI - 1] is 0) */
+/* r[k] = x[k] + y[k] + z[k] for k in [LO, HI) (the carry out of r[HI - 1] is 0;
+   r may be x) */
 template <int LO, int HI>
-static CZD_HD void czd_add_pending(uint32_t *t, const uint32_t *pend)
+static CZD_HD void czd_add3(uint32_t *r, const uint32_t *x, const uint32_t *y, const uint32_t *z)
 {
     static_assert(HI - LO >= 2, "a chain of two words or more");
-    czd_carry f;
-    t[LO] = czd_add_cc(f, t[LO], pend[LO]);
+    czd_carry f, g;
+    r[LO] = czd_add_cc(f, x[LO], y[LO]);
     CZD_UNROLL
     for (int k = LO + 1; k < HI - 1; k++)
-        t[k] = czd_addc_cc(f, t[k], pend[k]);
-    t[HI - 1] = czd_addc(f, t[HI - 1], pend[HI - 1]);
+        r[k] = czd_addc_cc(f, x[k], y[k]);
+    r[HI - 1] = czd_addc(f, x[HI - 1], y[HI - 1]);
+    r[LO] = czd_add_cc(g, r[LO], z[LO]);
+    CZD_UNROLL
+    for (int k = LO + 1; k < HI - 1; k++)
+        r[k] = czd_addc_cc(g, r[k], z[k]);
+    r[HI - 1] = czd_addc(g, r[HI - 1], z[HI - 1]);
 }
 
-/* r[0..2H) = a b (H limbs each, H even): a row for each b_i, its even
-   products a chain at word i, its odd ones a chain at word i + 1 */
-template <int H>
+/* r[0..2N) = a b (N limbs each, N even). Two accumulators by the parity
+   of a chain's first word, e (even) and o (odd), indexed by word, so that
+   every (lo, hi) pair keeps its registers: row i adds a_j b_i at word i + j,
+   a chain of the even words to e and one of the odd words to o; a chain
+   that starts where none did before finds its top pair fresh. Carries out
+   wait in pend; r = e + o + pend at the end. */
+template <int N>
 static CZD_HD void czd_wide_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-    static_assert(H % 2 == 0 && H >= 2, "H limbs, H even");
-    constexpr int K = H / 2;
-    uint32_t pend[2 * H + 1];
+    static_assert(N % 2 == 0 && N >= 2, "N limbs, N even");
+    constexpr int K = N / 2;
+    uint32_t e[2 * N], o[2 * N], pend[2 * N + 1];
     CZD_UNROLL
-    for (int k = 0; k <= 2 * H; k++)
+    for (int k = 0; k <= 2 * N; k++)
         pend[k] = 0;
-    czd_chain_set<K>(r, a, b[0]);                              /* words 0..H-1 */
-    pend[H + 1] += czd_chain<K, true>(r + 1, a + 1, b[0]);     /* 1..H */
+    czd_chain_set<K>(e, a, b[0]);         /* words 0..N-1 */
+    czd_chain_set<K>(o + 1, a + 1, b[0]); /* words 1..N */
     CZD_UNROLL
-    for (int i = 1; i < H; i++) {
-        pend[i + H] += czd_chain<K, false>(r + i, a, b[i]);         /* i..i+H-1 */
-        pend[i + H + 1] += czd_chain<K, true>(r + i + 1, a + 1, b[i]); /* i+1..i+H */
+    for (int i = 1; i < N; i++) {
+        if (i % 2) { /* e: a_odd at i+1 (a new start), o: a_even at i (again) */
+            pend[i + 1 + N] += czd_chain<K, 2>(e + i + 1, a + 1, b[i]);
+            pend[i + N] += czd_chain<K, 0>(o + i, a, b[i]);
+        } else { /* e: a_even at i (again), o: a_odd at i+1 (new) */
+            pend[i + N] += czd_chain<K, 0>(e + i, a, b[i]);
+            pend[i + 1 + N] += czd_chain<K, 2>(o + i + 1, a + 1, b[i]);
+        }
     }
-    /* pend[2H] is 0: a b < 2^(64H) */
-    czd_add_pending<H + 1, 2 * H>(r, pend);
+    /* o never reaches words 0 and 2N-1; a b < 2^(64N): pend[2N] is 0 */
+    o[0] = 0;
+    o[2 * N - 1] = 0;
+    czd_add3<0, 2 * N>(r, e, o, pend);
 }
 
 /* one row of czd_wide_sqr's cross products and the rows after it: row I
-   adds a_I a_j (j = I+1..N-1) at word I+j in two chains, E (j = I+1,
-   I+3, ..: word 2I+1, ceil(L/2) pairs) and F (j = I+2, ..: word 2I+2,
-   floor(L/2) pairs), L = N-1-I; the one that reaches word I+N finds it
-   fresh (E for even I, F for odd I) */
+   adds a_I a_j (j = I+1..N-1) at word I+j, the odd words (j = I+1, I+3,
+   ..: from 2I+1, ceil(L/2) pairs) as a chain to y, the even ones (j = I+2,
+   ..: from 2I+2, floor(L/2) pairs) to x, L = N-1-I; a chain past the
+   words written before finds its top pair fresh (x for odd I, y for even
+   I) */
 template <int N, int I>
 struct czd_sqr_rows {
-    static CZD_HD void run(uint32_t *r, uint32_t *pend, const uint32_t *a)
+    static CZD_HD void run(uint32_t *x, uint32_t *y, uint32_t *pend, const uint32_t *a)
     {
-        constexpr int L = N - 1 - I, KE = (L + 1) / 2, KF = L / 2;
-        pend[2 * I + 1 + 2 * KE] += czd_chain<KE, I % 2 == 0>(r + 2 * I + 1, a + I + 1, a[I]);
-        if constexpr (KF > 0)
-            pend[2 * I + 2 + 2 * KF] += czd_chain<KF, I % 2 == 1>(r + 2 * I + 2, a + I + 2, a[I]);
-        czd_sqr_rows<N, I + 1>::run(r, pend, a);
+        constexpr int L = N - 1 - I, KY = (L + 1) / 2, KX = L / 2;
+        pend[2 * I + 1 + 2 * KY] += czd_chain<KY, I % 2 == 0 ? 2 : 0>(y + 2 * I + 1, a + I + 1, a[I]);
+        if constexpr (KX > 0)
+            pend[2 * I + 2 + 2 * KX] += czd_chain<KX, I % 2 == 1 ? 2 : 0>(x + 2 * I + 2, a + I + 2, a[I]);
+        czd_sqr_rows<N, I + 1>::run(x, y, pend, a);
     }
 };
 template <int N>
 struct czd_sqr_rows<N, N - 1> {
-    static CZD_HD void run(uint32_t *, uint32_t *, const uint32_t *) {}
+    static CZD_HD void run(uint32_t *, uint32_t *, uint32_t *, const uint32_t *) {}
 };
 
-/* r[0..2N) = a^2 (N even): the cross products a_i a_j (i < j) by rows,
-   doubled, plus the squares a_i^2 */
+/* r[0..2N) = a^2 (N even): the cross products a_i a_j (i < j) once, in
+   two accumulators as czd_wide_mul's, summed and doubled, plus the squares
+   a_i^2 */
 template <int N>
 static CZD_HD void czd_wide_sqr(uint32_t *r, const uint32_t *a)
 {
     static_assert(N % 2 == 0 && N >= 4, "N limbs, N even");
-    uint32_t pend[2 * N + 1];
+    uint32_t x[2 * N], y[2 * N], pend[2 * N + 1];
     CZD_UNROLL
     for (int k = 0; k <= 2 * N; k++)
         pend[k] = 0;
-    r[0] = 0;
-    r[2 * N - 1] = 0;
-    /* row 0: a_0 a_j, j = 1, 3, ..: fresh words 1..N; j = 2, 4, ..: 2..N-1 */
-    czd_chain_set<N / 2>(r + 1, a + 1, a[0]);
-    pend[N] += czd_chain<(N - 2) / 2, false>(r + 2, a + 2, a[0]);
-    czd_sqr_rows<N, 1>::run(r, pend, a);
+    /* row 0: a_0 a_j, j = 1, 3, ..: fresh words 1..N of y; j = 2, 4, ..:
+       fresh words 2..N-1 of x */
+    czd_chain_set<N / 2>(y + 1, a + 1, a[0]);
+    czd_chain_set<(N - 2) / 2>(x + 2, a + 2, a[0]);
+    czd_sqr_rows<N, 1>::run(x, y, pend, a);
+    /* words the chains do not reach (x: 0, 1, 2N-2, 2N-1; y: 0, 2N-1) */
+    x[0] = x[1] = x[2 * N - 2] = x[2 * N - 1] = 0;
+    y[0] = y[2 * N - 1] = 0;
     /* the cross products sum to < 2^(64N-1): pend[2N] is 0 */
-    czd_add_pending<N, 2 * N>(r, pend);
+    czd_add3<0, 2 * N>(r, x, y, pend);
     /* r = 2 r + sum a_i^2 2^(64i) */
     czd_carry f;
     r[0] = czd_add_cc(f, r[0], r[0]);
@@ -384,10 +459,10 @@ static CZD_HD void czd_wide_sqr(uint32_t *r, const uint32_t *a)
     for (int k = 1; k < 2 * N - 1; k++)
         r[k] = czd_addc_cc(f, r[k], r[k]);
     r[2 * N - 1] = czd_addc(f, r[2 * N - 1], r[2 * N - 1]);
-    czd_madpair<true, false>(f, r[0], r[1], a[0], a[0]);
+    czd_madpair<true, 0>(f, r[0], r[1], a[0], a[0]);
     CZD_UNROLL
     for (int i = 1; i < N; i++) /* the last carry out is 0 */
-        czd_madpair<false, false>(f, r[2 * i], r[2 * i + 1], a[i], a[i]);
+        czd_madpair<false, 0>(f, r[2 * i], r[2 * i + 1], a[i], a[i]);
 }
 
 /* t[0..2N) = a b, one level of Karatsuba: a = a0 + a1 X, b = b0 + b1 X
@@ -459,32 +534,64 @@ static CZD_HD void czd_kara_mul(uint32_t *t, const uint32_t *a, const uint32_t *
     }
 }
 
-/* Montgomery's reduction: out = t 2^(-32N) mod m, out < 2m, for t < m
-   2^(32N) (2N words, used as scratch). Row i: q = t_i n0 and t += q m 2^(32i)
-   in two chains (m's even and odd words); the carries out wait in pend. */
+/* one row of czd_redc: (u aligned, its word 0 just made 0; v one word
+   up) -> the next quotient's multiples added, v aligned, u one word up */
 template <class P>
-static CZD_HD void czd_redc(uint32_t *out, uint32_t *t)
+static CZD_HD void czd_redc_row(uint32_t *u, uint32_t *v, const uint32_t *m)
 {
     constexpr int N = P::N, K = N / 2;
-    uint32_t m[N], pend[2 * N + 1];
+    czd_carry f;
+    v[0] = czd_add_cc(f, v[0], u[1]); /* its carry rides into the shifting chain */
+    const uint32_t q = v[0] * P::N0;
     CZD_UNROLL
-    for (int j = 0; j < N; j++)
+    for (int j = 0; j < N - 2; j += 2) /* u >> 64 + m_odd q, one word up */
+        czd_madpair_to<false>(f, u[j], u[j + 1], m[j + 1], q, u[j + 2], u[j + 3]);
+    czd_madpair_to<true>(f, u[N - 2], u[N - 1], m[N - 1], q, 0, 0);
+    czd_chain_into<K, 0>(v, m, q, u[N - 1]); /* v + m_even q, aligned */
+}
+
+/* Montgomery's reduction: out = t 2^(-32N) mod m, out < 2m, for t < m
+   2^(32N) (2N words). REDC(t) = REDC(t_lo) + t_hi, and REDC(t_lo) runs as
+   CIOS's reduction half with two accumulators that keep their pairs
+   (field.cuh's czd_mont::mul): each row a quotient q from the aligned
+   accumulator's word 0, m_even q added to it and m_odd q to the other
+   shifted down two words, the roles swapped. */
+template <class P>
+static CZD_HD void czd_redc(uint32_t *out, const uint32_t *t)
+{
+    constexpr int N = P::N, K = N / 2;
+    static_assert(N % 2 == 0, "N even");
+    uint32_t m[N], e[N], o[N], u[N];
+    CZD_UNROLL
+    for (int j = 0; j < N; j++) {
         m[j] = P::p(j);
-    CZD_UNROLL
-    for (int k = 0; k <= 2 * N; k++)
-        pend[k] = 0;
-    CZD_UNROLL
-    for (int i = 0; i < N; i++) {
-        const uint32_t q = t[i] * P::N0;
-        pend[i + N] += czd_chain<K, false>(t + i, m, q);
-        pend[i + N + 1] += czd_chain<K, false>(t + i + 1, m + 1, q);
+        e[j] = t[j];
     }
-    /* t + q m < 2m 2^(32N) < 2^(64N): pend[2N] is 0, and so is the carry
-       out of the last word */
-    czd_add_pending<N, 2 * N>(t, pend);
+    /* row 0: e aligned, o one word up */
+    const uint32_t q = e[0] * P::N0;
+    czd_chain_set<K>(o, m + 1, q);
+    czd_chain_into<K, 0>(e, m, q, o[N - 1]);
     CZD_UNROLL
-    for (int j = 0; j < N; j++)
-        out[j] = t[N + j];
+    for (int i = 1; i < N; i++) {
+        if (i % 2)
+            czd_redc_row<P>(e, o, m); /* o aligned, e up */
+        else
+            czd_redc_row<P>(o, e, m);
+    }
+    /* N even: o aligned with o[0] = 0, e one word up: t_lo's REDC is
+       e + o >> 32 (< m + 1); plus t_hi (< m) */
+    czd_carry f;
+    u[0] = czd_add_cc(f, e[0], o[1]);
+    CZD_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        u[j] = czd_addc_cc(f, e[j], o[j + 1]);
+    u[N - 1] = czd_addc(f, e[N - 1], 0);
+    czd_carry g;
+    out[0] = czd_add_cc(g, u[0], t[N]);
+    CZD_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        out[j] = czd_addc_cc(g, u[j], t[N + j]);
+    out[N - 1] = czd_addc(g, u[N - 1], t[2 * N - 1]);
 }
 
 /* out = t - m if t >= m else t (t < 2m) */
@@ -521,6 +628,72 @@ static CZD_HD void czd_mont_sqr(uint32_t *out, const uint32_t *a)
     czd_wide_sqr<P::N>(t, a);
     czd_redc<P>(u, t);
     czd_reduce_once<P>(out, u);
+}
+
+/* Fp2's product, (a0 + a1 u)(b0 + b1 u) with u^2 = -1, with two
+   reductions instead of three: c0 = REDC(a0 b0 - a1 b1, plus p^2 where that
+   is negative), c1 = REDC((a0 + a1)(b0 + b1) - a0 b0 - a1 b1), the sums not
+   reduced (< 2p < 2^(32N)) so that c1's input is a0 b1 + a1 b0 < 2p^2 <
+   p 2^(32N) exactly. Inputs < p; P needs p2 (the Fp moduli). */
+template <class P>
+static CZD_HD void czd_mont_mul2(uint32_t *c0, uint32_t *c1, const uint32_t *a0, const uint32_t *a1,
+                                 const uint32_t *b0, const uint32_t *b1)
+{
+    constexpr int N = P::N;
+    uint32_t sa[N], sb[N], t0[2 * N], t1[2 * N], t2[2 * N], u[N];
+    {
+        czd_carry f, g;
+        sa[0] = czd_add_cc(f, a0[0], a1[0]);
+        sb[0] = czd_add_cc(g, b0[0], b1[0]);
+        CZD_UNROLL
+        for (int k = 1; k < N - 1; k++) {
+            sa[k] = czd_addc_cc(f, a0[k], a1[k]);
+            sb[k] = czd_addc_cc(g, b0[k], b1[k]);
+        }
+        sa[N - 1] = czd_addc(f, a0[N - 1], a1[N - 1]);
+        sb[N - 1] = czd_addc(g, b0[N - 1], b1[N - 1]);
+    }
+    czd_wide_mul<N>(t0, a0, b0);
+    czd_wide_mul<N>(t1, a1, b1);
+    czd_wide_mul<N>(t2, sa, sb);
+    /* t2 -= t0 + t1, then t0 -= t1 (+ p^2 on a borrow) */
+    {
+        czd_carry f;
+        t2[0] = czd_sub_cc(f, t2[0], t0[0]);
+        CZD_UNROLL
+        for (int k = 1; k < 2 * N - 1; k++)
+            t2[k] = czd_subc_cc(f, t2[k], t0[k]);
+        t2[2 * N - 1] = czd_subc(f, t2[2 * N - 1], t0[2 * N - 1]);
+    }
+    {
+        czd_carry f;
+        t2[0] = czd_sub_cc(f, t2[0], t1[0]);
+        CZD_UNROLL
+        for (int k = 1; k < 2 * N - 1; k++)
+            t2[k] = czd_subc_cc(f, t2[k], t1[k]);
+        t2[2 * N - 1] = czd_subc(f, t2[2 * N - 1], t1[2 * N - 1]);
+    }
+    uint32_t borrow;
+    {
+        czd_carry f;
+        t0[0] = czd_sub_cc(f, t0[0], t1[0]);
+        CZD_UNROLL
+        for (int k = 1; k < 2 * N; k++)
+            t0[k] = czd_subc_cc(f, t0[k], t1[k]);
+        borrow = czd_subc(f, 0, 0);
+    }
+    {
+        czd_carry f;
+        t0[0] = czd_add_cc(f, t0[0], P::p2(0) & borrow);
+        CZD_UNROLL
+        for (int k = 1; k < 2 * N - 1; k++)
+            t0[k] = czd_addc_cc(f, t0[k], P::p2(k) & borrow);
+        t0[2 * N - 1] = czd_addc(f, t0[2 * N - 1], P::p2(2 * N - 1) & borrow);
+    }
+    czd_redc<P>(u, t0);
+    czd_reduce_once<P>(c0, u);
+    czd_redc<P>(u, t2);
+    czd_reduce_once<P>(c1, u);
 }
 
 #endif

@@ -22,7 +22,8 @@
 # native, fpmul (bench-fpmul: the Fp product on the IMAD and FP64 pipes,
 # with the SASS instruction counts of its kernels), bn254 (bench-gpu
 # --curve bn254: BN254's MSMs, NTTs and H step).
-# Environment: MSM_MAX (largest G1 size, log2; 27), G2_MAX (22; empty: no
+# Environment: BUILD_ONLY (targets, instead of all of the above: e.g.
+# bench-fpmul for a quick fpmul call), MSM_MAX (largest G1 size, log2; 27), G2_MAX (22; empty: no
 # G2 rows), WSWEEP (window sweep sizes, each under every AB setting; 26;
 # empty: none; SWEEP_PROFILE=1 adds each width's phase profile), PARTS (bench-native partitions; 2), AB (the
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
@@ -79,8 +80,11 @@ if has build; then
     [ -f "$ROOT/tests/test_gpu_bn254.c" ] && extra="$extra test_gpu_bn254"
     [ -f "$ROOT/tests/test_gpu_field.c" ] && extra="$extra test_gpu_field"
     [ -f "$ROOT/bench/fpmul_gpu.cu" ] && extra="$extra bench-fpmul"
-    cmake --build "$BUILD" -j "$(nproc)" --target test_gpu_msm test_gpu_prove test_gpu_native test_gpu_ntt \
-        test_gpu_decompress bench-gpu bench-native cuzk-synth cuzk-cli cuzkd cuzk-bench $extra \
+    targets="test_gpu_msm test_gpu_prove test_gpu_native test_gpu_ntt test_gpu_decompress bench-gpu bench-native"
+    targets="$targets cuzk-synth cuzk-cli cuzkd cuzk-bench $extra"
+    [ -n "${BUILD_ONLY:-}" ] && targets=$BUILD_ONLY
+    # shellcheck disable=SC2086
+    cmake --build "$BUILD" -j "$(nproc)" --target $targets \
         >"$OUT/logs/build.log" 2>&1 ||
         { grep -E "error" "$OUT/logs/build.log" | head -30; exit 1; }
     cuobjdump -res-usage "$BUILD"/cuda/libcuzk_cuda.a 2>/dev/null |
