@@ -154,11 +154,42 @@ struct czd_fp254_params {
 };
 
 /* ---- primitives: one PTX instruction each on the device ---- */
+#ifndef __CUDA_ARCH__
+#include <stdio.h>
+#include <stdlib.h>
+/* serial numbers of the host's chains (czd_carry) */
+static inline uint64_t czd_cc_next()
+{
+    static thread_local uint64_t n = 0;
+    return ++n;
+}
+#endif
+
 struct czd_carry {
 #ifndef __CUDA_ARCH__
-    uint32_t c = 0; /* the host's emulated carry flag */
+    uint32_t c = 0;             /* the host's emulated carry flag */
+    uint64_t id = czd_cc_next(); /* which chain */
 #endif
 };
+
+#ifndef __CUDA_ARCH__
+/* The device has one carry flag: two chains must not interleave. The
+   emulation keeps which chain wrote the flag last and stops at a carry-in
+   of any other (a chain that reads the flag after another one wrote it). */
+static inline uint64_t &czd_cc_owner()
+{
+    static thread_local uint64_t owner = 0;
+    return owner;
+}
+static inline void czd_cc_write(const czd_carry &f) { czd_cc_owner() = f.id; }
+static inline void czd_cc_read(const czd_carry &f)
+{
+    if (czd_cc_owner() != f.id) {
+        fprintf(stderr, "mont.cuh: a carry chain read the flag after another chain wrote it\n");
+        abort();
+    }
+}
+#endif
 
 #ifdef __CUDA_ARCH__
 #define CZD_ASM3(op, r, a, b) asm volatile(op " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b))
@@ -174,6 +205,7 @@ static CZD_HD uint32_t czd_add_cc(czd_carry &f, uint32_t a, uint32_t b)
 #else
     uint64_t s = (uint64_t)a + b;
     f.c = (uint32_t)(s >> 32);
+    czd_cc_write(f);
     r = (uint32_t)s;
 #endif
     return r;
@@ -186,6 +218,7 @@ static CZD_HD uint32_t czd_addc_cc(czd_carry &f, uint32_t a, uint32_t b)
     (void)f;
     CZD_ASM3("addc.cc.u32", r, a, b);
 #else
+    czd_cc_read(f);
     uint64_t s = (uint64_t)a + b + f.c;
     f.c = (uint32_t)(s >> 32);
     r = (uint32_t)s;
@@ -200,6 +233,7 @@ static CZD_HD uint32_t czd_addc(czd_carry &f, uint32_t a, uint32_t b)
     (void)f;
     CZD_ASM3("addc.u32", r, a, b);
 #else
+    czd_cc_read(f);
     r = a + b + f.c;
 #endif
     return r;
@@ -213,6 +247,7 @@ static CZD_HD uint32_t czd_sub_cc(czd_carry &f, uint32_t a, uint32_t b)
     CZD_ASM3("sub.cc.u32", r, a, b);
 #else
     f.c = a < b;
+    czd_cc_write(f);
     r = a - b;
 #endif
     return r;
@@ -225,6 +260,7 @@ static CZD_HD uint32_t czd_subc_cc(czd_carry &f, uint32_t a, uint32_t b)
     (void)f;
     CZD_ASM3("subc.cc.u32", r, a, b);
 #else
+    czd_cc_read(f);
     uint64_t d = (uint64_t)a - b - f.c;
     f.c = (uint32_t)(d >> 63);
     r = (uint32_t)d;
@@ -239,6 +275,7 @@ static CZD_HD uint32_t czd_subc(czd_carry &f, uint32_t a, uint32_t b)
     (void)f;
     CZD_ASM3("subc.u32", r, a, b);
 #else
+    czd_cc_read(f);
     r = a - b - f.c;
 #endif
     return r;
@@ -272,12 +309,15 @@ static CZD_HD void czd_madpair(czd_carry &f, uint32_t &lo, uint32_t &hi, uint32_
         CZD_MADPAIR("madc.lo.cc", "=r", "=r", "0", "0");
 #undef CZD_MADPAIR
 #else
+    if (!FIRST)
+        czd_cc_read(f);
     const uint64_t p = (uint64_t)a * b;
     uint64_t s = (uint64_t)(FRESH == 2 ? 0 : lo) + (uint32_t)p + (FIRST ? 0 : f.c);
     lo = (uint32_t)s;
     s = (s >> 32) + (p >> 32) + (FRESH >= 1 ? 0 : hi);
     hi = (uint32_t)s;
     f.c = (uint32_t)(s >> 32);
+    czd_cc_write(f);
 #endif
 }
 /* (lo, hi) = (c0, c1) + a b + carry in, carry out (LAST: c0 = c1 = 0 and
@@ -298,12 +338,14 @@ static CZD_HD void czd_madpair_to(czd_carry &f, uint32_t &lo, uint32_t &hi, uint
                      : "=r"(lo), "=r"(hi)
                      : "r"(a), "r"(b), "r"(c0), "r"(c1));
 #else
+    czd_cc_read(f);
     const uint64_t p = (uint64_t)a * b;
     uint64_t s = (uint64_t)(LAST ? 0 : c0) + (uint32_t)p + f.c;
     lo = (uint32_t)s;
     s = (s >> 32) + (p >> 32) + (LAST ? 0 : c1);
     hi = (uint32_t)s;
     f.c = (uint32_t)(s >> 32);
+    czd_cc_write(f);
 #endif
 }
 /* (lo, hi) = a b */
@@ -641,16 +683,20 @@ static CZD_HD void czd_mont_mul2(uint32_t *c0, uint32_t *c1, const uint32_t *a0,
 {
     constexpr int N = P::N;
     uint32_t sa[N], sb[N], t0[2 * N], t1[2 * N], t2[2 * N], u[N];
-    {
-        czd_carry f, g;
+    { /* one chain after the other: the device has one carry flag */
+        czd_carry f;
         sa[0] = czd_add_cc(f, a0[0], a1[0]);
+        CZD_UNROLL
+        for (int k = 1; k < N - 1; k++)
+            sa[k] = czd_addc_cc(f, a0[k], a1[k]);
+        sa[N - 1] = czd_addc(f, a0[N - 1], a1[N - 1]);
+    }
+    {
+        czd_carry g;
         sb[0] = czd_add_cc(g, b0[0], b1[0]);
         CZD_UNROLL
-        for (int k = 1; k < N - 1; k++) {
-            sa[k] = czd_addc_cc(f, a0[k], a1[k]);
+        for (int k = 1; k < N - 1; k++)
             sb[k] = czd_addc_cc(g, b0[k], b1[k]);
-        }
-        sa[N - 1] = czd_addc(f, a0[N - 1], a1[N - 1]);
         sb[N - 1] = czd_addc(g, b0[N - 1], b1[N - 1]);
     }
     czd_wide_mul<N>(t0, a0, b0);
