@@ -22,9 +22,10 @@
  * Costs (N limbs): mul = CIOS, N rows of (2N mad for a*b_i, 1 mul for the
  * quotient, 2N mad for q*m) = 4N^2 + N 32-bit multiply-adds (Fr 264, Fp 588);
  * sqr = mul; add/sub = 2N add-with-carry + N selects. mont.cuh's separated
- * form (mul_sos: Fp 516, sqr_sos: 456) has fewer multiply-adds but more of
- * every other instruction, and is slower here (docs/PERF.md, 2026-12-02
- * 13:21): an issue slot costs about half an IMAD's.
+ * form (mul_sos: Fp 516, sqr_sos: 456) has fewer multiply-adds and more of
+ * every other instruction; alone its square and czd_mont_mul2 (Fp2) are
+ * faster, inside an XYZZ addition its square was not (docs/PERF.md,
+ * 2026-12-02): the kernels keep CIOS until an MSM-level A/B says otherwise.
  */
 #ifndef CZ_CUDA_FIELD_CUH
 #define CZ_CUDA_FIELD_CUH
@@ -242,9 +243,8 @@ struct czd_mont {
         return r;
     }
     static CZD_INLINE czd_mont sqr(const czd_mont &a) { return mul(a, a); }
-    /* the product and the square in separated form (mont.cuh): fewer
-       multiply-adds, more of everything else; slower than mul on the
-       H200 (docs/PERF.md), kept for bench-fpmul. Bounds as mul. */
+    /* the product and the square in separated form (mont.cuh), for
+       bench-fpmul; bounds as mul */
     static CZD_INLINE czd_mont mul_sos(const czd_mont &x, const czd_mont &y)
     {
         czd_mont r;

@@ -3,41 +3,45 @@
  * full product, then the reduction), for the device and for the host.
  *
  * DESIGN. field.cuh's czd_mont multiplies in the interleaved (CIOS) form;
- * this is the other form, kept as czd_mont::mul_sos / sqr_sos for
- * bench-fpmul. A product of N-limb numbers (N = 8 or 12, 32-bit limbs) is
- * formed whole, 2N limbs, then reduced (czd_redc): the full product can
- * take one level of Karatsuba (czd_kara_mul: three N/2-limb products, 3N^2/4
- * multiply pairs instead of N^2) and a square can skip the repeated cross
- * products (czd_wide_sqr: N(N+1)/2 pairs). The reduction is N^2 pairs and N
- * single products, as in CIOS. For BLS12-381's Fp: 108 + 144 pairs a
- * product against CIOS's 288, 78 + 144 a square.
+ * this is the other form, kept as czd_mont::mul_sos / sqr_sos and
+ * czd_mont_mul2 for bench-fpmul until an MSM-level A/B picks them. A
+ * product of N-limb numbers (N = 8 or 12, 32-bit limbs) is formed whole, 2N
+ * limbs, then reduced (czd_redc): the full product can take one level of
+ * Karatsuba (czd_kara_mul: three N/2-limb products, 3N^2/4 multiply pairs
+ * instead of N^2), a square can skip the repeated cross products
+ * (czd_wide_sqr: N(N+1)/2 pairs), and Fp2's product can reduce twice
+ * instead of three times (czd_mont_mul2). The reduction is N^2 pairs and N
+ * single products, as in CIOS.
  *
- * Measured on the H200 (docs/PERF.md, 2026-12-02): fewer multiply-adds did
- * not make it faster. The time of a product fits 4 cycles an IMAD.WIDE, 2
- * an IMAD and about 0.55 for every other instruction, and this form adds
- * other instructions (Karatsuba's sums and differences, the pending carries)
- * and register moves: the reduction's two chains of a row pair their words
- * (i, i+1) and (i+1, i+2), while IMAD.WIDE needs each (lo, hi) pair in a
- * fixed aligned register pair; CIOS keeps them in two accumulators (even and
- * odd words) for that reason. A faster separated form needs the same two
- * accumulators in the reduction.
+ * Cost (H200, docs/PERF.md 2026-12-02): a product's time fits 4 cycles an
+ * IMAD.WIDE, 2 an IMAD and ~0.55 every other instruction, so multiplies
+ * saved only pay where few other instructions come with them. An IMAD.WIDE
+ * needs its (lo, hi) in a fixed aligned register pair: every accumulator
+ * here takes the chains of one parity of first word only (czd_wide_mul's
+ * e / o, the square's x / y, the reduction's two CIOS-like accumulators
+ * that swap roles each row); a first version that mixed them spent a third
+ * of its instructions on moves. Measured in bench-fpmul: the square 9-14 %
+ * faster than CIOS's a * a, Fp2's product 15 % faster than three CIOS
+ * products, Karatsuba 1 % slower than CIOS (its sums cost what it saves),
+ * and XYZZ's addition with the new square 4 % slower than without (the
+ * chain kernels do not tell the whole story: decide inside the MSM).
  *
  * Every multiply-add chain here is a run of (lo, hi) pairs at word offsets
  * 0, 2, 4, ... from its start (a[2k] * b: pairs that do not overlap, one
  * carry chain; each pair one asm statement, which ptxas turns into one
  * IMAD.WIDE); the odd-offset products of a row are a second chain one word
- * up. A chain's carry out is not rippled through the words above it: it is
- * returned as a word and kept aside ("pending", a few small counts per
- * position), and the pending counts are added in one chain at the end.
- * That is exact: what a chain needs is only its own words, and the
- * reduction's quotient words (positions below N) never have pending
- * carries.
+ * up. In the full products a chain's carry out is not rippled through the
+ * words above it: it is returned as a word and kept aside ("pending", a
+ * few small counts per position), added with the accumulators' sum at the
+ * end; exact, since a chain needs only its own words.
  *
  * The primitives (czd_madpair, czd_add_cc, ...) are one or two PTX
  * instructions on the device, a C emulation of the carry flag on the host
  * (czd_carry holds it there; on the device it is empty and the flag is the
  * hardware's), so tests/mont_emu.cpp runs this file's code on the CPU
- * against the host's field code. As in field.cuh, the instructions are
+ * against the host's field code; the emulation also stops where a chain
+ * reads the flag after another chain wrote it (the device has one flag:
+ * two chains must not interleave). As in field.cuh, the instructions are
  * `asm volatile` statements: their order is kept and nvcc puts nothing
  * that touches the carry flag between them.
  */

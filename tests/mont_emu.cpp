@@ -1,17 +1,19 @@
 /*
  * mont_emu.cpp: the device's Montgomery product and square in separated
  * form (cuda/mont.cuh, czd_mont::mul_sos / sqr_sos: Karatsuba, the
- * square's cross products, the reduction with its pending carries) run on
- * the host, over the four moduli (BLS12-381 Fr and Fp, BN254 Fr and Fp),
- * against the host's field code. Built and run by tests/test_mont_emu.sh.
+ * square's cross products, the reduction) over the four moduli (BLS12-381
+ * Fr and Fp, BN254 Fr and Fp), and Fp2's two-reduction product
+ * (czd_mont_mul2) over both curves' Fp2, run on the host against the
+ * host's field code. Built and run by tests/test_mont_emu.sh.
  *
  * DESIGN. mont.cuh's primitives are one or two PTX instructions on the
  * device and a C emulation of the carry flag here, so this checks the word
  * positions of every chain, which words a chain finds fresh, the pending
- * carries and the bounds that let chains drop their last carry, with the
- * same code the device runs. It cannot check the device's own carry flag
- * (that nvcc puts nothing between the instructions of a chain):
- * bench-fpmul's check does that on a GPU. Inputs: every pair of edge
+ * carries, the bounds that let chains drop their last carry and that no
+ * two chains interleave (the emulation stops there), with the same code
+ * the device runs. It cannot check the device's own carry flag (that nvcc
+ * puts nothing between the instructions of a chain): bench-fpmul's check
+ * does that on a GPU. Inputs: every pair of edge
  * values (0, 1, 2, m-1, m-2, (m-1)/2, R mod m, 2^(32k)-1 below m, words of
  * all ones and all zeros mixed) and random elements.
  *

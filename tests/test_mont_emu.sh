@@ -1,9 +1,9 @@
 #!/bin/bash
 # ctest: labels=unit timeout=300
 # test_mont_emu.sh: the device's Montgomery product and square in separated
-# form (cuda/mont.cuh: Karatsuba, the square's cross products, the reduction
-# with its pending carries) run on the host against the host's field code,
-# for BLS12-381's Fr and Fp and BN254's Fr and Fp: builds tests/mont_emu.cpp
+# form (cuda/mont.cuh: Karatsuba, the square's cross products, the reduction,
+# Fp2's two-reduction product) run on the host against the host's field
+# code, for BLS12-381's and BN254's Fr, Fp and Fp2: builds tests/mont_emu.cpp
 # with the C++ compiler against this build's libcuzk.a. Needs no GPU: it
 # checks the chains' word positions and bounds; bench-fpmul checks the same
 # code on a GPU. CZ_MONT_EMU_COUNT sets the random pairs a modulus (default
