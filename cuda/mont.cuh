@@ -50,21 +50,7 @@
 
 #include <stdint.h>
 
-#ifndef CZD_HD
-#ifdef __CUDACC__
-#define CZD_HD __host__ __device__ __forceinline__
-#else
-#define CZD_HD inline
-#endif
-#endif
-/* unrolled on the device; the host compiler does not know the pragma */
-#ifndef CZD_UNROLL
-#ifdef __CUDA_ARCH__
-#define CZD_UNROLL _Pragma("unroll")
-#else
-#define CZD_UNROLL
-#endif
-#endif
+#include "hostdev.cuh"
 
 /* ---- moduli (32-bit limbs of src/field/constants.h) ---- */
 struct czd_fr_params {

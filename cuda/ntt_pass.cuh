@@ -48,22 +48,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define CZD_HD __host__ __device__ __forceinline__
-#else
-#define CZD_HD inline
+#include "hostdev.cuh"
+
+#ifndef __CUDACC__
 struct uint4 {
     uint32_t x, y, z, w;
 };
-#endif
-
-/* unrolled on the device; the host compiler does not know the pragma */
-#ifndef CZD_UNROLL
-#ifdef __CUDA_ARCH__
-#define CZD_UNROLL _Pragma("unroll")
-#else
-#define CZD_UNROLL
-#endif
 #endif
 
 static CZD_HD uint32_t czd_bitrev(uint32_t x, unsigned bits)

@@ -34,6 +34,40 @@ cz_init() {
     fi
 }
 
+# cz_build_emu CPP OUT [FLAG...]: build a host emulation of device code
+# (tests/*_emu.cpp, no GPU needed) with the C++ compiler against this
+# build's libcuzk.a, under the build's sanitizers if it has them (its library
+# needs their runtime, and the emulation runs under them too). Needs SRC and
+# BUILD (cz_init sets them, or the test itself); prints why and returns 1
+# if it cannot.
+cz_build_emu() {
+    local cpp=$1 out=$2 lib=$BUILD/libcuzk.a cxx=${CXX:-c++} san pc
+    shift 2
+    local flags=("$@") extra=()
+    if [ ! -f "$lib" ]; then
+        echo "FAIL: $lib is not built (build the cuzk target first)" >&2
+        return 1
+    fi
+    if ! command -v "$cxx" >/dev/null 2>&1; then
+        echo "FAIL: no C++ compiler ($cxx)" >&2
+        return 1
+    fi
+    san=$(sed -n 's/^CUZK_SANITIZE:[A-Z]*=//p' "$BUILD/CMakeCache.txt" 2>/dev/null)
+    [ -n "$san" ] && flags+=("-fsanitize=$san" -fno-omit-frame-pointer)
+    for pc in jansson libxxhash; do
+        if pkg-config --exists "$pc" 2>/dev/null; then
+            # shellcheck disable=SC2207
+            extra+=($(pkg-config --libs "$pc"))
+        fi
+    done
+    if ! "$cxx" -std=c++17 -O2 -Wall -Wextra "${flags[@]}" -I"$SRC/include" -I"$SRC/src" -I"$SRC/cuda" \
+        "$cpp" "$lib" "${extra[@]}" -lpthread -lm -o "$out" 2>"$out.log"; then
+        echo "FAIL: building $cpp" >&2
+        cat "$out.log" >&2
+        return 1
+    fi
+}
+
 # cz_need_oracle: skip (77) when node or the npm oracles are absent.
 cz_need_oracle() {
     if ! command -v node >/dev/null 2>&1; then

@@ -16,36 +16,11 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${CZ_SOURCE_DIR:-$(cd "$here/.." && pwd)}
 BUILD=${CZ_BINARY_DIR:-$SRC/build}
-CXX=${CXX:-c++}
-lib=$BUILD/libcuzk.a
-if [ ! -f "$lib" ]; then
-    echo "FAIL: $lib is not built (build the cuzk target first)" >&2
-    exit 1
-fi
-if ! command -v "$CXX" >/dev/null 2>&1; then
-    echo "FAIL: no C++ compiler ($CXX)" >&2
-    exit 1
-fi
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-emu.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-
-# a sanitizer build's library needs the same runtime at link time
-san=$(sed -n 's/^CUZK_SANITIZE:[A-Z]*=//p' "$BUILD/CMakeCache.txt" 2>/dev/null)
-flags=()
-[ -n "$san" ] && flags+=("-fsanitize=$san" -fno-omit-frame-pointer)
-extra=()
-for pc in jansson libxxhash; do
-    if pkg-config --exists "$pc" 2>/dev/null; then
-        # shellcheck disable=SC2207
-        extra+=($(pkg-config --libs "$pc"))
-    fi
-done
-if ! "$CXX" -std=c++17 -O2 -Wall -Wextra "${flags[@]}" -I"$SRC/include" -I"$SRC/src" -I"$SRC/cuda" \
-    "$SRC/tests/ntt_pass_emu.cpp" "$lib" "${extra[@]}" -lpthread -lm -o "$TMP/emu" 2>"$TMP/cc.log"; then
-    echo "FAIL: building tests/ntt_pass_emu.cpp" >&2
-    cat "$TMP/cc.log" >&2
-    exit 1
-fi
+cz_build_emu "$SRC/tests/ntt_pass_emu.cpp" "$TMP/emu" || exit 1
 
 max=${CZ_NTT_EMU_MAX_LOG:-13}
 fails=0
