@@ -31,9 +31,9 @@
  * carry chain; each pair one asm statement, which ptxas turns into one
  * IMAD.WIDE); the odd-offset products of a row are a second chain one word
  * up. In the full products a chain's carry out is not rippled through the
- * words above it: it is returned as a word and kept aside ("pending", a
- * few small counts per position), added with the accumulators' sum at the
- * end; exact, since a chain needs only its own words.
+ * words above it: it is added into a count kept aside ("pending", a few
+ * small counts per position), added with the accumulators' sum at the end;
+ * exact, since a chain needs only its own words.
  *
  * The primitives (czd_madpair, czd_add_cc, ...) are one or two PTX
  * instructions on the device, a C emulation of the carry flag on the host
@@ -351,22 +351,9 @@ static CZD_HD void czd_mulpair(uint32_t &lo, uint32_t &hi, uint32_t a, uint32_t 
 }
 
 /* ---- chains ---- */
-/* acc[0..2K) += sum_k a[2k] bi 2^(64k) in one carry chain; FRESH (as
-   czd_madpair's) says what the top pair holds. Returns the carry out of
-   acc[2K - 1], as a word. */
-template <int K, int FRESH>
-static CZD_HD uint32_t czd_chain(uint32_t *acc, const uint32_t *a, uint32_t bi)
-{
-    czd_carry f;
-    czd_madpair<true, K == 1 ? FRESH : 0>(f, acc[0], acc[1], a[0], bi);
-    CZD_UNROLL
-    for (int k = 1; k < K - 1; k++)
-        czd_madpair<false, 0>(f, acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
-    if constexpr (K > 1)
-        czd_madpair<false, FRESH>(f, acc[2 * K - 2], acc[2 * K - 1], a[2 * K - 2], bi);
-    return czd_addc(f, 0, 0);
-}
-/* the same with the carry out added into dst */
+/* acc[0..2K) += sum_k a[2k] bi 2^(64k) in one carry chain, the carry
+   out of acc[2K - 1] added into dst; FRESH (as czd_madpair's) says what
+   the top pair holds */
 template <int K, int FRESH>
 static CZD_HD void czd_chain_into(uint32_t *acc, const uint32_t *a, uint32_t bi, uint32_t &dst)
 {
@@ -387,6 +374,30 @@ static CZD_HD void czd_chain_set(uint32_t *acc, const uint32_t *a, uint32_t bi)
     CZD_UNROLL
     for (int k = 0; k < K; k++)
         czd_mulpair(acc[2 * k], acc[2 * k + 1], a[2 * k], bi);
+}
+
+/* r = x + y over K words (r may be x or y); returns the carry out */
+template <int K>
+static CZD_HD uint32_t czd_add_words(uint32_t *r, const uint32_t *x, const uint32_t *y)
+{
+    czd_carry f;
+    r[0] = czd_add_cc(f, x[0], y[0]);
+    CZD_UNROLL
+    for (int k = 1; k < K; k++)
+        r[k] = czd_addc_cc(f, x[k], y[k]);
+    return czd_addc(f, 0, 0);
+}
+/* r = x - y over K words (r may be x or y); returns the borrow out as a
+   mask (0 or all ones) */
+template <int K>
+static CZD_HD uint32_t czd_sub_words(uint32_t *r, const uint32_t *x, const uint32_t *y)
+{
+    czd_carry f;
+    r[0] = czd_sub_cc(f, x[0], y[0]);
+    CZD_UNROLL
+    for (int k = 1; k < K; k++)
+        r[k] = czd_subc_cc(f, x[k], y[k]);
+    return czd_subc(f, 0, 0);
 }
 
 /* r[k] = x[k] + y[k] + z[k] for k in [LO, HI) (the carry out of r[HI - 1] is 0;
@@ -428,11 +439,11 @@ static CZD_HD void czd_wide_mul(uint32_t *r, const uint32_t *a, const uint32_t *
     CZD_UNROLL
     for (int i = 1; i < N; i++) {
         if (i % 2) { /* e: a_odd at i+1 (a new start), o: a_even at i (again) */
-            pend[i + 1 + N] += czd_chain<K, 2>(e + i + 1, a + 1, b[i]);
-            pend[i + N] += czd_chain<K, 0>(o + i, a, b[i]);
+            czd_chain_into<K, 2>(e + i + 1, a + 1, b[i], pend[i + 1 + N]);
+            czd_chain_into<K, 0>(o + i, a, b[i], pend[i + N]);
         } else { /* e: a_even at i (again), o: a_odd at i+1 (new) */
-            pend[i + N] += czd_chain<K, 0>(e + i, a, b[i]);
-            pend[i + 1 + N] += czd_chain<K, 2>(o + i + 1, a + 1, b[i]);
+            czd_chain_into<K, 0>(e + i, a, b[i], pend[i + N]);
+            czd_chain_into<K, 2>(o + i + 1, a + 1, b[i], pend[i + 1 + N]);
         }
     }
     /* o never reaches words 0 and 2N-1; a b < 2^(64N): pend[2N] is 0 */
@@ -452,9 +463,9 @@ struct czd_sqr_rows {
     static CZD_HD void run(uint32_t *x, uint32_t *y, uint32_t *pend, const uint32_t *a)
     {
         constexpr int L = N - 1 - I, KY = (L + 1) / 2, KX = L / 2;
-        pend[2 * I + 1 + 2 * KY] += czd_chain<KY, I % 2 == 0 ? 2 : 0>(y + 2 * I + 1, a + I + 1, a[I]);
+        czd_chain_into<KY, I % 2 == 0 ? 2 : 0>(y + 2 * I + 1, a + I + 1, a[I], pend[2 * I + 1 + 2 * KY]);
         if constexpr (KX > 0)
-            pend[2 * I + 2 + 2 * KX] += czd_chain<KX, I % 2 == 1 ? 2 : 0>(x + 2 * I + 2, a + I + 2, a[I]);
+            czd_chain_into<KX, I % 2 == 1 ? 2 : 0>(x + 2 * I + 2, a + I + 2, a[I], pend[2 * I + 2 + 2 * KX]);
         czd_sqr_rows<N, I + 1>::run(x, y, pend, a);
     }
 };
@@ -507,23 +518,8 @@ static CZD_HD void czd_kara_mul(uint32_t *t, const uint32_t *a, const uint32_t *
     constexpr int H = N / 2;
     czd_wide_mul<H>(t, a, b);
     czd_wide_mul<H>(t + N, a + H, b + H);
-    uint32_t sa[H], sb[H], ca, cb, p1[N + 1];
-    {
-        czd_carry f;
-        sa[0] = czd_add_cc(f, a[0], a[H]);
-        CZD_UNROLL
-        for (int k = 1; k < H; k++)
-            sa[k] = czd_addc_cc(f, a[k], a[H + k]);
-        ca = czd_addc(f, 0, 0);
-    }
-    {
-        czd_carry f;
-        sb[0] = czd_add_cc(f, b[0], b[H]);
-        CZD_UNROLL
-        for (int k = 1; k < H; k++)
-            sb[k] = czd_addc_cc(f, b[k], b[H + k]);
-        cb = czd_addc(f, 0, 0);
-    }
+    uint32_t sa[H], sb[H], p1[N + 1];
+    const uint32_t ca = czd_add_words<H>(sa, a, a + H), cb = czd_add_words<H>(sb, b, b + H);
     czd_wide_mul<H>(p1, sa, sb);
     const uint32_t ma = 0u - ca, mb = 0u - cb;
     {
@@ -673,51 +669,18 @@ static CZD_HD void czd_mont_mul2(uint32_t *c0, uint32_t *c1, const uint32_t *a0,
 {
     constexpr int N = P::N;
     uint32_t sa[N], sb[N], t0[2 * N], t1[2 * N], t2[2 * N], u[N];
-    { /* one chain after the other: the device has one carry flag */
-        czd_carry f;
-        sa[0] = czd_add_cc(f, a0[0], a1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < N - 1; k++)
-            sa[k] = czd_addc_cc(f, a0[k], a1[k]);
-        sa[N - 1] = czd_addc(f, a0[N - 1], a1[N - 1]);
-    }
-    {
-        czd_carry g;
-        sb[0] = czd_add_cc(g, b0[0], b1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < N - 1; k++)
-            sb[k] = czd_addc_cc(g, b0[k], b1[k]);
-        sb[N - 1] = czd_addc(g, b0[N - 1], b1[N - 1]);
-    }
+    /* one chain after the other (the device has one carry flag); no carry
+       out: the sums are < 2p < 2^(32N) */
+    czd_add_words<N>(sa, a0, a1);
+    czd_add_words<N>(sb, b0, b1);
     czd_wide_mul<N>(t0, a0, b0);
     czd_wide_mul<N>(t1, a1, b1);
     czd_wide_mul<N>(t2, sa, sb);
-    /* t2 -= t0 + t1, then t0 -= t1 (+ p^2 on a borrow) */
-    {
-        czd_carry f;
-        t2[0] = czd_sub_cc(f, t2[0], t0[0]);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N - 1; k++)
-            t2[k] = czd_subc_cc(f, t2[k], t0[k]);
-        t2[2 * N - 1] = czd_subc(f, t2[2 * N - 1], t0[2 * N - 1]);
-    }
-    {
-        czd_carry f;
-        t2[0] = czd_sub_cc(f, t2[0], t1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N - 1; k++)
-            t2[k] = czd_subc_cc(f, t2[k], t1[k]);
-        t2[2 * N - 1] = czd_subc(f, t2[2 * N - 1], t1[2 * N - 1]);
-    }
-    uint32_t borrow;
-    {
-        czd_carry f;
-        t0[0] = czd_sub_cc(f, t0[0], t1[0]);
-        CZD_UNROLL
-        for (int k = 1; k < 2 * N; k++)
-            t0[k] = czd_subc_cc(f, t0[k], t1[k]);
-        borrow = czd_subc(f, 0, 0);
-    }
+    /* t2 -= t0 + t1 (no borrow: the result is a0 b1 + a1 b0), then t0 -= t1
+       (+ p^2 on a borrow) */
+    czd_sub_words<2 * N>(t2, t2, t0);
+    czd_sub_words<2 * N>(t2, t2, t1);
+    const uint32_t borrow = czd_sub_words<2 * N>(t0, t0, t1);
     {
         czd_carry f;
         t0[0] = czd_add_cc(f, t0[0], P::p2(0) & borrow);
