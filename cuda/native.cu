@@ -33,16 +33,23 @@
  * Compact a/b/c: one thread a row, as k_eval_abc, with each coefficient
  * read from the key's table through its uint16 index: from shared memory
  * when the table is small (<= CZD_CMAT_SHARED coefficients; hash circuits
- * have a handful), else from global memory (L2). Rows past a matrix's
+ * have a handful), else from global memory (L2); a row of more than
+ * CZD_CMAT_LONG nonzeros is summed by the whole warp, its lanes striding
+ * it (coalesced), after their own short rows. porep-8m's A matrix, one
+ * thread a row: the warps' longest rows sum to 3.35 M steps for 9.4 M
+ * nonzeros (32 lanes: 9 % busy); with warps on rows past 16: 0.40 M. Rows past a matrix's
  * n_rows are 0; an index past the table reads as 0 (a key checked when
  * made has none). Gather: out[k] = in[idx[k]], one thread an element.
  */
+#include <stdlib.h>
+
 #include "common.cuh"
 #include "ec.cuh"
 
 /* points a thread converts with one inversion: G1 32, G2 16 */
 #define CZD_FB_BATCH(F) (sizeof(F) == sizeof(czd_fp) ? 32 : 16)
 #define CZD_CMAT_SHARED 1024
+#define CZD_CMAT_LONG 16 /* nonzeros past which a warp sums a row (COOP) */
 
 static_assert(CZD_FB_ENTRIES == 1 << (CZD_FB_WBITS - 1) && CZD_FB_WBITS <= 15 &&
                   CZD_FB_WINDOWS * CZD_FB_WBITS >= 256 &&
@@ -239,12 +246,14 @@ extern "C" cz_status czd_fixed_base_host(czd_ctx *ctx, int group, void *out, con
 
 /* ---- compact a/b/c ---- */
 
-__device__ __forceinline__ czd_fr czd_cmat_row(const uint64_t *rp, const uint32_t *col,
-                                               const uint16_t *coef, const czd_fr *tab,
-                                               uint32_t n_coefs, const czd_fr *w, size_t i)
+/* row i's sum over its nonzeros k0 <= k < k1, the lanes of one thread's
+   row or a warp's share of a long one (k from k0 by step) */
+__device__ __forceinline__ czd_fr czd_cmat_sum(uint64_t k0, uint64_t k1, unsigned step,
+                                               const uint32_t *col, const uint16_t *coef,
+                                               const czd_fr *tab, uint32_t n_coefs, const czd_fr *w)
 {
     czd_fr s = czd_fr::zero();
-    for (uint64_t k = rp[i]; k < rp[i + 1]; k++) {
+    for (uint64_t k = k0; k < k1; k += step) {
         uint32_t c = coef[k];
         if (c < n_coefs)
             s = s + tab[c] * w[col[k]];
@@ -252,7 +261,43 @@ __device__ __forceinline__ czd_fr czd_cmat_row(const uint64_t *rp, const uint32_
     return s;
 }
 
-template <bool SHARED>
+/* Row i of a matrix (0 when !valid). COOP: a row longer than
+   CZD_CMAT_LONG is summed by the whole warp (lane l takes nonzeros l,
+   l + 32, ..., then a butterfly of shuffles adds the 32 parts), after the
+   lanes' short rows; every lane of the warp must call it. Without it a
+   warp takes as long as its longest row: porep's packing rows (~900
+   nonzeros, one in ~1,000 rows of A) left 91 % of A's lanes idle. */
+template <bool COOP>
+__device__ __forceinline__ czd_fr czd_cmat_row(const uint64_t *rp, const uint32_t *col,
+                                               const uint16_t *coef, const czd_fr *tab,
+                                               uint32_t n_coefs, const czd_fr *w, size_t i,
+                                               bool valid)
+{
+    uint64_t k0 = valid ? rp[i] : 0, k1 = valid ? rp[i + 1] : 0;
+    if (!COOP)
+        return czd_cmat_sum(k0, k1, 1, col, coef, tab, n_coefs, w);
+    const bool lng = k1 - k0 > CZD_CMAT_LONG;
+    czd_fr s = lng ? czd_fr::zero() : czd_cmat_sum(k0, k1, 1, col, coef, tab, n_coefs, w);
+    const unsigned lane = threadIdx.x & 31;
+    for (unsigned m = __ballot_sync(0xffffffffu, lng); m; m &= m - 1) {
+        const int src = __ffs(m) - 1;
+        const uint64_t b0 = __shfl_sync(0xffffffffu, k0, src), b1 = __shfl_sync(0xffffffffu, k1, src);
+        czd_fr part = czd_cmat_sum(b0 + lane, b1, 32, col, coef, tab, n_coefs, w);
+#pragma unroll
+        for (int off = 16; off; off >>= 1) {
+            czd_fr o;
+#pragma unroll
+            for (int j = 0; j < (int)(sizeof o.v / sizeof o.v[0]); j++)
+                o.v[j] = __shfl_xor_sync(0xffffffffu, part.v[j], off);
+            part = part + o;
+        }
+        if (lane == (unsigned)src)
+            s = part;
+    }
+    return s;
+}
+
+template <bool SHARED, bool COOP>
 __global__ void k_eval_abc_compact(czd_fr *a, czd_fr *b, czd_fr *c, const uint64_t *ra,
                                    const uint32_t *ca, const uint16_t *ka, uint32_t na,
                                    const uint64_t *rb, const uint32_t *cb, const uint16_t *kb,
@@ -268,13 +313,25 @@ __global__ void k_eval_abc_compact(czd_fr *a, czd_fr *b, czd_fr *c, const uint64
         tab = s_coef;
     }
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (!COOP && i >= rows)
+        return;
+    /* with COOP every lane goes on to the end (rows past the matrices and
+       the domain are empty) */
+    czd_fr sa = czd_cmat_row<COOP>(ra, ca, ka, tab, n_coefs, w, i, i < rows && i < na);
+    czd_fr sb = czd_cmat_row<COOP>(rb, cb, kb, tab, n_coefs, w, i, i < rows && i < nb);
     if (i >= rows)
         return;
-    czd_fr sa = i < na ? czd_cmat_row(ra, ca, ka, tab, n_coefs, w, i) : czd_fr::zero();
-    czd_fr sb = i < nb ? czd_cmat_row(rb, cb, kb, tab, n_coefs, w, i) : czd_fr::zero();
     a[i] = sa;
     b[i] = sb;
     c[i] = sa * sb;
+}
+
+/* CUZK_ABC_COOP=0: one thread a row however long (the first kernel, for
+   A/B runs) */
+static bool czd_abc_coop()
+{
+    const char *e = getenv("CUZK_ABC_COOP");
+    return !(e && !strcmp(e, "0"));
 }
 
 extern "C" cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c,
@@ -291,18 +348,14 @@ extern "C" cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b
         return czd_fail(ctx, CZ_ERR_ARG, "compact a/b/c: %u / %u matrix rows for %zu, %u coefficients",
                         na_rows, nb_rows, rows, n_coefs);
     const unsigned t = 128, g = czd_blocks(rows, t);
-    if (n_coefs <= CZD_CMAT_SHARED)
-        k_eval_abc_compact<true><<<g, t, n_coefs * sizeof(czd_fr), ctx->stream>>>(
-            (czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c, (const uint64_t *)dev_ra,
-            (const uint32_t *)dev_ca, (const uint16_t *)dev_ka, na_rows, (const uint64_t *)dev_rb,
-            (const uint32_t *)dev_cb, (const uint16_t *)dev_kb, nb_rows, (const czd_fr *)dev_coefs,
-            n_coefs, (const czd_fr *)dev_w, rows);
-    else
-        k_eval_abc_compact<false><<<g, t, 0, ctx->stream>>>(
-            (czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c, (const uint64_t *)dev_ra,
-            (const uint32_t *)dev_ca, (const uint16_t *)dev_ka, na_rows, (const uint64_t *)dev_rb,
-            (const uint32_t *)dev_cb, (const uint16_t *)dev_kb, nb_rows, (const czd_fr *)dev_coefs,
-            n_coefs, (const czd_fr *)dev_w, rows);
+    const bool shared = n_coefs <= CZD_CMAT_SHARED, coop = czd_abc_coop();
+    auto kern = shared ? (coop ? k_eval_abc_compact<true, true> : k_eval_abc_compact<true, false>)
+                       : (coop ? k_eval_abc_compact<false, true> : k_eval_abc_compact<false, false>);
+    kern<<<g, t, shared ? n_coefs * sizeof(czd_fr) : 0, ctx->stream>>>(
+        (czd_fr *)dev_a, (czd_fr *)dev_b, (czd_fr *)dev_c, (const uint64_t *)dev_ra,
+        (const uint32_t *)dev_ca, (const uint16_t *)dev_ka, na_rows, (const uint64_t *)dev_rb,
+        (const uint32_t *)dev_cb, (const uint16_t *)dev_kb, nb_rows, (const czd_fr *)dev_coefs,
+        n_coefs, (const czd_fr *)dev_w, rows);
     CZD_LAUNCHED(ctx, "k_eval_abc_compact");
     return CZ_OK;
 }

@@ -10,7 +10,7 @@
 #   scripts/device_porep.sh [PHASE...]
 #
 # Phases (default: all but daemon16g): build, test, small (porep-8m through
-# bench-native), native (PRESET, default porep-32g, PARTS partitions),
+# bench-native; SMALL_AB="VAR=a VAR=b" runs it once per setting), native (PRESET, default porep-32g, PARTS partitions),
 # daemon (cuzkd: -c COPIES -j JOBS), daemon16g (engine.gpu_memory_limit=16G,
 # 2 workers, -c COPIES16 -j 3). Meant for a bare machine with CUDA, cmake and
 # gcc: the build's pkg-config modules come from .debs/ (device_deps.sh).
@@ -62,10 +62,13 @@ if has test && [ -f "$ROOT/tests/test_gpu_native.c" ]; then
 fi
 
 if has small; then
-    stamp small
-    timeout 300 "$BIN/bench-native" --preset porep-8m --device cuda --partitions 3 \
-        >"$OUT/native-8m.jsonl.txt" 2>"$OUT/native-8m.err" || { rc=1; tail -20 "$OUT/native-8m.err"; }
-    grep -v '^{' "$OUT/native-8m.jsonl.txt"
+    # SMALL_AB="VAR=a VAR=b": once per setting (an A/B of a knob), else once
+    for ab in ${SMALL_AB:-none}; do
+        stamp "small $ab"
+        env ${ab/none/CUZK_NONE=} timeout 300 "$BIN/bench-native" --preset porep-8m --device cuda --partitions 3 \
+            >"$OUT/native-8m-$ab.jsonl.txt" 2>"$OUT/native-8m-$ab.err" || { rc=1; tail -20 "$OUT/native-8m-$ab.err"; }
+        grep -v '^{' "$OUT/native-8m-$ab.jsonl.txt"
+    done
 fi
 
 if has native; then
@@ -131,12 +134,26 @@ daemon_batch() { # NAME COPIES JOBS EXTRA-SET...
     awk -v n="$name" '{ if ($2 > r) r = $2; if ($3 > u) u = $3 }
         END { printf "%s: peak cuzkd RSS %.1f GiB, peak host memory in use %.1f GiB (%d samples)\n",
               n, r / 1048576, u / 1048576, NR }' "$OUT/mem-$name.txt"
+    # the witness stage (buffer, synthesis, packing) and each partition's
+    # device time by step, from cuzkd's log: min / median / max
     local f
-    for f in buffer synthesis; do
-        grep -oE "witness buffer [0-9.]+ ms, synthesis [0-9.]+" "$OUT/cuzkd-$name.log" |
-            awk -v f=$f '{ print (f == "buffer") ? $3 : $6 }' | sort -n |
+    for f in buffer synthesis packed; do
+        grep -oE "witness buffer [0-9.]+ ms, synthesis [0-9.]+ ms(, packed [0-9.]+)?" "$OUT/cuzkd-$name.log" |
+            awk -v f=$f '{ print (f == "buffer") ? $3 : (f == "synthesis") ? $6 : $9 }' | grep . | sort -n |
             awk -v n="$name" -v f=$f '{ v[NR] = $1 } END { if (NR) printf "%s: witness %s, ms: min %s median %s max %s (%d partitions)\n", n, f, v[1], v[int((NR + 1) / 2)], v[NR], NR }'
     done
+    grep -oE "prove [0-9.]+ ms on device .*assembly [0-9.]+" "$OUT/cuzkd-$name.log" | tr -d '(),:' |
+        awk '{ print $2, $9, $12, $14, $16, $18, $20, $22, $24, $26 }' >"$OUT/steps-$name.txt"
+    local k=1
+    for f in prove a/b/c H-step MSMs A B1 B2 C H assembly; do
+        awk -v k=$k '{ print $k }' "$OUT/steps-$name.txt" | sort -n |
+            awk -v n="$name" -v f=$f '{ v[NR] = $1 } END { if (NR) printf "%s: partition %s, ms: min %s median %s max %s (%d)\n", n, f, v[1], v[int((NR + 1) / 2)], v[NR], NR }'
+        k=$((k + 1))
+    done
+    awk '{ o = $1 - $2 - $3 - $4 - $10; s += o; if (o > m) m = o } END { if (NR) printf "prove less its steps (host work and gaps under the device lock), ms: mean %.1f max %.1f\n", s / NR, m }' \
+        "$OUT/steps-$name.txt" | sed "s/^/$name: /"
+    grep -c "wipe_handovers" "$OUT/status-$name.json" >/dev/null 2>&1 &&
+        grep -oE '"wipe_handovers": *[0-9]+' "$OUT/status-$name.json" | sed "s/^/$name: /"
     wait $dpid
     grep -E "error|fail|OOM|out of memory" "$OUT/cuzkd-$name.log" | head -10
 }

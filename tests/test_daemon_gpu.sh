@@ -3,7 +3,9 @@
 # cuzkd on the CUDA backend: every GPU of the machine used (two over the
 # host model of the device), keys resident, each device busy, one job's
 # partitions spread over the devices, a memory limit that makes the key
-# stream, every proof verified; over the model also a device fault inside the daemon: the job
+# stream, a porep-mini proof of a compact key (its witnesses packed in the
+# witness stage, each partition's device time logged by step), every proof
+# verified; over the model also a device fault inside the daemon: the job
 # that met it fails with the device's message, the others and all later
 # jobs complete. Skips (77) without a CUDA build and a device.
 # shellcheck shell=bash
@@ -68,6 +70,27 @@ cz_expect 0 "8 proofs with the key streamed" \
     "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 8 -j 4 --out "$TMP/b3"
 cz_check "they verify" cz_verify_dir "$TMP/b3" "$VK" 8
 cz_check "the key's tier is streamed" test "$(api GET /v1/keys | jq -r '.[0].tier')" = streamed
+cz_daemon_stop
+cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
+
+# ---- porep-mini: a compact key's witnesses packed in the witness stage ---------------
+cz_expect 0 "gen-c1 porep-mini" "$BENCH" gen-c1 --preset porep-mini --seed 9 --out "$TMP/c1.json"
+cz_expect 0 "cuzk setup --circuit porep-mini --out key.czk" "$CUZK" setup --quiet --seed 3 \
+    --circuit porep-mini --out "$TMP/mini.czk"
+cz_daemon_start m --key porep-mini="$TMP/mini.czk" --set engine.devices=1 \
+    --set engine.gpu_workers_per_device=2 --log-level info || cz_finish
+cz_expect 0 "a porep-mini proof (2 partitions) on the GPU" \
+    "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$TMP/c1.json" --key porep-mini -c 1 --out "$TMP/bm"
+bad=0
+for p in 1 2; do
+    "$CUZK" verify --quiet "$TMP/bm/vk.json" "$TMP/bm/public-1-$p.json" "$TMP/bm/proof-1-$p.json" \
+        >/dev/null 2>&1 || bad=$((bad + 1))
+done
+cz_check "both partitions' proofs verify ($bad bad)" test $bad = 0
+cz_check "each partition's witness was packed in the witness stage" \
+    test "$(grep -cE "synthesis [0-9.]+ ms, packed [0-9.]+ ms \([1-9][0-9]* others\)" "$TMP/m.log")" = 2
+cz_check "each partition's device time is logged by step" \
+    test "$(grep -cE "partition [0-9]+: prove [0-9.]+ ms on device 0 \(resident\): a/b/c [0-9.]+, H step" "$TMP/m.log")" = 2
 cz_daemon_stop
 cz_check "the daemon stopped cleanly (exit ${DRC:-?})" test "${DRC:-1}" = 0
 

@@ -11,8 +11,9 @@
  *    equal the CPU's cz_fixed_base_g1/g2;
  *  - compact a/b/c and the gather equal a host evaluation, for coefficient
  *    tables read from shared memory (a few entries) and from global memory
- *    (2,000 and 65,536 entries), with matrices shorter than the rows;
- *    inconsistent matrices are refused (CZ_ERR_ARG);
+ *    (2,000 and 65,536 entries), with matrices shorter than the rows and
+ *    long rows among short ones (summed by a warp; and by one thread with
+ *    CUZK_ABC_COOP=0); inconsistent matrices are refused (CZ_ERR_ARG);
  *  - keys: the committed snarkjs fixture proves on "cuda" (resident) and on
  *    "cpu" to the same bytes with fixed r, s, before and after
  *    cz_zkey_compact (the GPU's copy of the CSR form is replaced); a key of
@@ -21,7 +22,8 @@
  *    model's fixed base is slow under the sanitizers), and proves on the
  *    GPU (resident and streamed) as on the CPU, its witness crossing packed
  *    (bitmap of the 1s, list of the others: checked by the bytes sent and
- *    against a whole copy); streamed through a 192 MiB arena, the matrices
+ *    against a whole copy, and packed by the caller as the daemon does);
+ *    streamed through a 192 MiB arena, the matrices
  *    in parts of rows and the points in chunks (copies beside the MSMs and
  *    before them), it equals the CPU and the resident sums, the witness
  *    crossing twice, packed. Every proof is verified.
@@ -261,23 +263,31 @@ static void test_backend_hooks(void **state)
 
 /* ---- compact a/b/c ---- */
 
-/* a random compact matrix: n_rows rows of 0..6 terms (some rows empty),
-   columns ascending below n_w, indices below n_coefs */
+/* a random compact matrix: n_rows rows of 0..6 terms (some rows empty)
+   and, one in 24, a long row (16..315 terms: one thread's row, or a warp's
+   at the device, next to short ones in its warp), columns ascending below
+   n_w, indices below n_coefs */
 static void cmat_random(cz_cmat *m, uint32_t n_rows, uint32_t n_w, uint32_t n_coefs)
 {
     memset(m, 0, sizeof *m);
     m->n_rows = n_rows;
+    const size_t cap = (size_t)n_rows * 20 + 320;
     m->row_ptr = malloc(((size_t)n_rows + 1) * sizeof *m->row_ptr);
-    m->col = malloc(((size_t)n_rows * 6 + 1) * sizeof *m->col);
-    m->coef = malloc(((size_t)n_rows * 6 + 1) * sizeof *m->coef);
+    m->col = malloc(cap * sizeof *m->col);
+    m->coef = malloc(cap * sizeof *m->coef);
     assert_true(m->row_ptr && m->col && m->coef);
     uint64_t k = 0;
     m->row_ptr[0] = 0;
     for (uint32_t i = 0; i < n_rows; i++) {
         unsigned t = (unsigned)(cz_rng_u64(&g_rng) % 7);
+        uint32_t step = n_w / 8 + 1;
+        if (cz_rng_u64(&g_rng) % 24 == 0 && k + 316 <= (uint64_t)i * 16 + 320) {
+            t = 16 + (unsigned)(cz_rng_u64(&g_rng) % 300);
+            step = n_w / (2 * t) + 1;
+        }
         uint32_t c = 0;
         for (unsigned j = 0; j < t && c < n_w; j++) {
-            c += (uint32_t)(cz_rng_u64(&g_rng) % (n_w / 8 + 1));
+            c += (uint32_t)(cz_rng_u64(&g_rng) % step);
             if (c >= n_w)
                 break;
             m->col[k] = c++;
@@ -379,6 +389,9 @@ static void test_compact_eval(void **state)
     compact_case(ctx, 1024, 4096, 3000, 4096, 3000);     /* the largest shared table */
     compact_case(ctx, 2000, 5000, 4100, 3900, 2000);     /* from global memory */
     compact_case(ctx, 65536, 3000, 2500, 3000, 70000);   /* every index valid */
+    setenv("CUZK_ABC_COOP", "0", 1); /* long rows by one thread too (the device's A/B knob) */
+    compact_case(ctx, 2000, 5000, 4100, 3900, 2000);
+    unsetenv("CUZK_ABC_COOP");
     cz_cuda_ctx_destroy(ctx);
 }
 
@@ -512,7 +525,7 @@ static void streamed_mini(const cz_zkey *k, const cz_fr *w, const cz_fr rs[2], c
         cz_msm_sums s;
         cz_core_timings ct;
         memset(&ct, 0, sizeof ct);
-        assert_int_equal(be->prove_core(be, k, w, &s, &ct), CZ_OK);
+        assert_int_equal(be->prove_core(be, k, w, NULL, &s, &ct), CZ_OK);
         assert_string_equal(ct.tier, "streamed");
         assert_true(cz_g1_jac_eq(&s.a, &ref->a) && cz_g1_jac_eq(&s.b1, &ref->b1) &&
                     cz_g2_jac_eq(&s.b2, &ref->b2) && cz_g1_jac_eq(&s.c, &ref->c) &&
@@ -592,7 +605,7 @@ static void test_porep_mini(void **state)
     cz_msm_sums s1, s2;
     cz_core_timings ct;
     memset(&ct, 0, sizeof ct);
-    assert_int_equal(be->prove_core(be, kg, w, &s1, &ct), CZ_OK);
+    assert_int_equal(be->prove_core(be, kg, w, NULL, &s1, &ct), CZ_OK);
     uint64_t whole = (uint64_t)kg->n_vars * sizeof(cz_fr);
     printf("# porep-mini witness to the GPU: %llu bytes packed, %llu whole\n",
            (unsigned long long)ct.h2d_bytes, (unsigned long long)whole);
@@ -600,12 +613,36 @@ static void test_porep_mini(void **state)
     uint64_t packed = ct.h2d_bytes;
     setenv("CUZK_GPU_WITNESS", "full", 1);
     memset(&ct, 0, sizeof ct);
-    assert_int_equal(be->prove_core(be, kg, w, &s2, &ct), CZ_OK);
+    assert_int_equal(be->prove_core(be, kg, w, NULL, &s2, &ct), CZ_OK);
     unsetenv("CUZK_GPU_WITNESS");
     assert_int_equal(ct.h2d_bytes, whole);
     assert_true(cz_g1_jac_eq(&s1.a, &s2.a) && cz_g1_jac_eq(&s1.b1, &s2.b1) &&
                 cz_g2_jac_eq(&s1.b2, &s2.b2) && cz_g1_jac_eq(&s1.c, &s2.c) &&
                 cz_g1_jac_eq(&s1.h, &s2.h));
+    /* packed by the caller (the daemon's witness stage): the same bytes
+       cross and the same sums come back; a packed form of another w is
+       not used (the backend packs this one itself) */
+    cz_wit_packed pw;
+    assert_true(cz_wit_pack(&pw, w, kg->n_vars, NULL));
+    assert_int_equal(cz_wit_packed_bytes(&pw), packed);
+    memset(&ct, 0, sizeof ct);
+    assert_int_equal(be->prove_core(be, kg, w, &pw, &s2, &ct), CZ_OK);
+    assert_int_equal(ct.h2d_bytes, packed);
+    assert_true(cz_g1_jac_eq(&s1.a, &s2.a) && cz_g1_jac_eq(&s1.h, &s2.h) &&
+                cz_g2_jac_eq(&s1.b2, &s2.b2));
+    cz_fr *w2 = malloc((size_t)kg->n_vars * sizeof *w2);
+    assert_non_null(w2);
+    memcpy(w2, w, (size_t)kg->n_vars * sizeof *w2);
+    pw.w = w2; /* as if packed from another buffer, and its bits lost: not to be used */
+    memset(pw.bits, 0, (kg->n_vars + 31) / 32 * sizeof *pw.bits);
+    memset(&ct, 0, sizeof ct);
+    assert_int_equal(be->prove_core(be, kg, w, &pw, &s2, &ct), CZ_OK);
+    assert_int_equal(ct.h2d_bytes, packed);
+    assert_true(cz_g1_jac_eq(&s1.a, &s2.a) && cz_g1_jac_eq(&s1.c, &s2.c) &&
+                cz_g1_jac_eq(&s1.h, &s2.h));
+    pw.w = w;
+    cz_wit_packed_free(&pw);
+    free(w2);
     cz_backend_destroy(be);
     be = gpu_be("0");
     prove_both(kg, w, be, "streamed", rs, NULL);

@@ -30,6 +30,7 @@
 #include "field/bn254.h"
 #include "field/field.h"
 #include "groth16/verify_bn254.h"
+#include "groth16/witpack.h"
 #include "util/threadpool.h"
 
 /* A sparse matrix in compressed rows. */
@@ -102,10 +103,11 @@ struct cz_backend {
     void (*info)(cz_backend *be, cz_backend_info *out);
     /* Optional (may be NULL): steps 1-3 of the proof at once (a/b/c, H,
        the five MSMs), for a backend that keeps a key's arrays on its
-       device between proofs. CZ_ERR_UNSUPPORTED: the key does not fit;
-       the prover then runs the steps one by one. */
+       device between proofs. pw: w packed by the caller (NULL: the backend
+       packs it when it wants it packed). CZ_ERR_UNSUPPORTED: the key does
+       not fit; the prover then runs the steps one by one. */
     cz_status (*prove_core)(cz_backend *be, const struct cz_zkey *key, const cz_fr *w,
-                            cz_msm_sums *out, cz_core_timings *tm);
+                            const cz_wit_packed *pw, cz_msm_sums *out, cz_core_timings *tm);
     /* Optional (may be NULL): page-lock host memory that the device will
        read (witness buffers kept in a pool), so copies run at full bus
        speed; unpin before freeing it. */

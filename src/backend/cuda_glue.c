@@ -27,6 +27,7 @@
 #include "groth16/groth16.h"
 #include "groth16/groth16_bn254.h"
 #include "groth16/prove_bn254.h"
+#include "groth16/witpack.h"
 #include "io/binfile.h"
 #include "poly/ntt.h"
 #include "poly/ntt_bn254.h"
@@ -1490,142 +1491,20 @@ static cz_status key_get(gpu_be *g, const cz_zkey *key, gpu_key **out, double *u
     return CZ_OK;
 }
 
-/* ---- a witness sent packed ----
- * Hash circuits' witnesses are mostly 0 and 1 (porep-32g: 98.7 %): the
- * host sends a bitmap of the 1s and the list of the other values (with
- * their positions), 4.2 GB becoming ~80 MB for porep-32g, and
- * czd_witness_expand rebuilds w on the device. Packed on the global pool
- * before the GPU lock is taken (one pass over w, marking the 1s and the
- * others in two bitmaps, then a pass over the others alone; the first
- * version read w twice, and a porep-32g partition in bench-native on the
- * H200 went from 2,634 to 2,749 ms though its a/b/c step, upload
- * included, went from 187.6 to 130 ms), and only where it pays: compact keys, at most one value in
- * 8 neither 0 nor 1. CUZK_GPU_WITNESS=full always sends w whole. */
-#define WIT_BLOCK ((size_t)1 << 16) /* values per packing task (a multiple of 32) */
-
-typedef struct {
-    const cz_fr *w;
-    size_t n, n_other, nblk;
-    uint32_t *bits; /* (n + 31) / 32 words: bit i set where w[i] = 1 */
-    uint32_t *oth;  /* the same where w[i] is neither 0 nor 1: the second pass reads only those */
-    uint32_t *idx;  /* n_other positions of the values neither 0 nor 1 */
-    cz_fr *vals;    /* their values */
-    size_t *cnt;    /* per block: its others, then their first slot */
-    cz_fr one;
-} wit_packed;
-
-static inline bool wit_is_one(const cz_fr *v, const cz_fr *one)
-{
-    return v->l[0] == one->l[0] && v->l[1] == one->l[1] && v->l[2] == one->l[2] &&
-           v->l[3] == one->l[3];
-}
-
-static inline bool wit_is_zero(const cz_fr *v)
-{
-    return !(v->l[0] | v->l[1] | v->l[2] | v->l[3]);
-}
-
-static void wit_count(void *arg, size_t b0, size_t b1, int worker)
-{
-    (void)worker;
-    wit_packed *p = arg;
-    for (size_t b = b0; b < b1; b++) {
-        size_t i0 = b * WIT_BLOCK, i1 = i0 + WIT_BLOCK < p->n ? i0 + WIT_BLOCK : p->n, c = 0;
-        for (size_t i = i0; i < i1; i += 32) {
-            uint32_t word = 0, other = 0;
-            size_t e = i + 32 < i1 ? i + 32 : i1;
-            for (size_t j = i; j < e; j++) {
-                if (wit_is_one(&p->w[j], &p->one))
-                    word |= 1u << (j - i);
-                else if (!wit_is_zero(&p->w[j]))
-                    other |= 1u << (j - i);
-            }
-            p->bits[i / 32] = word;
-            p->oth[i / 32] = other;
-            c += (size_t)__builtin_popcount(other);
-        }
-        p->cnt[b] = c;
-    }
-}
-
-static void wit_fill(void *arg, size_t b0, size_t b1, int worker)
-{
-    (void)worker;
-    wit_packed *p = arg;
-    for (size_t b = b0; b < b1; b++) {
-        size_t i0 = b * WIT_BLOCK, i1 = i0 + WIT_BLOCK < p->n ? i0 + WIT_BLOCK : p->n, k = p->cnt[b];
-        for (size_t i = i0; i < i1; i += 32)
-            for (uint32_t o = p->oth[i / 32]; o; o &= o - 1) {
-                size_t j = i + (size_t)__builtin_ctz(o);
-                p->idx[k] = (uint32_t)j;
-                p->vals[k++] = p->w[j];
-            }
-    }
-}
-
-static void wit_free(wit_packed *p)
-{
-    /* the witness is secret: its bits and values wiped */
-    if (p->bits)
-        memset(p->bits, 0, (p->n + 31) / 32 * sizeof *p->bits);
-    if (p->oth)
-        memset(p->oth, 0, (p->n + 31) / 32 * sizeof *p->oth);
-    if (p->idx)
-        memset(p->idx, 0, p->n_other * sizeof *p->idx);
-    if (p->vals)
-        memset(p->vals, 0, p->n_other * sizeof *p->vals);
-    free(p->bits);
-    free(p->oth);
-    free(p->idx);
-    free(p->vals);
-    free(p->cnt);
-    memset(p, 0, sizeof *p);
-}
-
-/* true when w was packed (wit_free it after); false: send it whole */
-static bool wit_pack(wit_packed *p, const cz_fr *w, size_t n)
-{
-    memset(p, 0, sizeof *p);
-    if (n < WIT_BLOCK || n > UINT32_MAX)
-        return false;
-    p->w = w;
-    p->n = n;
-    p->nblk = (n + WIT_BLOCK - 1) / WIT_BLOCK;
-    cz_fr_one(&p->one);
-    p->bits = malloc((n + 31) / 32 * sizeof *p->bits);
-    p->oth = malloc((n + 31) / 32 * sizeof *p->oth);
-    p->cnt = malloc(p->nblk * sizeof *p->cnt);
-    if (!p->bits || !p->oth || !p->cnt) {
-        wit_free(p);
-        return false;
-    }
-    cz_threadpool *pool = cz_threadpool_global();
-    cz_parallel_for(pool, p->nblk, 1, wit_count, p);
-    size_t total = 0;
-    for (size_t b = 0; b < p->nblk; b++) {
-        size_t c = p->cnt[b];
-        p->cnt[b] = total;
-        total += c;
-    }
-    if (total > n / 8) {
-        wit_free(p);
-        return false;
-    }
-    p->n_other = total;
-    p->idx = malloc((total ? total : 1) * sizeof *p->idx);
-    p->vals = malloc((total ? total : 1) * sizeof *p->vals);
-    if (!p->idx || !p->vals) {
-        wit_free(p);
-        return false;
-    }
-    cz_parallel_for(pool, p->nblk, 1, wit_fill, p);
-    return true;
-}
+/* ---- a witness sent packed (groth16/witpack.h) ----
+ * Compact keys' witnesses cross packed (porep-32g: ~80 MB instead of
+ * 4.2 GB) when at most one value in 8 is neither 0 nor 1; the daemon packs
+ * in its witness stage, and prove_core packs here (before the GPU lock)
+ * when its caller did not. A first version read w twice, and a porep-32g
+ * partition in bench-native on the H200 went from 2,634 to 2,749 ms
+ * though its a/b/c step, upload included, went from 187.6 to 130 ms: the
+ * packing is host work that should not hold the device.
+ * CUZK_GPU_WITNESS=full always sends w whole. */
 
 /* w on the device (buf, n_vars values): from the packed form when pw,
    else copied whole */
 static cz_status wit_upload(gpu_be *g, cz_cuda_buf *buf, const cz_fr *w, size_t nv,
-                            const wit_packed *pw, uint64_t *h2d)
+                            const cz_wit_packed *pw, uint64_t *h2d)
 {
     if (!pw) {
         *h2d += nv * sizeof(cz_fr);
@@ -1636,10 +1515,19 @@ static cz_status wit_upload(gpu_be *g, cz_cuda_buf *buf, const cz_fr *w, size_t 
     cz_status st = tmp_bufs(g->cu, p, bytes, 3);
     if (st != CZ_OK)
         return st;
+    /* through the pinned staging buffers (the packed arrays are plain
+       malloc memory: ~80 MB a porep-32g partition, ~10 ms as a pageable
+       copy), else a plain copy */
     const void *src[3] = {pw->bits, pw->idx, pw->vals};
-    for (int i = 0; i < 3 && st == CZ_OK; i++)
-        if (bytes[i])
+    for (int i = 0; i < 3 && st == CZ_OK; i++) {
+        char err[256];
+        if (bytes[i] && czd_copy_h2d_side(g->cu->d, p[i].dev, src[i], bytes[i], host_copy_par, err,
+                                          sizeof err) != CZ_OK) {
+            cz_log(CZ_LOG_DEBUG, "cuda", "GPU %d: staged witness copy failed (%s): plain copy",
+                   g->gpu, err);
             st = cz_cuda_upload(g->cu, &p[i], 0, src[i], bytes[i]);
+        }
+    }
     if (st == CZ_OK)
         st = pass(g->cu, czd_witness_expand(g->cu->d, buf->dev, nv, p[0].dev, p[1].dev, p[2].dev,
                                             pw->n_other));
@@ -1650,10 +1538,10 @@ static cz_status wit_upload(gpu_be *g, cz_cuda_buf *buf, const cz_fr *w, size_t 
     return st;
 }
 
-static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const cz_wit_packed *pw,
                                cz_msm_sums *out, cz_core_timings *tm);
 
-static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const cz_wit_packed *pw,
                              cz_msm_sums *out, cz_core_timings *tm)
 {
     gpu_key *k = NULL;
@@ -1831,7 +1719,7 @@ static cz_status stream_abc_part(gpu_be *g, const cz_zkey *key, cz_cuda_buf *ab,
 }
 
 /* phase 1: h into *hb (allocated here; the caller frees it) */
-static cz_status stream_h(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+static cz_status stream_h(gpu_be *g, const cz_zkey *key, const cz_fr *w, const cz_wit_packed *pw,
                           cz_cuda_buf *hb, cz_core_timings *tm)
 {
     size_t n = key->domain_size, nv = key->n_vars;
@@ -1896,7 +1784,7 @@ static cz_status stream_h(gpu_be *g, const cz_zkey *key, const cz_fr *w, const w
     return st;
 }
 
-static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const wit_packed *pw,
+static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, const cz_wit_packed *pw,
                                cz_msm_sums *out, cz_core_timings *tm)
 {
     if (!key->compact || !key_usable(key))
@@ -1979,19 +1867,24 @@ static cz_status stream_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, co
 }
 
 static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const cz_fr *w,
-                                cz_msm_sums *out, cz_core_timings *tm)
+                                const cz_wit_packed *given, cz_msm_sums *out, cz_core_timings *tm)
 {
     gpu_be *g = be->ctx;
     /* the witness packed before the lock, so that another proof's device
-       work runs meanwhile */
+       work runs meanwhile: the caller's packed form of this w, else here */
     const char *wm = getenv("CUZK_GPU_WITNESS");
-    wit_packed pw;
-    bool packed = key->compact && !(wm && !strcmp(wm, "full")) &&
-                  wit_pack(&pw, w, key->n_vars);
+    bool whole = !key->compact || (wm && !strcmp(wm, "full"));
+    cz_wit_packed own;
+    bool packed = false;
+    const cz_wit_packed *pw = NULL;
+    if (!whole && given && given->w == w && given->n == key->n_vars)
+        pw = given;
+    else if (!whole && (packed = cz_wit_pack(&own, w, key->n_vars, NULL)))
+        pw = &own;
     cz_status st = gpu_enter(g);
     if (st != CZ_OK) { /* degraded: the prover's steps run on the CPU */
         if (packed)
-            wit_free(&pw);
+            cz_wit_packed_free(&own);
         snprintf(tm->tier, sizeof tm->tier, "host");
         return CZ_ERR_UNSUPPORTED;
     }
@@ -1999,10 +1892,10 @@ static cz_status gpu_prove_core(cz_backend *be, const struct cz_zkey *key, const
         g->inject = 0;
         st = pass(g->cu, czd_inject_fault(g->cu->d));
     } else {
-        st = core_locked(g, key, w, packed ? &pw : NULL, out, tm);
+        st = core_locked(g, key, w, pw, out, tm);
     }
     if (packed)
-        wit_free(&pw);
+        cz_wit_packed_free(&own);
     if (st == CZ_ERR_NOMEM) { /* the card is short (other processes): step by step */
         cz_log(CZ_LOG_INFO, "cuda", "GPU %d out of memory in a proof (%s): streaming instead",
                g->gpu, cz_cuda_ctx_error(g->cu));

@@ -28,6 +28,7 @@
 #include "engine/hostpool.h"
 #include "groth16/groth16.h"
 #include "groth16/groth16_bn254.h"
+#include "groth16/witpack.h"
 #include "io/json.h"
 #include "io/paths.h"
 
@@ -99,6 +100,8 @@ typedef struct job {
     cz_c1 *c1;
     const cz_porep_params *porep;
     cz_hostbuf *wbuf;            /* pool buffer holding the parsed witness */
+    cz_wit_packed *wpack;        /* w packed for a GPU (a porep partition of a compact
+                                    key), made in the witness stage; NULL: none */
     cz_fr *w;                    /* parsed witness (secret): wbuf->data; for a bn128
                                     key it holds cz_bn254_fr values (the same 32 B) */
     uint32_t nw;

@@ -245,6 +245,11 @@ void ce_finish_locked(cz_engine *e, job *j, cz_job_state st)
         j->wbuf = NULL;
         j->w = NULL;
     }
+    if (j->wpack) { /* packed but never proved (cancelled while queued) */
+        cz_wit_packed_free(j->wpack);
+        free(j->wpack);
+        j->wpack = NULL;
+    }
     if (j->mem) {
         e->mem_jobs -= j->mem;
         j->mem = 0;

@@ -61,7 +61,10 @@ uint64_t ce_job_mem_estimate(const cz_engine *e, const key *k, const job *j)
        porep partition synthesises into the witness buffer itself, with
        per-challenge scratch (a few MiB a thread: 32 MiB in all) */
     uint64_t file = j->porep ? (32u << 20) : j->wtns_len ? (uint64_t)j->wtns_len : wtns_file_max(v);
-    return 32 * (v + 4 * n) + file + (8u << 20);
+    /* a partition of a compact key proved on a GPU: its packed form too */
+    uint64_t pack = j->porep && !e->host_prove && k->zkey && k->zkey->compact
+                        ? cz_wit_packed_max_bytes(v) : 0;
+    return 32 * (v + 4 * n) + file + pack + (8u << 20);
 }
 
 /* The policy for files named by `origin`: none for the operator (any
@@ -177,6 +180,9 @@ void *ce_witness_main(void *arg)
         /* a compact key's witness goes to a GPU packed, a bn128 key's to
            the CPU: neither is worth a pin */
         int pin = !bn254 && !j->key->zkey->compact;
+        /* ... and is packed here, beside the GPU's work on other proofs,
+           rather than by the backend while it holds the device */
+        int pack = !bn254 && !e->host_prove && j->key->zkey->compact;
         char *path = j->wtns_path ? strdup(j->wtns_path) : NULL;
         cz_origin origin = j->origin;
         /* a porep partition: the job's c1 (kept until all its partitions
@@ -193,6 +199,7 @@ void *ce_witness_main(void *arg)
         if (path)
             data = read_witness(e, path, origin, n_vars, &len, &st, err, sizeof err);
         cz_hostbuf *wb = NULL;
+        cz_wit_packed *wp = NULL;
         uint32_t nw = 0;
         if (porep) {
             /* Synthesise partition `part` into a pooled (pinned) buffer,
@@ -212,12 +219,18 @@ void *ce_witness_main(void *arg)
                     wb = NULL;
                 } else {
                     nw = n_vars;
+                    double t2 = ce_now_ms();
+                    if (pack && (wp = malloc(sizeof *wp)) && !cz_wit_pack(wp, wb->data, nw, e->synth)) {
+                        free(wp); /* not worth packing: the backend sends it whole */
+                        wp = NULL;
+                    }
                     /* where the stage's time goes: getting the buffer (a
-                       wait for the wiper, or a fresh allocation) and the
+                       wait for the wiper, or a fresh allocation), the
                        synthesis on the shared pool (a fresh buffer's pages
-                       fault in as it writes) */
-                    cz_log(CZ_LOG_INFO, "engine", "partition %u: witness buffer %.1f ms, synthesis %.1f ms",
-                           part, t1 - t0, ce_now_ms() - t1);
+                       fault in as it writes) and the packing */
+                    cz_log(CZ_LOG_INFO, "engine",
+                           "partition %u: witness buffer %.1f ms, synthesis %.1f ms, packed %.1f ms (%zu others)",
+                           part, t1 - t0, t2 - t1, ce_now_ms() - t2, wp ? wp->n_other : (size_t)0);
                 }
             }
         }
@@ -258,12 +271,15 @@ void *ce_witness_main(void *arg)
             ce_fail_locked(e, j, err);
         } else if (j->cancel) {
             cz_hostpool_put(e->pool, wb); /* wipes */
+            cz_wit_packed_free(wp);
+            free(wp);
             ce_finish_locked(e, j, CZ_JOB_CANCELLED);
         } else {
             if (wb) {
                 j->wbuf = wb;
                 j->w = wb->data;
                 j->nw = nw;
+                j->wpack = wp;
             }
             j->state = CZ_JOB_PROVE_QUEUED;
             j->t[ST_PROVE_QUEUE][0] = ce_now_ms() - e->t0;
@@ -302,6 +318,8 @@ void *ce_prove_main(void *arg)
         const cz_bn254_vk *bvk = j->key->bvk;
         const cz_bn254_fr *bw = (const cz_bn254_fr *)(const void *)j->w;
         uint64_t buid = j->key->buid;
+        cz_wit_packed *wpack = j->wpack; /* this worker's now: freed after the proof */
+        j->wpack = NULL;
         const char *kid = j->key->id; /* the job holds its key: readable until it ends */
         uint32_t n_public = j->key->n_public;
         pthread_mutex_unlock(&e->mu);
@@ -359,10 +377,23 @@ void *ce_prove_main(void *arg)
         } else {
             pthread_mutex_lock(&wk->dev->lock);
             t0 = ce_now_ms();
-            st = cz_groth16_prove(&proof, zk, j->w, wk->dev->be, NULL, &pt, err, sizeof err);
+            st = cz_groth16_prove_packed(&proof, zk, j->w, wpack, wk->dev->be, NULL, &pt, err,
+                                         sizeof err);
             t1 = ce_now_ms();
             wk->dev->busy_ms += t1 - t0;
             pthread_mutex_unlock(&wk->dev->lock);
+            if (j->parent) /* where a partition's device time goes */
+                cz_log(CZ_LOG_INFO, "engine",
+                       "partition %d: prove %.1f ms on device %d (%s): a/b/c %.1f, H step %.1f, "
+                       "MSMs %.1f (A %.1f, B1 %.1f, B2 %.1f, C %.1f, H %.1f), assembly %.1f, "
+                       "h2d %llu bytes",
+                       j->part, t1 - t0, wk->dev->index, pt.tier, pt.eval_abc_ms, pt.ntt_ms,
+                       pt.msm_ms, pt.msm_a_ms, pt.msm_b1_ms, pt.msm_b2_ms, pt.msm_c_ms,
+                       pt.msm_h_ms, pt.assemble_ms, (unsigned long long)pt.h2d_bytes);
+        }
+        if (wpack) { /* done with: wiped, outside the device lock */
+            cz_wit_packed_free(wpack);
+            free(wpack);
         }
 
         pthread_mutex_lock(&e->mu);

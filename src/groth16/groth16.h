@@ -188,6 +188,13 @@ typedef struct {
 cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
                            cz_backend *be, const cz_fr *rs, cz_prove_timings *timings,
                            char *err, size_t err_len);
+/* The same with w already packed (groth16/witpack.h: pw packed from this
+   w, or NULL), for a backend that sends it packed: the daemon packs in its
+   witness stage so that the device is not held while the host packs. */
+struct cz_wit_packed;
+cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr *w,
+                                  const struct cz_wit_packed *pw, cz_backend *be, const cz_fr *rs,
+                                  cz_prove_timings *timings, char *err, size_t err_len);
 
 /* ---- verifier ---- */
 /* CZ_OK when valid, CZ_ERR_VERIFY when the pairing check fails,

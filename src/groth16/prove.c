@@ -17,7 +17,9 @@
  *   The products by r and s are constant time; r, s, r*s are wiped.
  *   Step 4 is prove_impl.h's, shared with BN254's prover.
  * A backend with a prove_core hook (the GPU, key resident) runs steps 1-3
- * in one call from its own copy of the key; the assembly stays here.
+ * in one call from its own copy of the key (the witness packed by the
+ * caller, cz_groth16_prove_packed, or by the backend); the assembly stays
+ * here.
  * A key in compact form (native circuits: cz_cmat matrices over a
  * coefficient table) has a and b evaluated here on the host, rows in
  * parallel (coefficients 1 and -1 without a product), rows past a
@@ -140,6 +142,13 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
                            cz_backend *be, const cz_fr *rs, cz_prove_timings *tm,
                            char *err, size_t err_len)
 {
+    return cz_groth16_prove_packed(out, key, w, NULL, be, rs, tm, err, err_len);
+}
+
+cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr *w,
+                                  const cz_wit_packed *pw, cz_backend *be, const cz_fr *rs,
+                                  cz_prove_timings *tm, char *err, size_t err_len)
+{
     cz_prove_timings tl;
     if (!tm)
         tm = &tl;
@@ -158,7 +167,7 @@ cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
         cz_msm_sums sums;
         cz_core_timings ct;
         memset(&ct, 0, sizeof ct);
-        st = be->prove_core(be, key, w, &sums, &ct);
+        st = be->prove_core(be, key, w, pw, &sums, &ct);
         if (st == CZ_OK) {
             pa = sums.a, pb1 = sums.b1, pb2 = sums.b2, pc = sums.c, ph = sums.h;
             tm->eval_abc_ms = ct.eval_abc_ms;
