@@ -35,7 +35,7 @@
  * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev).
  * --wsweep LOG
  * (a comma-separated list) times the G1 (and G2, within --g2-max) MSM of 2^LOG points with window
- * widths 8..22 (12..22 above 2^20).
+ * widths 8..22 (12..22 above 2^20; --wsweep-c LO-HI sets them).
  * --bits (G1, 2^LOG points each) and --bits-g2 (G2, N points) time the MSM
  * with PoRep-like scalars (1 % random, the rest 0 or 1 evenly, as
  * Filecoin's witnesses): "porep" rows take the automatic (bit-heavy) path,
@@ -126,6 +126,7 @@ static void random_fr(cz_fr *a, size_t n, cz_rng *rng)
 }
 
 static uint64_t g_wsweep; /* bit LOG set: sweep the window width at 2^LOG */
+static unsigned g_wsweep_lo, g_wsweep_hi = 22; /* the widths swept (lo 0: 8, or 12 above 2^20) */
 static int g_bn; /* --curve bn254 */
 
 /* BN254 scalars below 2^253 < r (the bytes of cz_bn254_fr) */
@@ -211,7 +212,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
     for (unsigned lg = lo; lg <= hi; lg++) {
         if (!(g_wsweep >> lg & 1))
             continue;
-        for (unsigned c = lg > 20 ? 12 : 8; c <= 22 && c < lg; c++) {
+        for (unsigned c = g_wsweep_lo ? g_wsweep_lo : lg > 20 ? 12 : 8; c <= g_wsweep_hi && c < lg; c++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
                 cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
@@ -806,6 +807,13 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--compact")) compact_logs |= log_set(v);
         else if (!strcmp(k, "--prove-log")) prove_logs |= log_set(v);
         else if (!strcmp(k, "--bits")) bits_logs |= log_set(v);
+        else if (!strcmp(k, "--wsweep-c")) {
+            if (sscanf(v, "%u-%u", &g_wsweep_lo, &g_wsweep_hi) != 2 || g_wsweep_lo < 4 ||
+                g_wsweep_hi > 22 || g_wsweep_lo > g_wsweep_hi) {
+                fprintf(stderr, "bench-gpu: --wsweep-c takes LO-HI, 4 <= LO <= HI <= 22 (the MSM's widths)\n");
+                return 2;
+            }
+        }
         else if (!strcmp(k, "--wsweep")) {
             for (const char *p = v; *p;) { /* a comma-separated list of sizes */
                 char *end;

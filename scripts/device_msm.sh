@@ -25,7 +25,7 @@
 # Environment: BUILD_ONLY (targets, instead of all of the above: e.g.
 # bench-fpmul for a quick fpmul call), MSM_MAX (largest G1 size, log2; 27), G2_MAX (22; empty: no
 # G2 rows), WSWEEP (window sweep sizes, each under every AB setting; 26;
-# empty: none; SWEEP_PROFILE=1 adds each width's phase profile), PARTS (bench-native partitions; 2), AB (the
+# empty: none; WSWEEP_C, the widths as LO-HI; SWEEP_PROFILE=1 adds each width's phase profile), PARTS (bench-native partitions; 2), AB (the
 # settings compared, as VAR=value words, "-" for none; "-"), OLD (the
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
@@ -154,7 +154,7 @@ if has bench; then
         for a in $AB; do
             stamp "window sweep 2^$lg $a"
             env $(envs "$a") CUZK_GPU_PROFILE=${SWEEP_PROFILE:-0} CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 150 \
-                "$BIN/bench-gpu" --only msm --msm-min "$lg" --msm-max "$lg" --wsweep "$lg" --reps 2 \
+                "$BIN/bench-gpu" --only msm --msm-min "$lg" --msm-max "$lg" --wsweep "$lg" ${WSWEEP_C:+--wsweep-c "$WSWEEP_C"} --reps 2 \
                 >"$OUT/logs/bench-sweep-$lg-$a.jsonl" 2>"$OUT/logs/bench-sweep-$lg-$a.txt" || rc=1
             grep -vE "^#" "$OUT/logs/bench-sweep-$lg-$a.txt" | head -20
             [ "${SWEEP_PROFILE:-0}" = 0 ] ||
