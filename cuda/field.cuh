@@ -38,10 +38,6 @@
    czd_fp254_params) and the separated-form product */
 #include "mont.cuh"
 
-#ifndef CZD_FP2_MUL2
-#define CZD_FP2_MUL2 1
-#endif
-
 template <class P>
 struct czd_mont {
     static constexpr int N = P::N;
@@ -331,21 +327,13 @@ struct czd_fp2t {
     static CZD_INLINE czd_fp2t sub(const czd_fp2t &a, const czd_fp2t &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
     static CZD_INLINE czd_fp2t dbl(const czd_fp2t &a) { return add(a, a); }
     static CZD_INLINE czd_fp2t neg(const czd_fp2t &a) { return {B::neg(a.c0), B::neg(a.c1)}; }
-    /* Karatsuba: (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) -
-       a0b0 - a1b1) u. CZD_FP2_MUL2 (the default): mont.cuh's czd_mont_mul2,
-       the three products in full and two reductions; 0: three CIOS
-       products (three reductions) */
+    /* Karatsuba: 3 Fp products.
+       (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1) u */
     static CZD_INLINE czd_fp2t mul(const czd_fp2t &a, const czd_fp2t &b)
     {
-#if CZD_FP2_MUL2
-        czd_fp2t r;
-        czd_mont_mul2<typename B::params>(r.c0.v, r.c1.v, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
-        return r;
-#else
         B t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
         B t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
-#endif
     }
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: 2 Fp products */
     static CZD_INLINE czd_fp2t sqr(const czd_fp2t &a)
