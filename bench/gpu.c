@@ -841,7 +841,11 @@ int main(int argc, char **argv)
     cz_cuda_ctx *ctx;
     char err[512];
     double t0 = now_ms();
-    if (cz_cuda_ctx_create(&ctx, 0, 0, 0, err, sizeof err) != CZ_OK) {
+    /* CUZK_GPU_ARENA_MB caps the arena (as the backend's): a profiler
+       replaying a kernel needs device memory of its own */
+    const char *amb = getenv("CUZK_GPU_ARENA_MB");
+    size_t arena = amb ? (size_t)strtoull(amb, NULL, 10) << 20 : 0;
+    if (cz_cuda_ctx_create(&ctx, 0, arena, 0, err, sizeof err) != CZ_OK) {
         fprintf(stderr, "bench-gpu: %s\n", err);
         return 1;
     }

@@ -261,11 +261,12 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
    (thousands of points a bucket), more as windows widen and runs shorten.
    CUZK_MSM_FLAT=0 takes k_accumulate. */
 template <class F>
-__global__ void k_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
-                                  czd_xyzz<F> *last_part, const uint32_t *keys,
-                                  const uint32_t *vals, const uint32_t *bstart,
-                                  const uint32_t *bend, const czd_affine<F> *pts, size_t total,
-                                  size_t seg, size_t nseg, uint32_t sentinel)
+__device__ __forceinline__ void czd_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
+                                                    czd_xyzz<F> *last_part, const uint32_t *keys,
+                                                    const uint32_t *vals, const uint32_t *bstart,
+                                                    const uint32_t *bend, const czd_affine<F> *pts,
+                                                    size_t total, size_t seg, size_t nseg,
+                                                    uint32_t sentinel)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
@@ -291,6 +292,27 @@ __global__ void k_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
     if (keys[i0] == sentinel || bstart[keys[i0]] == i0)
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
+
+#define CZD_ACC_FLAT_ARGS                                                                         \
+    czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part, const uint32_t *keys, \
+        const uint32_t *vals, const uint32_t *bstart, const uint32_t *bend,                      \
+        const czd_affine<F> *pts, size_t total, size_t seg, size_t nseg, uint32_t sentinel
+#define CZD_ACC_FLAT_CALL                                                                         \
+    czd_accumulate_flat<F>(buckets, first_part, last_part, keys, vals, bstart, bend, pts, total,  \
+                           seg, nseg, sentinel)
+
+template <class F>
+__global__ void k_accumulate_flat(CZD_ACC_FLAT_ARGS) { CZD_ACC_FLAT_CALL; }
+
+/* The same with its registers capped for 3 blocks of 128 a SM (168 a
+   thread; k_accumulate_flat takes 178 for G1, so 2 blocks: 8 warps a SM).
+   Nsight Compute on the H200 (docs/PERF.md, 2026-12-02 18:07): G1's
+   accumulation issues in 27 % of the slots, each warp stalled 4.2 of its
+   7.3 cycles an instruction on fixed-latency dependencies (the carry
+   chains) with 2 warps a scheduler to hide them. CUZK_MSM_ACC_BLOCKS=3
+   takes it (G1 only; an A/B knob until it is timed). */
+template <class F>
+__global__ void __launch_bounds__(128, 3) k_accumulate_flat3(CZD_ACC_FLAT_ARGS) { CZD_ACC_FLAT_CALL; }
 
 /* One step of a backward segmented scan over the segments' first_part:
    out[t] = in[t] + in[t + s] when segments t and t + s start inside the
@@ -491,9 +513,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        (CUZK_MSM_WAVES=2: two; one was 5-7 % faster from 2^20 to 2^24 on
        the H200, docs/PERF.md) */
     const int flat = czd_msm_knob("CUZK_MSM_FLAT", 1) != 0;
+    auto acc_kernel = flat ? k_accumulate_flat<F> : k_accumulate<F>;
+    if constexpr (F::DEG == 1)
+        if (flat && czd_msm_knob("CUZK_MSM_ACC_BLOCKS", 0) == 3)
+            acc_kernel = k_accumulate_flat3<F>;
     int acc_per_sm = 0;
-    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                     &acc_per_sm, flat ? k_accumulate_flat<F> : k_accumulate<F>, 128, 0));
+    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc_kernel, 128, 0));
     if (acc_per_sm < 1)
         acc_per_sm = 1;
 
@@ -732,12 +757,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         }
         size_t nseg = (ub + bseg - 1) / bseg;
         X *bk = buckets + (size_t)w0 * nbw;
-        if (flat)
-            k_accumulate_flat<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-                bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
-        else
-            k_accumulate<F><<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
-                bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
+        acc_kernel<<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+            bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
         X *scan_in = first_part, *scan_out = first_scan;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# device_ncu.sh: Nsight Compute on the kernels that a porep-32g partition
+# spends its time in (docs/PERF.md: the H MSM's accumulation, the H step's
+# NTT passes, the G2 MSM's accumulation), one launch each, in one device
+# call: pipe utilisation, warp stalls, occupancy, memory throughput. Needs
+# a machine whose runtime lets ncu read the counters (device README:
+# Firecracker); clocks left alone (--clock-control none); the arena capped
+# (CUZK_GPU_ARENA_MB, 24 GiB) so that ncu can save what a kernel writes.
+# Builds bench-gpu into BUILD. Reports under $OUT (ncu-*.txt).
+#
+#   scripts/device_ncu.sh            (LOG, the sizes' log2: 24)
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-/tmp/cuzk-ncu-out}
+BUILD=${BUILD:-/tmp/cuzk-build}
+PFX=${PFX:-/tmp/cuzk-deps}
+LOG=${LOG:-24}
+export CUZK_GPU_ARENA_MB=${CUZK_GPU_ARENA_MB:-24576} # room for ncu's replay buffers
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/ncu.log") 2>&1
+. "$ROOT/scripts/device_deps.sh"
+pkg-config --exists cmocka jansson libmicrohttpd inih libxxhash 2>/dev/null ||
+    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
+        'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
+export PATH="/usr/local/cuda/bin:$PATH"
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+[ -n "$NCU" ] || { echo "no ncu on this machine"; exit 1; }
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/configure.log" 2>&1 &&
+    cmake --build "$BUILD" -j "$(nproc)" --target bench-gpu >"$OUT/build.log" 2>&1 ||
+    { tail -20 "$OUT/build.log"; exit 1; }
+B=$BUILD/bin/bench-gpu
+S=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy
+    --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats)
+prof() { # NAME KERNEL-REGEX BENCH-ARGS...
+    local name=$1 k=$2
+    shift 2
+    echo "== $name ($k) $(date -u +%T)"
+    timeout 150 "$NCU" --clock-control none --kernel-name "regex:$k" --launch-skip 0 --launch-count 1 \
+        "${S[@]}" "$B" "$@" >"$OUT/ncu-$name.txt" 2>&1 || echo "$name: ncu failed (rc $?)"
+    grep -E "Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issue Slots Busy|Executed Ipc Active|Warp Cycles Per Issued|Local Memory Spilling|Block Limit Registers" \
+        "$OUT/ncu-$name.txt" | head -16
+    grep -iE "pipe|stall" "$OUT/ncu-$name.txt" | grep -iE "OPT|highest|bottleneck|utiliz" | head -6
+}
+prof g1-accumulate 'k_accumulate_flat' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
+[ "${MORE:-0}" = 1 ] && prof ntt-pass 'k_ntt_pass' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+prof ntt-mid 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+[ "${MORE:-0}" = 1 ] && prof g2-accumulate 'k_accumulate_flat' --only g2 --msm-min 20 --g2-max 20 --reps 1
+echo "== done $(date -u +%T)"
