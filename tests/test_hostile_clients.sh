@@ -26,7 +26,10 @@ PORT=$((20000 + ($$ * 7) % 20000))
 JSON=(-H 'Content-Type: application/json')
 
 # A slower key, so that jobs are still queued or running when we look.
-cz_expect 0 "synthetic 8000-constraint circuit" "$BIN/cuzk-synth" --constraints 8000 "$TMP/slow.r1cs" "$TMP/slow.wtns"
+# (32,000 constraints: ~0.5 s a partition on the daemon's one thread, so the
+# queue it fills stays full well past cuzk-bench's 0.2 s of retries below;
+# with 8,000 a loaded 2-core machine freed a place within the 0.5 s then used)
+cz_expect 0 "synthetic 32000-constraint circuit" "$BIN/cuzk-synth" --constraints 32000 "$TMP/slow.r1cs" "$TMP/slow.wtns"
 cz_expect 0 "its key" "$CUZK" setup --quiet --seed 3 "$TMP/slow.r1cs" "$TMP/slow.zkey" "$TMP/slow_vk.json"
 
 # probe_until LIMIT_S: time (s, 1 decimal) until GET /v1/health answers 200
@@ -79,7 +82,7 @@ api POST /v1/proofs "${JSON[@]}" -d "{\"key\":\"slow\",\"witness_paths\":[${sp4%
 cz_check "a job of 4 slow partitions fills the queue ($(code))" test "$(code)" = 202
 s0=$(date +%s)
 cz_expect 1 "cuzk-bench gives up on 429 after --retry-for" \
-    timeout 60 "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 1 --retry-for 0.5
+    timeout 60 "$BENCH" --addr "unix:$SOCK" batch -t groth16 --key small --witness "$WTNS" -c 1 --retry-for 0.2
 cz_check "... at once, saying so ($(($(date +%s) - s0)) s)" \
     test $(($(date +%s) - s0)) -le 10 -a -n "$(grep -o 'gave up after' <<<"$RUN_OUT")"
 
@@ -89,7 +92,7 @@ r1=$(api POST /v1/proofs "${JSON[@]}" -d "$body_r1" | jq -r .job_id)
 c1=$(code)
 cz_check "request_id r1: a new job ($c1, $r1)" test "$c1" = 202 -o "$c1" = 429
 if [ "$c1" = 429 ]; then # the queue was still full of slow jobs: wait and retry (bounded)
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 600); do
         sleep 0.1
         r1=$(api POST /v1/proofs "${JSON[@]}" -d "$body_r1" | jq -r .job_id)
         [ "$(code)" = 202 ] && break
