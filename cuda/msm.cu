@@ -517,8 +517,15 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     if constexpr (F::DEG == 1)
         if (flat && czd_msm_knob("CUZK_MSM_ACC_BLOCKS", 0) == 3)
             acc_kernel = k_accumulate_flat3<F>;
+    /* threads a block of the accumulation: registers are granted a warp
+       at a time, so blocks of 128 leave a SM's register file part empty
+       (G1's 178 registers: 2 blocks, 8 warps, where 11 warps fit);
+       CUZK_MSM_ACC_THREADS=32 or 64 fill it (an A/B knob until timed) */
+    int acc_threads = czd_msm_knob("CUZK_MSM_ACC_THREADS", 128);
+    if (acc_threads != 32 && acc_threads != 64 && acc_threads != 256)
+        acc_threads = 128;
     int acc_per_sm = 0;
-    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc_kernel, 128, 0));
+    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc_kernel, acc_threads, 0));
     if (acc_per_sm < 1)
         acc_per_sm = 1;
 
@@ -551,7 +558,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        values), bounds (8 bytes per bucket), segment partials, CUB's temp */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
-    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
+    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * (size_t)acc_threads *
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     /* G2: rounds of batched affine additions before the XYZZ segments
@@ -757,7 +764,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         }
         size_t nseg = (ub + bseg - 1) / bseg;
         X *bk = buckets + (size_t)w0 * nbw;
-        acc_kernel<<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
+        acc_kernel<<<czd_blocks(nseg, acc_threads), acc_threads, 0, ctx->stream>>>(
             bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");
