@@ -259,14 +259,21 @@ __global__ void k_accumulate(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_
    over a run reconverges at the run's end, so a warp's lanes wait for the
    longest of their 32 current runs at every bucket change: little at c = 16
    (thousands of points a bucket), more as windows widen and runs shorten.
-   CUZK_MSM_FLAT=0 takes k_accumulate. */
+   CUZK_MSM_FLAT=0 takes k_accumulate.
+   G1: 178 registers, 8 warps a SM (a sub-partition's 16 K registers hold
+   2 warps of 178, whatever the block size). Measured on the H200 and
+   dropped (docs/PERF.md, 2026-12-02 23:33): capped at 168 registers for 12
+   warps, 6.6 % slower at 2^27 (BN254, 128 registers for 16 warps: 0.3 %
+   faster). The accumulation is bound by the multiplier (Nsight Compute's
+   "SM busy", its busiest pipe, 74 %; 89 % of the rate of XYZZ additions in
+   registers), not by too few warps: the way on is fewer products an
+   addition. */
 template <class F>
-__device__ __forceinline__ void czd_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
-                                                    czd_xyzz<F> *last_part, const uint32_t *keys,
-                                                    const uint32_t *vals, const uint32_t *bstart,
-                                                    const uint32_t *bend, const czd_affine<F> *pts,
-                                                    size_t total, size_t seg, size_t nseg,
-                                                    uint32_t sentinel)
+__global__ void k_accumulate_flat(czd_xyzz<F> *buckets, czd_xyzz<F> *first_part,
+                                  czd_xyzz<F> *last_part, const uint32_t *keys,
+                                  const uint32_t *vals, const uint32_t *bstart,
+                                  const uint32_t *bend, const czd_affine<F> *pts, size_t total,
+                                  size_t seg, size_t nseg, uint32_t sentinel)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg)
@@ -292,27 +299,6 @@ __device__ __forceinline__ void czd_accumulate_flat(czd_xyzz<F> *buckets, czd_xy
     if (keys[i0] == sentinel || bstart[keys[i0]] == i0)
         first_part[t] = czd_xyzz<F>::inf(); /* no run continues into t */
 }
-
-#define CZD_ACC_FLAT_ARGS                                                                         \
-    czd_xyzz<F> *buckets, czd_xyzz<F> *first_part, czd_xyzz<F> *last_part, const uint32_t *keys, \
-        const uint32_t *vals, const uint32_t *bstart, const uint32_t *bend,                      \
-        const czd_affine<F> *pts, size_t total, size_t seg, size_t nseg, uint32_t sentinel
-#define CZD_ACC_FLAT_CALL                                                                         \
-    czd_accumulate_flat<F>(buckets, first_part, last_part, keys, vals, bstart, bend, pts, total,  \
-                           seg, nseg, sentinel)
-
-template <class F>
-__global__ void k_accumulate_flat(CZD_ACC_FLAT_ARGS) { CZD_ACC_FLAT_CALL; }
-
-/* The same with its registers capped for 3 blocks of 128 a SM (168 a
-   thread; k_accumulate_flat takes 178 for G1, so 2 blocks: 8 warps a SM).
-   Nsight Compute on the H200 (docs/PERF.md, 2026-12-02 18:07): G1's
-   accumulation issues in 27 % of the slots, each warp stalled 4.2 of its
-   7.3 cycles an instruction on fixed-latency dependencies (the carry
-   chains) with 2 warps a scheduler to hide them. CUZK_MSM_ACC_BLOCKS=3
-   takes it (G1 only; an A/B knob until it is timed). */
-template <class F>
-__global__ void __launch_bounds__(128, 3) k_accumulate_flat3(CZD_ACC_FLAT_ARGS) { CZD_ACC_FLAT_CALL; }
 
 /* One step of a backward segmented scan over the segments' first_part:
    out[t] = in[t] + in[t + s] when segments t and t + s start inside the
@@ -514,18 +500,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        the H200, docs/PERF.md) */
     const int flat = czd_msm_knob("CUZK_MSM_FLAT", 1) != 0;
     auto acc_kernel = flat ? k_accumulate_flat<F> : k_accumulate<F>;
-    if constexpr (F::DEG == 1)
-        if (flat && czd_msm_knob("CUZK_MSM_ACC_BLOCKS", 0) == 3)
-            acc_kernel = k_accumulate_flat3<F>;
-    /* threads a block of the accumulation: registers are granted a warp
-       at a time, so blocks of 128 leave a SM's register file part empty
-       (G1's 178 registers: 2 blocks, 8 warps, where 11 warps fit);
-       CUZK_MSM_ACC_THREADS=32 or 64 fill it (an A/B knob until timed) */
-    int acc_threads = czd_msm_knob("CUZK_MSM_ACC_THREADS", 128);
-    if (acc_threads != 32 && acc_threads != 64 && acc_threads != 256)
-        acc_threads = 128;
     int acc_per_sm = 0;
-    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc_kernel, acc_threads, 0));
+    CZD_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&acc_per_sm, acc_kernel, 128, 0));
     if (acc_per_sm < 1)
         acc_per_sm = 1;
 
@@ -558,7 +534,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        values), bounds (8 bytes per bucket), segment partials, CUB's temp */
     size_t avail = sc.left();
     size_t per_win = n * 16 + (size_t)nbw * 8 + 1024;
-    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * (size_t)acc_threads *
+    size_t seg_target = (size_t)sms * (size_t)acc_per_sm * 128 *
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     /* G2: rounds of batched affine additions before the XYZZ segments
@@ -764,7 +740,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         }
         size_t nseg = (ub + bseg - 1) / bseg;
         X *bk = buckets + (size_t)w0 * nbw;
-        acc_kernel<<<czd_blocks(nseg, acc_threads), acc_threads, 0, ctx->stream>>>(
+        acc_kernel<<<czd_blocks(nseg, 128), 128, 0, ctx->stream>>>(
             bk, first_part, last_part, rk, rv, rs, re, rp, ub, bseg, nseg, sentinel);
         CZD_LAUNCHED(ctx, "k_accumulate");
         prof.mark("accumulate");

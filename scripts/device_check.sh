@@ -28,10 +28,7 @@ echo "== device_check $MODE $(date -u +%FT%TZ) commit ${CZ_COMMIT:-$(git -C "$RO
 
 # ---- dependencies --------------------------------------------------------
 . "$ROOT/scripts/device_deps.sh"
-pkg-config --exists cmocka libxxhash 2>/dev/null ||
-    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
-pkg-config --modversion cmocka || echo "cmocka still missing"
-export PATH="/usr/local/cuda/bin:$PATH"
+cz_device_build_deps "$PFX"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
 nvcc --version | tail -2
 

@@ -1,11 +1,14 @@
-# device_deps.sh: sourced by the device scripts (device_check.sh,
-# device_e2e.sh). The GPU machine reaches no package registry, so the
-# build's pkg-config modules travel as .deb files in .debs/ (fetched here
+# device_deps.sh: sourced by the device scripts (scripts/device_*.sh). The
+# GPU machine reaches no package registry, so the build's pkg-config
+# modules travel as .deb files in .debs/ (fetched here
 # with `apt-get download`, carried with the call) and are unpacked into a
 # private prefix whose .pc files are rewritten to point there. Nothing is
 # installed system-wide.
 #
 #   cz_device_deps PFX GLOB...   unpack the .debs whose names match a GLOB
+#   cz_device_build_deps PFX     the build's set (cmocka, jansson, inih,
+#                                libmicrohttpd, libcurl, xxhash, pkg-config)
+#                                unless pkg-config finds them all; nvcc on PATH
 #
 # Only the packages named are unpacked: a -dev package whose runtime .so
 # is not carried would otherwise shadow the machine's own library with its
@@ -39,4 +42,11 @@ cz_device_deps() {
     export LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}"
     export CMAKE_PREFIX_PATH="$pfx/usr"
     echo "deps: unpacked the build's .debs into $pfx"
+}
+
+cz_device_build_deps() {
+    pkg-config --exists cmocka jansson libmicrohttpd inih libcurl libxxhash 2>/dev/null ||
+        cz_device_deps "$1" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
+            'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
+    export PATH="/usr/local/cuda/bin:$PATH"
 }

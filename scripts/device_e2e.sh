@@ -23,10 +23,7 @@ exec > >(tee -a "$OUT/e2e.log") 2>&1
 echo "== device_e2e $(date -u +%FT%TZ) commit ${CZ_COMMIT:-unknown} sizes ${SIZES[*]}"
 
 . "$ROOT/scripts/device_deps.sh"
-pkg-config --exists cmocka jansson libmicrohttpd inih libcurl libxxhash 2>/dev/null ||
-    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' 'libxxhash*' \
-        'libpkgconf*' 'pkgconf*' 'pkg-config*'
-export PATH="/usr/local/cuda/bin:$PATH"
+cz_device_build_deps "$PFX"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
 t0=$(date +%s)
 [ -n "${SKIP_BUILD:-}" ] || {

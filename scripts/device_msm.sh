@@ -59,10 +59,7 @@ trap finish EXIT
 echo "== device_msm $(date -u +%FT%TZ) commit ${CZ_COMMIT:-unknown} phases ${PHASES[*]}"
 
 . "$ROOT/scripts/device_deps.sh"
-pkg-config --exists cmocka jansson libmicrohttpd inih libxxhash 2>/dev/null ||
-    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
-        'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
-export PATH="/usr/local/cuda/bin:$PATH"
+cz_device_build_deps "$PFX"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
 BIN=$BUILD/bin
 rc=0

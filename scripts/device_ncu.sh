@@ -8,7 +8,9 @@
 # (CUZK_GPU_ARENA_MB, 24 GiB) so that ncu can save what a kernel writes.
 # Builds bench-gpu into BUILD. Reports under $OUT (ncu-*.txt).
 #
-#   scripts/device_ncu.sh            (LOG, the sizes' log2: 24)
+#   scripts/device_ncu.sh            (LOG, the sizes' log2: 24; MORE=1 adds the
+#                                    NTT's outer pass and G2's accumulation; AFF=1
+#                                    G2's affine rounds and the G1 sum of the 1s)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-ncu-out}
@@ -19,10 +21,7 @@ export CUZK_GPU_ARENA_MB=${CUZK_GPU_ARENA_MB:-24576} # room for ncu's replay buf
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/ncu.log") 2>&1
 . "$ROOT/scripts/device_deps.sh"
-pkg-config --exists cmocka jansson libmicrohttpd inih libxxhash 2>/dev/null ||
-    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
-        'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
-export PATH="/usr/local/cuda/bin:$PATH"
+cz_device_build_deps "$PFX"
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$NCU" ] || { echo "no ncu on this machine"; exit 1; }
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/configure.log" 2>&1 &&
@@ -45,4 +44,9 @@ prof g1-accumulate 'k_accumulate_flat' --only msm --msm-min "$LOG" --msm-max "$L
 [ "${MORE:-0}" = 1 ] && prof ntt-pass 'k_ntt_pass' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
 prof ntt-mid 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
 [ "${MORE:-0}" = 1 ] && prof g2-accumulate 'k_accumulate_flat' --only g2 --msm-min 20 --g2-max 20 --reps 1
+if [ "${AFF:-0}" = 1 ]; then # batched affine additions (G2's rounds) and the sum of the 1s (A, B, C)
+    prof g2-aff-fwd 'k_aff_fwd' --only g2 --msm-min 22 --g2-max 22 --reps 1
+    prof g2-aff-bwd 'k_aff_bwd' --only g2 --msm-min 22 --g2-max 22 --reps 1
+    prof g1-ones 'k_ones_sum' --only bits --bits 27 --bits-g2 0 --bits-general 0 --reps 1
+fi
 echo "== done $(date -u +%T)"

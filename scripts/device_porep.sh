@@ -35,10 +35,7 @@ echo "== device_porep $(date -u +%FT%TZ) commit ${CZ_COMMIT:-unknown} phases ${P
 export CZ_COMMIT=${CZ_COMMIT:-unknown}
 
 . "$ROOT/scripts/device_deps.sh"
-pkg-config --exists cmocka jansson libmicrohttpd inih libcurl libxxhash 2>/dev/null ||
-    cz_device_deps "$PFX" 'libcmocka*' 'libjansson*' 'libinih*' 'libmicrohttpd*' 'libcurl4-openssl-dev*' \
-        'libxxhash*' 'libpkgconf*' 'pkgconf*' 'pkg-config*'
-export PATH="/usr/local/cuda/bin:$PATH"
+cz_device_build_deps "$PFX"
 nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv,noheader
 free -g | head -2
 BIN=$BUILD/bin

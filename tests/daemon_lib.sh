@@ -66,6 +66,19 @@ cz_await() {
     return 1
 }
 
+# cz_verify_parts DIR VK JOBS PARTS: cuzk verify DIR/proof-k-p.json (cuzk-bench batch -t
+# porep's names) for jobs k = 1..JOBS and partitions p = 1..PARTS; BAD = how many fail.
+cz_verify_parts() {
+    local dir=$1 vk=$2 k p
+    BAD=0
+    for ((k = 1; k <= $3; k++)); do
+        for ((p = 1; p <= $4; p++)); do
+            "$CUZK" verify --quiet "$vk" "$dir/public-$k-$p.json" "$dir/proof-$k-$p.json" >/dev/null 2>&1 ||
+                BAD=$((BAD + 1))
+        done
+    done
+}
+
 # cz_verify_dir DIR VK N: cuzk verify DIR/proof-i.json for i = 1..N.
 cz_verify_dir() {
     local dir=$1 vk=$2 n=$3 i bad=0

@@ -81,12 +81,8 @@ cz_daemon_start m --key porep-mini="$TMP/mini.czk" --set engine.devices=1 \
     --set engine.gpu_workers_per_device=2 --log-level info || cz_finish
 cz_expect 0 "a porep-mini proof (2 partitions) on the GPU" \
     "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$TMP/c1.json" --key porep-mini -c 1 --out "$TMP/bm"
-bad=0
-for p in 1 2; do
-    "$CUZK" verify --quiet "$TMP/bm/vk.json" "$TMP/bm/public-1-$p.json" "$TMP/bm/proof-1-$p.json" \
-        >/dev/null 2>&1 || bad=$((bad + 1))
-done
-cz_check "both partitions' proofs verify ($bad bad)" test $bad = 0
+cz_verify_parts "$TMP/bm" "$TMP/bm/vk.json" 1 2
+cz_check "both partitions' proofs verify ($BAD bad)" test $BAD = 0
 cz_check "each partition's witness was packed in the witness stage" \
     test "$(grep -cE "synthesis [0-9.]+ ms, packed [0-9.]+ ms \([1-9][0-9]* others\)" "$TMP/m.log")" = 2
 cz_check "each partition's device time is logged by step" \

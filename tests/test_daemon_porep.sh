@@ -90,14 +90,8 @@ cz_check "a COMPLETED line per job" test "$(grep -c COMPLETED <<<"$RUN_OUT")" = 
 cz_check "the summary has the per-partition prove time" grep -q "prove time per partition: avg=" <<<"$RUN_OUT"
 cz_check "4 partitions proven" grep -q "partitions proven: 4" <<<"$RUN_OUT"
 cz_check "--out wrote the key's vk" cmp -s "$d/b1/vk.json" "$d/vk-preset.json"
-bad=0
-for k in 1 2; do
-    for p in 1 2; do
-        "$CUZK" verify --quiet "$d/b1/vk.json" "$d/b1/public-$k-$p.json" "$d/b1/proof-$k-$p.json" \
-            >/dev/null 2>&1 || bad=$((bad + 1))
-    done
-done
-cz_check "every partition's proof verifies (cuzk verify, 4 proofs, $bad bad)" test $bad = 0
+cz_verify_parts "$d/b1" "$d/b1/vk.json" 2 2
+cz_check "every partition's proof verifies (cuzk verify, 4 proofs, $BAD bad)" test $BAD = 0
 cz_expect 0 "snarkjs groth16 verify accepts job 2's partition 2" \
     snarkjs groth16 verify "$d/b1/vk.json" "$d/b1/public-2-2.json" "$d/b1/proof-2-2.json"
 cz_check "the partitions have different public inputs" \
@@ -108,22 +102,14 @@ cz_check "public inputs: 9 per partition" test "$(jq length "$d/b1/public-1-1.js
 
 cz_expect 0 "batch -t porep with the key file, the c1 uploaded" \
     "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$d/c1.json" --key mini-file --upload -c 1 --out "$d/b2"
-bad=0
-for p in 1 2; do
-    "$CUZK" verify --quiet "$d/vk.json" "$d/b2/public-1-$p.json" "$d/b2/proof-1-$p.json" \
-        >/dev/null 2>&1 || bad=$((bad + 1))
-done
-cz_check "the file key's proofs verify against cuzk setup's vk ($bad bad)" test $bad = 0
+cz_verify_parts "$d/b2" "$d/vk.json" 1 2
+cz_check "the file key's proofs verify against cuzk setup's vk ($BAD bad)" test $BAD = 0
 cz_expect 0 "preload a .czk key file" "$BENCH" --addr "unix:$SOCK" preload --key mini-czk --path "$d/key.czk"
 cz_check "it is listed, compact" jqe '.[] | select(.id == "mini-czk") | .compact' <<<"$(api GET /v1/keys)"
 cz_expect 0 "batch -t porep with the .czk key" \
     "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$d/c1.json" --key mini-czk -c 1 --out "$d/b3"
-bad=0
-for p in 1 2; do
-    "$CUZK" verify --quiet "$d/vk.json" "$d/b3/public-1-$p.json" "$d/b3/proof-1-$p.json" \
-        >/dev/null 2>&1 || bad=$((bad + 1))
-done
-cz_check "the .czk key's proofs verify against cuzk setup's vk ($bad bad)" test $bad = 0
+cz_verify_parts "$d/b3" "$d/vk.json" 1 2
+cz_check "the .czk key's proofs verify against cuzk setup's vk ($BAD bad)" test $BAD = 0
 cz_expect 2 "batch -t porep without --c1 is a usage error" \
     "$BENCH" --addr "unix:$SOCK" batch -t porep --key $P
 
@@ -210,12 +196,8 @@ cz_check "... code key_loading, a retry hint, naming the key and its preset" \
 cz_expect 0 "batch -t porep meanwhile: retries the 503 until the key is made, then completes" \
     "$BENCH" --addr "unix:$SOCK" batch -t porep --c1 "$d/c1.json" -c 1 --out "$d/bq"
 cz_check "... after retrying" grep -q "retried after 429/503" <<<"$RUN_OUT"
-bad=0
-for p in 1 2; do
-    "$CUZK" verify --quiet "$d/vk.json" "$d/bq/public-1-$p.json" "$d/bq/proof-1-$p.json" \
-        >/dev/null 2>&1 || bad=$((bad + 1))
-done
-cz_check "its proofs verify against cuzk setup's vk of the same seed ($bad bad)" test $bad = 0
+cz_verify_parts "$d/bq" "$d/vk.json" 1 2
+cz_check "its proofs verify against cuzk setup's vk of the same seed ($BAD bad)" test $BAD = 0
 cz_check "the key is then ready, seed 3" \
     jqe --arg p $P '.[] | select(.id == $p) | .state == "ready" and .seed == 3' <<<"$(api GET /v1/keys)"
 cz_check "the log says the key was made" grep -q "key $P made from preset $P" "$d/q.log"

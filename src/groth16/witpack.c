@@ -19,14 +19,21 @@ typedef struct {
     cz_fr one;
 } pack_job;
 
+/* the variables [*i0, *i1) of block b */
+static inline void block_range(const cz_wit_packed *p, size_t b, size_t *i0, size_t *i1)
+{
+    *i0 = b * CZ_WITPACK_BLOCK;
+    *i1 = *i0 + CZ_WITPACK_BLOCK < p->n ? *i0 + CZ_WITPACK_BLOCK : p->n;
+}
+
 static void count_blocks(void *arg, size_t b0, size_t b1, int worker)
 {
     (void)worker;
     const pack_job *j = arg;
     cz_wit_packed *p = j->p;
     for (size_t b = b0; b < b1; b++) {
-        size_t i0 = b * CZ_WITPACK_BLOCK, i1 = i0 + CZ_WITPACK_BLOCK < p->n ? i0 + CZ_WITPACK_BLOCK : p->n;
-        size_t c = 0;
+        size_t i0, i1, c = 0;
+        block_range(p, b, &i0, &i1);
         for (size_t i = i0; i < i1; i += 32) {
             uint32_t word = 0, other = 0;
             size_t e = i + 32 < i1 ? i + 32 : i1;
@@ -50,8 +57,8 @@ static void fill_blocks(void *arg, size_t b0, size_t b1, int worker)
     const pack_job *j = arg;
     cz_wit_packed *p = j->p;
     for (size_t b = b0; b < b1; b++) {
-        size_t i0 = b * CZ_WITPACK_BLOCK, i1 = i0 + CZ_WITPACK_BLOCK < p->n ? i0 + CZ_WITPACK_BLOCK : p->n;
-        size_t k = p->cnt[b];
+        size_t i0, i1, k = p->cnt[b];
+        block_range(p, b, &i0, &i1);
         for (size_t i = i0; i < i1; i += 32)
             for (uint32_t o = p->oth[i / 32]; o; o &= o - 1) {
                 size_t at = i + (size_t)__builtin_ctz(o);
