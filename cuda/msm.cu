@@ -24,8 +24,9 @@
  * field inversion a round for all of them (Montgomery's trick), halve
  * every run; the segments then sum what is left, compacted. On the H200
  * this made G2 1.3-1.4x faster (2^20..2^22) and G1 slower at every size,
- * so G1 never takes them. Their buffers (about 150 bytes a pair) are sized
- * from the arena: fewer windows a batch, or none, the segments alone.
+ * so G1 takes them only when asked (CUZK_MSM_G1_AFFINE=1, for A/B runs).
+ * Their buffers (about 150 bytes a pair) are sized from the arena: fewer
+ * windows a batch, or none, the segments alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
@@ -538,7 +539,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     /* G2: rounds of batched affine additions before the XYZZ segments
-       (msm_affine.cuh; G1 never takes them). CUZK_MSM_G2_AFFINE=0 none,
+       (msm_affine.cuh; G1 only when asked). CUZK_MSM_G2_AFFINE=0 none,
        1 (default) when their buffers fit the arena (else the XYZZ
        segments alone), 2 always (out of memory when they do not fit: for
        tests); CUZK_MSM_G2_AFFINE_ROUNDS of them at most (default 4), each
@@ -549,9 +550,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
-    if constexpr (F::DEG == 2) {
-        aff_mode = czd_msm_knob("CUZK_MSM_G2_AFFINE", 1);
-        int r = czd_msm_knob("CUZK_MSM_G2_AFFINE_ROUNDS", 4);
+    {
+        /* G1 only with CUZK_MSM_G1_AFFINE=1 (rounds: CUZK_MSM_G1_AFFINE_ROUNDS,
+           4), an A/B knob: slower than its XYZZ segments whenever timed */
+        const bool g2 = F::DEG == 2;
+        aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE", g2 ? 1 : 0);
+        int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", 4);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
             aff_rounds = r > 16 ? 16 : (unsigned)r;
@@ -626,7 +630,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     F *aff_tot = nullptr, *aff_lev = nullptr, *aff_pre = nullptr;
     char *aff_scan_tmp = nullptr;
     size_t aff_scan_bytes = 0;
-    if constexpr (F::DEG == 2) {
+    {
         if (aff_rounds) {
             const size_t mark = sc.off;
             CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, aff_scan_bytes, (uint32_t *)nullptr,
@@ -692,7 +696,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         const czd_affine<F> *rp = pts;
         const uint32_t *rk = sk, *rv = sv, *rs = bstart, *re = bend;
         size_t ub = total, bseg = seg;
-        if constexpr (F::DEG == 2) {
+        {
             unsigned r = 0;
             for (; r < aff_rounds && ub > 4 * nbb; r++) {
                 const int o = r & 1;

@@ -10,7 +10,8 @@
 #
 #   scripts/device_ncu.sh            (LOG, the sizes' log2: 24; MORE=1 adds the
 #                                    NTT's outer pass and G2's accumulation; AFF=1
-#                                    G2's affine rounds and the G1 sum of the 1s)
+#                                    the affine rounds, G2's and G1's (forced), and
+#                                    G1's sum of the 1s)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-ncu-out}
@@ -34,7 +35,8 @@ prof() { # NAME KERNEL-REGEX BENCH-ARGS...
     local name=$1 k=$2
     shift 2
     echo "== $name ($k) $(date -u +%T)"
-    timeout 150 "$NCU" --clock-control none --kernel-name "regex:$k" --launch-skip 0 --launch-count 1 \
+    # shellcheck disable=SC2086
+    timeout 150 env ${PENV:-} "$NCU" --clock-control none --kernel-name "regex:$k" --launch-skip 0 --launch-count 1 \
         "${S[@]}" "$B" "$@" >"$OUT/ncu-$name.txt" 2>&1 || echo "$name: ncu failed (rc $?)"
     grep -E "Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issue Slots Busy|Executed Ipc Active|Warp Cycles Per Issued|Local Memory Spilling|Block Limit Registers" \
         "$OUT/ncu-$name.txt" | head -16
@@ -48,5 +50,7 @@ if [ "${AFF:-0}" = 1 ]; then # batched affine additions (G2's rounds) and the su
     prof g2-aff-fwd 'k_aff_fwd' --only g2 --msm-min 22 --g2-max 22 --reps 1
     prof g2-aff-bwd 'k_aff_bwd' --only g2 --msm-min 22 --g2-max 22 --reps 1
     prof g1-ones 'k_ones_sum' --only bits --bits 27 --bits-g2 0 --bits-general 0 --reps 1
+    PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-fwd 'k_aff_fwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
+    PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-bwd 'k_aff_bwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
 fi
 echo "== done $(date -u +%T)"
