@@ -25,9 +25,13 @@
  *
  * A round: k_aff_counts, a scan and k_aff_ends give the next runs'
  * bounds and count (on the device); k_aff_keys names the bucket of every
- * output slot and pads the slots past the count. k_aff_fwd: each thread
- * takes CZD_AFF_PAIRS consecutive output slots (so no lane skips a step
- * that another takes), computes each pair's denominator, multiplies it
+ * output slot and pads the slots past the count. k_aff_fwd: thread t of
+ * T (about CZD_AFF_PAIRS slots each) takes slots t, t + T, t + 2T, ...,
+ * so that a warp's lanes read and write consecutive slots (with
+ * consecutive slots a thread, a warp's accesses fell 16 slots apart: G1's
+ * rounds ran at 25-28 % of the DRAM's bandwidth, the caches saturated;
+ * Nsight Compute, docs/PERF.md 2026-12-03), and no lane skips a step that
+ * another takes. It computes each pair's denominator, multiplies it
  * into a running product and parks the product so far in the x of the
  * slot; its total goes to tot[t]. czd_batch_inv inverts every tot[t] by
  * the same trick in levels of 32 (one Fermat inversion in all).
@@ -137,9 +141,8 @@ __global__ void k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *okeys,
     if (t >= nthreads)
         return;
     const size_t m = (size_t)*ocount;
-    size_t o0 = t * CZD_AFF_PAIRS, o1 = o0 + CZD_AFF_PAIRS < m ? o0 + CZD_AFF_PAIRS : m;
     F acc = F::one();
-    for (size_t o = o0; o < o1; o++) {
+    for (size_t o = t; o < m; o += nthreads) {
         uint32_t k = okeys[o];
         size_t i = bs[k] + 2 * (o - ns[k]);
         if (i + 1 < be[k]) {
@@ -163,9 +166,10 @@ __global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *oke
     if (t >= nthreads)
         return;
     const size_t m = (size_t)*ocount;
-    size_t o0 = t * CZD_AFF_PAIRS, o1 = o0 + CZD_AFF_PAIRS < m ? o0 + CZD_AFF_PAIRS : m;
+    if (t >= m)
+        return;
     F inv = tinv[t];
-    for (size_t o = o1; o-- > o0;) {
+    for (size_t o = t + (m - 1 - t) / nthreads * nthreads;; o -= nthreads) {
         uint32_t k = okeys[o];
         size_t i = bs[k] + 2 * (o - ns[k]);
         czd_affine<F> p = czd_aff_load<F>(pts, vals, i), r;
@@ -175,7 +179,7 @@ __global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *oke
             unsigned cs = czd_aff_case<F>(p, q, d);
             if (cs < 2) {
                 /* 1/d = inv * (product of the thread's pairs before this one) */
-                F dinv = o == o0 ? inv : inv * out[o - 1].x;
+                F dinv = o == t ? inv : inv * out[o - nthreads].x;
                 inv = inv * d;
                 F num = cs == 0 ? q.y - p.y : F::sqr(p.x);
                 if (cs == 1)
@@ -195,6 +199,8 @@ __global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *oke
             r = p; /* the run's odd last point, carried */
         }
         out[o] = r;
+        if (o == t)
+            break;
     }
 }
 
