@@ -1,9 +1,10 @@
 /*
  * msm_affine.cuh: the MSM's bucket accumulation by rounds of affine
  * additions that share one field inversion (batched affine addition), for
- * G2 (msm.cu runs them for G2 only: on the H200 they made G2 1.3-1.4x
- * faster from 2^20 to 2^22 points but G1 slower at every size, 0.84 ns an
- * addition against 0.54 for its XYZZ segments; docs/PERF.md).
+ * either group when asked (msm.cu: CUZK_MSM_G1_AFFINE / CUZK_MSM_G2_AFFINE;
+ * off by default: on the H200 G2's XYZZ segments alone are now faster and
+ * G1's rounds take 0.57 ns an addition against the segments' 0.45;
+ * docs/PERF.md 2026-12-03).
  *
  * DESIGN. After the sort (msm.cu) each bucket's points lie together: runs
  * [bs[k], be[k]) of the pair array. A round adds the points of every run
