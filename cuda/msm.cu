@@ -19,17 +19,16 @@
  * segmented scan over the segments (log2 of their count in depth), so a
  * bucket holding millions of points (small witness values, a narrow top
  * window) costs no serial chain.
- * Batched affine rounds (msm_affine.cuh; CUZK_MSM_G2_AFFINE=1 for G2,
- * CUZK_MSM_G1_AFFINE=1 for G1, both off by default): before the
- * segments, rounds of affine additions inside each bucket's run, one
- * field inversion a round for all of them (Montgomery's trick), halve
- * every run; the segments then sum what is left, compacted. They made G2
- * 1.3-1.4x faster when they came (2^20..2^22, H200) and G1 slower at
- * every size; since the segments' flat loop, G2's segments alone are
- * faster too (2^20 49.8 against 56.9 ms; docs/PERF.md 2026-12-03), so
- * neither group takes them unless asked. Their buffers (about 150 bytes a
- * pair) are sized from the arena: fewer windows a batch, or none, the
- * segments alone.
+ * Batched affine rounds (msm_affine.cuh; CUZK_MSM_G2_AFFINE, on by
+ * default, and CUZK_MSM_G1_AFFINE, off): before the segments, rounds of
+ * affine additions inside each bucket's run, one field inversion a round
+ * for all of them (Montgomery's trick), halve every run; the segments then
+ * sum what is left, compacted. On the H200 they make G2 faster (2^20 56-58
+ * against 65-66 ms for the segments alone, twice in one call; one other
+ * call had the segments at 49.8: docs/PERF.md 2026-12-03) and G1 slower at
+ * every size (0.57 ns an addition against 0.45), so G1 takes them only
+ * when asked. Their buffers (about 150 bytes a pair) are sized from the
+ * arena: fewer windows a batch, or none, the segments alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
@@ -542,11 +541,10 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                         (size_t)(czd_msm_knob("CUZK_MSM_WAVES", 1) == 2 ? 2 : 1);
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     /* Rounds of batched affine additions before the XYZZ segments
-       (msm_affine.cuh), when asked: CUZK_MSM_G2_AFFINE (G2) or
-       CUZK_MSM_G1_AFFINE (G1) =0 none (the default of both: on the H200
-       the segments alone are faster, docs/PERF.md 2026-12-03), 1 when
-       their buffers fit the arena (else the XYZZ segments alone), 2 always
-       (out of memory when they do not fit: for tests);
+       (msm_affine.cuh): CUZK_MSM_G2_AFFINE (G2) or CUZK_MSM_G1_AFFINE
+       (G1) =0 none (G1's default), 1 when their buffers fit the arena
+       (else the XYZZ segments alone; G2's default), 2 always (out of
+       memory when they do not fit: for tests);
        CUZK_MSM_G2_AFFINE_ROUNDS / _G1_ of them at most (default 4), each
        while a batch holds more than 4 points a bucket. Their buffers per
        window: two point arrays (a half and a quarter of the pairs, plus a
@@ -557,7 +555,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t aff_per_win = 0;
     {
         const bool g2 = F::DEG == 2;
-        aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE", 0);
+        aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE", g2 ? 1 : 0);
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", 4);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)

@@ -1,10 +1,9 @@
 /*
  * msm_affine.cuh: the MSM's bucket accumulation by rounds of affine
  * additions that share one field inversion (batched affine addition), for
- * either group when asked (msm.cu: CUZK_MSM_G1_AFFINE / CUZK_MSM_G2_AFFINE;
- * off by default: on the H200 G2's XYZZ segments alone are now faster and
- * G1's rounds take 0.57 ns an addition against the segments' 0.45;
- * docs/PERF.md 2026-12-03).
+ * G2 by default and G1 when asked (msm.cu: CUZK_MSM_G2_AFFINE,
+ * CUZK_MSM_G1_AFFINE; G1's rounds take 0.57 ns an addition on the H200
+ * against its XYZZ segments' 0.45; docs/PERF.md 2026-12-03).
  *
  * DESIGN. After the sort (msm.cu) each bucket's points lie together: runs
  * [bs[k], be[k]) of the pair array. A round adds the points of every run
