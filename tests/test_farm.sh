@@ -234,7 +234,8 @@ fi
 mapfile -t IDS < <(submit_slow c 6)
 V=$(busy_host c)
 if [ -n "$V" ]; then
-    cz_psql "SELECT job_id || ':' || idx FROM cz_partitions WHERE owner = '$V' AND state = 'running'" >"$TMP/held"
+    cz_psql "SELECT job_id || ':' || idx || ':' || attempts || ':' || epoch FROM cz_partitions
+             WHERE owner = '$V' AND state = 'running'" >"$TMP/held"
     T_TERM=$(cz_psql "SELECT extract(epoch FROM now())")
     kill -TERM "${HPID[$V]}"
     wait "${HPID[$V]}"
@@ -242,15 +243,21 @@ if [ -n "$V" ]; then
     unset "HPID[$V]"
     cz_check "SIGTERM of host $V holding $(wc -l <"$TMP/held") lease(s): it exits 0 (got $trc)" test "$trc" = 0
     cz_check "  every job done" await_all c "${IDS[@]}"
-    # (one may have finished on $V itself between the listing and the signal)
+    # (one may have finished on $V itself between the listing and the signal). A release
+    # takes back the attempt of its claim and every later claim adds one (and a new epoch):
+    # attempts = a0 - 1 + (epoch - e0), whatever lease expiries a loaded machine had before
     slow=0 counted=0 moved=0
-    while IFS=: read -r jn ix; do
-        row=$(cz_psql "SELECT attempts, owner, extract(epoch FROM claimed_at) - $T_TERM FROM cz_partitions
-                       WHERE job_id = $jn AND idx = $ix")
-        IFS='|' read -r attempts owner dt <<<"$row"
-        [ "$attempts" != 1 ] && counted=$((counted + 1))
+    while IFS=: read -r jn ix a0 e0; do
+        row=$(cz_psql "SELECT attempts, owner, epoch, extract(epoch FROM claimed_at) - $T_TERM
+                       FROM cz_partitions WHERE job_id = $jn AND idx = $ix")
+        IFS='|' read -r attempts owner epoch dt <<<"$row"
         [ "$owner" = "$V" ] && continue
         moved=$((moved + 1))
+        want=$((a0 - 1 + epoch - e0))
+        [ "$attempts" != "$want" ] && {
+            counted=$((counted + 1))
+            echo "    $jn:$ix attempts $a0 -> $attempts, epoch $e0 -> $epoch (want $want)" >&2
+        }
         [ "$(echo "$dt > 1.5" | bc -l)" = 1 ] && { slow=$((slow + 1)); echo "    $jn:$ix claimed by $owner ${dt}s after" >&2; }
     done <"$TMP/held"
     cz_check "  its $moved partition(s) given back were taken by others at once (not after the lease)" \
