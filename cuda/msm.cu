@@ -492,6 +492,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     if (c < 2 || c > 22)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", c);
+    if ((uintptr_t)pts % 16)
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM points at %p: not 16-byte aligned", (const void *)pts);
     /* signed digits: the top window needs a spare bit for the carry */
     constexpr unsigned SB = C::SCALAR_BITS;
     const unsigned nwin = SB % c ? (SB + c - 1) / c : SB / c + 1;
@@ -548,11 +550,20 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        CUZK_MSM_G2_AFFINE_ROUNDS / _G1_ of them at most (default 4), each
        while a batch holds more than 4 points a bucket. Their buffers per
        window: two point arrays (a half and a quarter of the pairs, plus a
-       point a bucket), three key arrays, the run bounds and counts (5 words
+       point a bucket), three key arrays, the slots' inputs, the run bounds and counts (5 words
        a bucket), the inversion's totals, levels and prefixes. */
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
+    /* the passes' slots a step (msm_affine.cuh), CUZK_MSM_AFF_FWD_U (1, 2,
+       4; G2 at most 2) and CUZK_MSM_AFF_BWD_U (1, 2) */
+    const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", 2);
+    const int bwd_u = czd_msm_knob("CUZK_MSM_AFF_BWD_U", 1);
+    auto aff_fwd = fwd_u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
+    if constexpr (F::DEG == 1)
+        if (fwd_u >= 4)
+            aff_fwd = k_aff_fwd<F, 4>;
+    auto aff_bwd = bwd_u >= 2 ? k_aff_bwd<F, 2> : k_aff_bwd<F, 1>;
     {
         const bool g2 = F::DEG == 2;
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE", g2 ? 1 : 0);
@@ -561,7 +572,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
             aff_rounds = r > 16 ? 16 : (unsigned)r;
         const size_t u1 = (n + nbw + 1) / 2 + 1, u2 = (u1 + nbw + 1) / 2 + 1;
-        aff_per_win = (u1 + u2) * (sizeof(czd_affine<F>) + 4) + u1 * 4 + (size_t)nbw * 20 +
+        aff_per_win = (u1 + u2) * (sizeof(czd_affine<F>) + 4) + u1 * 8 + (size_t)nbw * 20 +
                       (u1 / CZD_AFF_PAIRS + 2) * 3 * sizeof(F) + 4096;
     }
     unsigned wc = nwin;
@@ -626,7 +637,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     czd_affine<F> *aff_p[2] = {nullptr, nullptr};
     uint32_t *aff_k[2] = {nullptr, nullptr}, *aff_ns[2] = {nullptr, nullptr},
              *aff_ne[2] = {nullptr, nullptr};
-    uint32_t *aff_cnt = nullptr, *aff_iota = nullptr;
+    uint32_t *aff_cnt = nullptr, *aff_iota = nullptr, *aff_src = nullptr;
     unsigned long long *aff_count = nullptr;
     F *aff_tot = nullptr, *aff_lev = nullptr, *aff_pre = nullptr;
     char *aff_scan_tmp = nullptr;
@@ -643,6 +654,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             aff_k[0] = sc.take<uint32_t>(ub1);
             aff_k[1] = sc.take<uint32_t>(ub2);
             aff_iota = sc.take<uint32_t>(ub1);
+            aff_src = sc.take<uint32_t>(ub1);
             aff_ns[0] = sc.take<uint32_t>(nbb_cap);
             aff_ne[0] = sc.take<uint32_t>(nbb_cap);
             aff_ns[1] = sc.take<uint32_t>(nbb_cap);
@@ -653,7 +665,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             aff_lev = sc.take<F>(lev);
             aff_pre = sc.take<F>(aff_threads + lev);
             aff_scan_tmp = sc.take<char>(aff_scan_bytes ? aff_scan_bytes : 1);
-            if (!aff_p[0] || !aff_p[1] || !aff_k[0] || !aff_k[1] || !aff_iota || !aff_ns[0] ||
+            if (!aff_p[0] || !aff_p[1] || !aff_k[0] || !aff_k[1] || !aff_iota || !aff_src || !aff_ns[0] ||
                 !aff_ne[0] || !aff_ns[1] || !aff_ne[1] || !aff_cnt || !aff_count || !aff_tot ||
                 !aff_lev || !aff_pre || !aff_scan_tmp) {
                 if (aff_mode == 2)
@@ -711,19 +723,19 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                 CZD_LAUNCHED(ctx, "k_aff_ends");
                 const size_t ub_next = (ub + nbb + 1) / 2; /* >= the count, < ub */
                 k_aff_keys<<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(
-                    aff_k[o], rk, rs, aff_ns[o], aff_count + o, ub, ub_next, sentinel);
+                    aff_k[o], aff_src, rk, rs, re, aff_ns[o], aff_count + o, ub, ub_next,
+                    sentinel);
                 CZD_LAUNCHED(ctx, "k_aff_keys");
                 const size_t nt = (ub_next + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
-                k_aff_fwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                    aff_p[o], aff_tot, aff_k[o], rp, rp == pts ? rv : nullptr, rs, re, aff_ns[o],
-                    aff_count + o, nt);
+                const uint32_t *v0 = rp == pts ? rv : nullptr;
+                aff_fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
+                                                                      v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
                 if (bst != CZ_OK)
                     return bst;
-                k_aff_bwd<F><<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                    aff_p[o], aff_tot, aff_k[o], rp, rp == pts ? rv : nullptr, rs, re, aff_ns[o],
-                    aff_count + o, nt);
+                aff_bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
+                                                                      v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
                 rp = aff_p[o];
                 rk = aff_k[o];

@@ -24,22 +24,25 @@
  * values that are the identity (k_aff_iota) and the run bounds ns / ne.
  *
  * A round: k_aff_counts, a scan and k_aff_ends give the next runs'
- * bounds and count (on the device); k_aff_keys names the bucket of every
- * output slot and pads the slots past the count. k_aff_fwd: thread t of
- * T (about CZD_AFF_PAIRS slots each) takes slots t, t + T, t + 2T, ...,
- * so that a warp's lanes read and write consecutive slots (with
- * consecutive slots a thread, a warp's accesses fell 16 slots apart: G1's
- * rounds ran at 25-28 % of the DRAM's bandwidth, the caches saturated;
- * Nsight Compute, docs/PERF.md 2026-12-03), and no lane skips a step that
- * another takes. It computes each pair's denominator, multiplies it
- * into a running product and parks the product so far in the x of the
- * slot; its total goes to tot[t]. czd_batch_inv inverts every tot[t] by
- * the same trick in levels of 32 (one Fermat inversion in all).
+ * bounds and count (on the device); k_aff_keys names the bucket and the
+ * input of every output slot and pads the slots past the count.
+ * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each) takes slots
+ * t, t + T, t + 2T, ..., so that a warp's lanes read and write consecutive
+ * slots (with consecutive slots a thread, a warp's accesses fell 16 slots
+ * apart: G1's rounds ran at 25-28 % of the DRAM's bandwidth, the caches
+ * saturated; Nsight Compute, docs/PERF.md 2026-12-03), and no lane skips
+ * a step that another takes. It computes each pair's denominator from the
+ * x coordinates alone, multiplies it into a running product and parks the
+ * product so far in the x of the slot; its total goes to tot[t]. Both
+ * passes take U slots a step (CUZK_MSM_AFF_FWD_U / _BWD_U) with all their
+ * loads issued before the step's products. czd_batch_inv inverts every
+ * tot[t] by the same trick in levels of 32 (one Fermat inversion in all).
  * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
  * denominator is the running inverse times the parked product of the
  * slots before it, then the running inverse is multiplied by the
- * denominator; the sum replaces the parked product. No kernel keeps a
- * per-thread array (local memory, reserved by the driver for every
+ * denominator; the sum replaces the parked product. Points and field
+ * elements move in 16-byte loads. No kernel keeps a per-thread array
+ * beyond its U slots (local memory, reserved by the driver for every
  * resident thread, made a 2^27 launch beside a resident key run out of
  * memory once).
  * Special cases are exact: a point at infinity (x = y = 0) passes the other
@@ -56,20 +59,7 @@
 
 #define CZD_AFF_PAIRS 16 /* output points (pairs) a thread takes in a round */
 #define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
-
-/* point i of a round: through the pair's value (round 0) or directly */
-template <class F>
-__device__ __forceinline__ czd_affine<F> czd_aff_load(const czd_affine<F> *pts, const uint32_t *vals,
-                                                      size_t i)
-{
-    if (!vals)
-        return pts[i];
-    uint32_t v = vals[i];
-    czd_affine<F> p = pts[v & 0x7fffffffu];
-    if (v >> 31)
-        p.y = F::neg(p.y);
-    return p;
-}
+#define CZD_AFF_ALONE 0x80000000u /* osrc: the slot holds one point, carried */
 
 /* the addition's case: 0 = general (d = x2 - x1), 1 = doubling (d = 2 y1),
    2 = the result is P, 3 = it is Q, 4 = infinity (2..4 need no inversion) */
@@ -98,16 +88,21 @@ __device__ __forceinline__ unsigned czd_aff_case(const czd_affine<F> &p, const c
 
 /* The output slot of every pair (and carried odd point): the pair that
    starts at input i (an even offset in its run) goes to ns[k] + offset / 2;
-   okeys of that slot gets its bucket. The slots of a run are consecutive,
+   okeys of that slot gets its bucket and osrc its input: i, with the top
+   bit set when the slot holds the run's odd last point alone (inputs are
+   fewer than 2^31: msm.cu's batches). The slots of a run are consecutive,
    so the next steps walk outputs, not inputs: every thread then has only
    pairs to add (walking inputs, lanes would skip the odd offsets at
-   different steps and a warp would run each addition twice). Inputs are
-   [0, ub_in) with sentinel keys past the valid ones (round 0: the zero
-   digits; later rounds: this kernel's padding); the slots from the new
-   count *ocount to ub_out (<= ub_in) get the sentinel. */
-static __global__ void k_aff_keys(uint32_t *okeys, const uint32_t *keys, const uint32_t *bs,
-                           const uint32_t *ns, const unsigned long long *ocount, size_t ub_in,
-                           size_t ub_out, uint32_t sentinel)
+   different steps and a warp would run each addition twice), and through
+   osrc a slot's points are one load away (through okeys and the bounds
+   they were three). Inputs are [0, ub_in) with sentinel keys past the
+   valid ones (round 0: the zero digits; later rounds: this kernel's
+   padding); the slots from the new count *ocount to ub_out (<= ub_in) get
+   the sentinel. */
+static __global__ void k_aff_keys(uint32_t *okeys, uint32_t *osrc, const uint32_t *keys,
+                                  const uint32_t *bs, const uint32_t *be, const uint32_t *ns,
+                                  const unsigned long long *ocount, size_t ub_in, size_t ub_out,
+                                  uint32_t sentinel)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= ub_in)
@@ -115,8 +110,10 @@ static __global__ void k_aff_keys(uint32_t *okeys, const uint32_t *keys, const u
     uint32_t k = keys[i];
     if (k != sentinel) {
         size_t off = i - bs[k];
-        if (!(off & 1))
+        if (!(off & 1)) {
             okeys[ns[k] + off / 2] = k;
+            osrc[ns[k] + off / 2] = (uint32_t)i | (i + 1 < be[k] ? 0u : CZD_AFF_ALONE);
+        }
     }
     if (i < ub_out && i >= (size_t)*ocount)
         okeys[i] = sentinel;
@@ -131,36 +128,153 @@ static __global__ void k_aff_iota(uint32_t *v, size_t n)
         v[i] = (uint32_t)i;
 }
 
+/* a field element from 16-byte aligned memory in 16-byte loads (an affine
+   point's x and y are: every point array starts 256-byte aligned and a
+   point is 64, 96 or 192 bytes), through the read-only path; and back */
 template <class F>
-__global__ void k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *okeys,
-                          const czd_affine<F> *pts, const uint32_t *vals, const uint32_t *bs,
-                          const uint32_t *be, const uint32_t *ns, const unsigned long long *ocount,
-                          size_t nthreads)
+__device__ __forceinline__ F czd_ldv(const F *p)
+{
+    static_assert(sizeof(F) % 16 == 0, "16-byte loads");
+    F r;
+    uint32_t *w = reinterpret_cast<uint32_t *>(&r);
+    const uint4 *s = reinterpret_cast<const uint4 *>(p);
+#pragma unroll
+    for (unsigned j = 0; j < sizeof(F) / 16; j++) {
+        uint4 u = __ldg(s + j);
+        w[4 * j] = u.x;
+        w[4 * j + 1] = u.y;
+        w[4 * j + 2] = u.z;
+        w[4 * j + 3] = u.w;
+    }
+    return r;
+}
+
+template <class F>
+__device__ __forceinline__ void czd_stv(F *p, const F &v)
+{
+    const uint32_t *w = reinterpret_cast<const uint32_t *>(&v);
+    uint4 *d = reinterpret_cast<uint4 *>(p);
+#pragma unroll
+    for (unsigned j = 0; j < sizeof(F) / 16; j++)
+        d[j] = make_uint4(w[4 * j], w[4 * j + 1], w[4 * j + 2], w[4 * j + 3]);
+}
+
+/* the values of a slot's two points (round 0: through the sorted pairs'
+   values, with their sign bits; later rounds: their places) */
+__device__ __forceinline__ void czd_aff_vals(uint32_t &a, uint32_t &b, const uint32_t *vals,
+                                             uint32_t s)
+{
+    const uint32_t i = s & ~CZD_AFF_ALONE;
+    a = vals ? vals[i] : i;
+    b = s & CZD_AFF_ALONE ? 0 : vals ? vals[i + 1] : i + 1;
+}
+
+/* the point of value v, in 16-byte loads */
+template <class F>
+__device__ __forceinline__ czd_affine<F> czd_aff_ldv(const czd_affine<F> *pts, uint32_t v)
+{
+    czd_affine<F> p;
+    p.x = czd_ldv<F>(&pts[v & 0x7fffffffu].x);
+    p.y = czd_ldv<F>(&pts[v & 0x7fffffffu].y);
+    if (v >> 31)
+        p.y = F::neg(p.y);
+    return p;
+}
+
+/* The forward pass, U slots a step: the step's slot inputs, then their
+   values, then the x coordinates of its 2U points are loaded before any
+   product, so a thread has 2U gathers in flight (one slot a step, through
+   okeys and the bounds, left the forward kernel waiting on chains of four
+   dependent loads: 8 % of its issue slots used, Nsight Compute). A pair
+   needs its y only when the x coordinates are equal or zero (doubling,
+   opposite points, infinity: czd_aff_case then decides, rarely). */
+template <class F, int U>
+__global__ void __launch_bounds__(128)
+    k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *__restrict__ osrc,
+              const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
+              const unsigned long long *ocount, size_t nthreads)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads)
         return;
     const size_t m = (size_t)*ocount;
     F acc = F::one();
-    for (size_t o = t; o < m; o += nthreads) {
-        uint32_t k = okeys[o];
-        size_t i = bs[k] + 2 * (o - ns[k]);
-        if (i + 1 < be[k]) {
-            czd_affine<F> p = czd_aff_load<F>(pts, vals, i), q = czd_aff_load<F>(pts, vals, i + 1);
-            F d;
-            if (czd_aff_case<F>(p, q, d) < 2)
-                acc = acc * d;
+    for (size_t o0 = t; o0 < m; o0 += U * nthreads) {
+        uint32_t s[U], a[U], b[U];
+        F x1[U], x2[U];
+#pragma unroll
+        for (int j = 0; j < U; j++)
+            s[j] = o0 + j * nthreads < m ? osrc[o0 + j * nthreads] : CZD_AFF_ALONE;
+#pragma unroll
+        for (int j = 0; j < U; j++)
+            czd_aff_vals(a[j], b[j], vals, s[j]);
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            if (!(s[j] & CZD_AFF_ALONE)) {
+                x1[j] = czd_ldv<F>(&pts[a[j] & 0x7fffffffu].x);
+                x2[j] = czd_ldv<F>(&pts[b[j] & 0x7fffffffu].x);
+            }
         }
-        out[o].x = acc; /* the product through this pair, until k_aff_bwd */
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            const size_t o = o0 + j * nthreads;
+            if (o >= m)
+                break;
+            if (!(s[j] & CZD_AFF_ALONE)) {
+                if (!x1[j].eq(x2[j]) && !x1[j].is_zero() && !x2[j].is_zero()) {
+                    acc = acc * (x2[j] - x1[j]);
+                } else {
+                    F d;
+                    if (czd_aff_case<F>(czd_aff_ldv<F>(pts, a[j]), czd_aff_ldv<F>(pts, b[j]), d) < 2)
+                        acc = acc * d;
+                }
+            }
+            czd_stv<F>(&out[o].x, acc); /* the product through this slot, until k_aff_bwd */
+        }
     }
     tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
 }
 
+/* one slot's sum: p + q (a pair) or p (alone); *inv the running inverse
+   of the thread's products through this slot, park the product of the
+   slots before it (when there are any) */
 template <class F>
-__global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *okeys,
-                          const czd_affine<F> *pts, const uint32_t *vals, const uint32_t *bs,
-                          const uint32_t *be, const uint32_t *ns, const unsigned long long *ocount,
-                          size_t nthreads)
+__device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, const czd_affine<F> &q,
+                                                     bool alone, bool first, const F &park, F &inv)
+{
+    if (alone)
+        return p; /* the run's odd last point, carried */
+    czd_affine<F> r;
+    F d;
+    const unsigned cs = czd_aff_case<F>(p, q, d);
+    if (cs < 2) {
+        /* 1/d = inv * (product of the thread's pairs before this one) */
+        const F dinv = first ? inv : inv * park;
+        inv = inv * d;
+        F num = cs == 0 ? q.y - p.y : F::sqr(p.x);
+        if (cs == 1)
+            num = num + F::dbl(num);
+        const F lam = num * dinv;
+        r.x = F::sqr(lam) - p.x - q.x;
+        r.y = lam * (p.x - r.x) - p.y;
+    } else if (cs == 2) {
+        r = p;
+    } else if (cs == 3) {
+        r = q;
+    } else {
+        r.x = F::zero();
+        r.y = F::zero();
+    }
+    return r;
+}
+
+/* The backward pass: the thread's slots from its last down to t, U a step,
+   each step's points and parked products loaded before its additions. */
+template <class F, int U>
+__global__ void __launch_bounds__(128)
+    k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *__restrict__ osrc,
+              const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
+              const unsigned long long *ocount, size_t nthreads)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads)
@@ -169,38 +283,46 @@ __global__ void k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *oke
     if (t >= m)
         return;
     F inv = tinv[t];
-    for (size_t o = t + (m - 1 - t) / nthreads * nthreads;; o -= nthreads) {
-        uint32_t k = okeys[o];
-        size_t i = bs[k] + 2 * (o - ns[k]);
-        czd_affine<F> p = czd_aff_load<F>(pts, vals, i), r;
-        if (i + 1 < be[k]) {
-            czd_affine<F> q = czd_aff_load<F>(pts, vals, i + 1);
-            F d;
-            unsigned cs = czd_aff_case<F>(p, q, d);
-            if (cs < 2) {
-                /* 1/d = inv * (product of the thread's pairs before this one) */
-                F dinv = o == t ? inv : inv * out[o - nthreads].x;
-                inv = inv * d;
-                F num = cs == 0 ? q.y - p.y : F::sqr(p.x);
-                if (cs == 1)
-                    num = num + F::dbl(num);
-                F lam = num * dinv;
-                r.x = F::sqr(lam) - p.x - q.x;
-                r.y = lam * (p.x - r.x) - p.y;
-            } else if (cs == 2) {
-                r = p;
-            } else if (cs == 3) {
-                r = q;
-            } else {
-                r.x = F::zero();
-                r.y = F::zero();
+    size_t o0 = t + (m - 1 - t) / nthreads * nthreads; /* the thread's last slot */
+    for (;;) {
+        /* slots o0, o0 - T, ..., nj of them (down to t at the end) */
+        const int nj = (o0 - t) / nthreads + 1 < (size_t)U ? (int)((o0 - t) / nthreads + 1) : U;
+        uint32_t s[U], a[U], b[U];
+        czd_affine<F> p[U], q[U];
+        F park[U];
+#pragma unroll
+        for (int j = 0; j < U; j++)
+            if (j < nj)
+                s[j] = osrc[o0 - j * nthreads];
+#pragma unroll
+        for (int j = 0; j < U; j++)
+            if (j < nj)
+                czd_aff_vals(a[j], b[j], vals, s[j]);
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            if (j < nj) {
+                const size_t o = o0 - j * nthreads;
+                p[j] = czd_aff_ldv<F>(pts, a[j]);
+                if (!(s[j] & CZD_AFF_ALONE)) {
+                    q[j] = czd_aff_ldv<F>(pts, b[j]);
+                    if (o != t)
+                        park[j] = out[o - nthreads].x;
+                }
             }
-        } else {
-            r = p; /* the run's odd last point, carried */
         }
-        out[o] = r;
-        if (o == t)
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            if (j < nj) {
+                const size_t o = o0 - j * nthreads;
+                const czd_affine<F> r =
+                    czd_aff_sum<F>(p[j], q[j], (s[j] & CZD_AFF_ALONE) != 0, o == t, park[j], inv);
+                czd_stv<F>(&out[o].x, r.x);
+                czd_stv<F>(&out[o].y, r.y);
+            }
+        }
+        if (o0 < t + (size_t)U * nthreads)
             break;
+        o0 -= (size_t)U * nthreads;
     }
 }
 

@@ -26,7 +26,8 @@
 # bench-fpmul for a quick fpmul call), MSM_MAX (largest G1 size, log2; 27), G2_MAX (22; empty: no
 # G2 rows), WSWEEP (window sweep sizes, each under every AB setting; 26;
 # empty: none; WSWEEP_C, the widths as LO-HI; SWEEP_PROFILE=1 adds each width's phase profile), PARTS (bench-native partitions; 2), AB (the
-# settings compared, as VAR=value words, "-" for none; "-"), OLD (the
+# settings compared, as VAR=value words, several joined by commas, "-" for
+# none; "-"), OLD (the
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
 # NTT_VARIANTS (names; "r3 r3v r3vs r3v1 r2v r2vs r2v10"), NTT_LOG (27),
@@ -93,7 +94,7 @@ if has build; then
     stamp built
 fi
 
-envs() { [ "$1" = "-" ] || echo "$1"; }
+envs() { [ "$1" = "-" ] || echo "${1//,/ }"; } # VAR=v,VAR2=w: both
 if has test; then
     for a in $AB; do
         stamp "test $a"
