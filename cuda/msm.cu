@@ -19,16 +19,16 @@
  * segmented scan over the segments (log2 of their count in depth), so a
  * bucket holding millions of points (small witness values, a narrow top
  * window) costs no serial chain.
- * Batched affine rounds (msm_affine.cuh; CUZK_MSM_G2_AFFINE, on by
- * default, and CUZK_MSM_G1_AFFINE, off): before the segments, rounds of
- * affine additions inside each bucket's run, one field inversion a round
- * for all of them (Montgomery's trick), halve every run; the segments then
- * sum what is left, compacted. On the H200 they make G2 faster (2^20 56-58
- * against 65-66 ms for the segments alone, twice in one call; one other
- * call had the segments at 49.8: docs/PERF.md 2026-12-03) and G1 slower at
- * every size (0.57 ns an addition against 0.45), so G1 takes them only
- * when asked. Their buffers (about 150 bytes a pair) are sized from the
- * arena: fewer windows a batch, or none, the segments alone.
+ * Batched affine rounds (msm_affine.cuh; CUZK_MSM_G2_AFFINE and
+ * CUZK_MSM_G1_AFFINE): before the segments, rounds of affine additions
+ * inside each bucket's run, one field inversion a round for all of them
+ * (Montgomery's trick), halve every run; the segments then sum what is
+ * left, compacted. On by default for G2 and for G1 from 2^22 points: on
+ * the H200 G1 at 2^27 757 against 854 ms for the segments alone, G2 at
+ * 2^20 40.3 against 50-66 (docs/PERF.md 2026-12-03 06:06); below 2^22 G1's
+ * segments alone are faster (2^20 12.0 against 14.5). Their buffers
+ * (about 150 bytes a pair) are sized from the arena: fewer windows a
+ * batch, or none, the segments alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
@@ -555,25 +555,36 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
-    /* the passes' slots a step (msm_affine.cuh), CUZK_MSM_AFF_FWD_U (1, 2,
-       4; G2 at most 2) and CUZK_MSM_AFF_BWD_U (1, 2) */
-    const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", 2);
-    const int bwd_u = czd_msm_knob("CUZK_MSM_AFF_BWD_U", 1);
+    /* the forward pass's slots a step (msm_affine.cuh),
+       CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
+       default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16); the
+       backward pass's occupancy, CUZK_MSM_AFF_BWD_MINB (1, or 4: G1) */
+    const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
     auto aff_fwd = fwd_u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
     if constexpr (F::DEG == 1)
         if (fwd_u >= 4)
             aff_fwd = k_aff_fwd<F, 4>;
-    auto aff_bwd = bwd_u >= 2 ? k_aff_bwd<F, 2> : k_aff_bwd<F, 1>;
+    auto aff_bwd = k_aff_bwd<F, 1>;
+    if constexpr (F::DEG == 1)
+        if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", 1) == 4)
+            aff_bwd = k_aff_bwd<F, 4>;
+    const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", CZD_AFF_PAIRS);
+    const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : CZD_AFF_PAIRS;
     {
         const bool g2 = F::DEG == 2;
-        aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE", g2 ? 1 : 0);
+        /* G1 from 2^22 points, where the rounds were faster than the
+           segments alone on the H200 (2^22 37.0 against 38.0 ms, 2^27
+           757.1 against 854.4; 2^20 14.5 against 12.0; docs/PERF.md
+           2026-12-03 06:06) */
+        aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
+                                g2 || n >= ((size_t)1 << 22) ? 1 : 0);
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", 4);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
             aff_rounds = r > 16 ? 16 : (unsigned)r;
         const size_t u1 = (n + nbw + 1) / 2 + 1, u2 = (u1 + nbw + 1) / 2 + 1;
         aff_per_win = (u1 + u2) * (sizeof(czd_affine<F>) + 4) + u1 * 8 + (size_t)nbw * 20 +
-                      (u1 / CZD_AFF_PAIRS + 2) * 3 * sizeof(F) + 4096;
+                      (u1 / aff_pairs + 2) * 3 * sizeof(F) + 4096;
     }
     unsigned wc = nwin;
     if (aff_rounds) {
@@ -633,7 +644,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        the batch runs the XYZZ segments alone (mode 1). */
     const size_t nbb_cap = (size_t)wc * nbw;
     const size_t ub1 = (cap + nbb_cap + 1) / 2, ub2 = (ub1 + nbb_cap + 1) / 2;
-    const size_t aff_threads = (ub1 + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
+    const size_t aff_threads = (ub1 + aff_pairs - 1) / aff_pairs;
     czd_affine<F> *aff_p[2] = {nullptr, nullptr};
     uint32_t *aff_k[2] = {nullptr, nullptr}, *aff_ns[2] = {nullptr, nullptr},
              *aff_ne[2] = {nullptr, nullptr};
@@ -726,7 +737,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                     aff_k[o], aff_src, rk, rs, re, aff_ns[o], aff_count + o, ub, ub_next,
                     sentinel);
                 CZD_LAUNCHED(ctx, "k_aff_keys");
-                const size_t nt = (ub_next + CZD_AFF_PAIRS - 1) / CZD_AFF_PAIRS;
+                const size_t nt = (ub_next + aff_pairs - 1) / aff_pairs;
                 const uint32_t *v0 = rp == pts ? rv : nullptr;
                 aff_fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
                                                                       v0, aff_count + o, nt);
@@ -734,8 +745,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                 cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
                 if (bst != CZ_OK)
                     return bst;
-                aff_bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
-                                                                      v0, aff_count + o, nt);
+                aff_bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                    aff_p[o], aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
                 rp = aff_p[o];
                 rk = aff_k[o];

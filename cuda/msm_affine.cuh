@@ -26,16 +26,16 @@
  * A round: k_aff_counts, a scan and k_aff_ends give the next runs'
  * bounds and count (on the device); k_aff_keys names the bucket and the
  * input of every output slot and pads the slots past the count.
- * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each) takes slots
+ * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each, by default) takes slots
  * t, t + T, t + 2T, ..., so that a warp's lanes read and write consecutive
  * slots (with consecutive slots a thread, a warp's accesses fell 16 slots
  * apart: G1's rounds ran at 25-28 % of the DRAM's bandwidth, the caches
  * saturated; Nsight Compute, docs/PERF.md 2026-12-03), and no lane skips
  * a step that another takes. It computes each pair's denominator from the
  * x coordinates alone, multiplies it into a running product and parks the
- * product so far in the x of the slot; its total goes to tot[t]. Both
- * passes take U slots a step (CUZK_MSM_AFF_FWD_U / _BWD_U) with all their
- * loads issued before the step's products. czd_batch_inv inverts every
+ * product so far in the x of the slot; its total goes to tot[t]. It
+ * takes U slots a step (CUZK_MSM_AFF_FWD_U) with all their loads issued
+ * before the step's products. czd_batch_inv inverts every
  * tot[t] by the same trick in levels of 32 (one Fermat inversion in all).
  * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
  * denominator is the running inverse times the parked product of the
@@ -57,7 +57,7 @@
 #include "common.cuh"
 #include "ec.cuh"
 
-#define CZD_AFF_PAIRS 16 /* output points (pairs) a thread takes in a round */
+#define CZD_AFF_PAIRS 16 /* output points (pairs) a thread takes in a round (CUZK_MSM_AFF_PAIRS) */
 #define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
 #define CZD_AFF_ALONE 0x80000000u /* osrc: the slot holds one point, carried */
 
@@ -268,10 +268,14 @@ __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, con
     return r;
 }
 
-/* The backward pass: the thread's slots from its last down to t, U a step,
-   each step's points and parked products loaded before its additions. */
-template <class F, int U>
-__global__ void __launch_bounds__(128)
+/* The backward pass: the thread's slots from its last down to t, each
+   slot's points and parked product loaded before its addition (two slots
+   a step, all loads first, measured slower: 842.7 against 757.1 ms for
+   G1 at 2^27, G2 spilling; docs/PERF.md 2026-12-03 06:06). MINB blocks
+   of 128 a SM at least (CUZK_MSM_AFF_BWD_MINB: 4 caps G1's registers at
+   128, for 16 warps a SM instead of 12). */
+template <class F, int MINB>
+__global__ void __launch_bounds__(128, MINB)
     k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *__restrict__ osrc,
               const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
               const unsigned long long *ocount, size_t nthreads)
@@ -283,46 +287,24 @@ __global__ void __launch_bounds__(128)
     if (t >= m)
         return;
     F inv = tinv[t];
-    size_t o0 = t + (m - 1 - t) / nthreads * nthreads; /* the thread's last slot */
-    for (;;) {
-        /* slots o0, o0 - T, ..., nj of them (down to t at the end) */
-        const int nj = (o0 - t) / nthreads + 1 < (size_t)U ? (int)((o0 - t) / nthreads + 1) : U;
-        uint32_t s[U], a[U], b[U];
-        czd_affine<F> p[U], q[U];
-        F park[U];
-#pragma unroll
-        for (int j = 0; j < U; j++)
-            if (j < nj)
-                s[j] = osrc[o0 - j * nthreads];
-#pragma unroll
-        for (int j = 0; j < U; j++)
-            if (j < nj)
-                czd_aff_vals(a[j], b[j], vals, s[j]);
-#pragma unroll
-        for (int j = 0; j < U; j++) {
-            if (j < nj) {
-                const size_t o = o0 - j * nthreads;
-                p[j] = czd_aff_ldv<F>(pts, a[j]);
-                if (!(s[j] & CZD_AFF_ALONE)) {
-                    q[j] = czd_aff_ldv<F>(pts, b[j]);
-                    if (o != t)
-                        park[j] = out[o - nthreads].x;
-                }
-            }
+    for (size_t o = t + (m - 1 - t) / nthreads * nthreads;; o -= nthreads) {
+        const uint32_t s = osrc[o];
+        const bool alone = (s & CZD_AFF_ALONE) != 0;
+        uint32_t a, b;
+        czd_aff_vals(a, b, vals, s);
+        const czd_affine<F> p = czd_aff_ldv<F>(pts, a);
+        czd_affine<F> q;
+        F park;
+        if (!alone) {
+            q = czd_aff_ldv<F>(pts, b);
+            if (o != t)
+                park = out[o - nthreads].x;
         }
-#pragma unroll
-        for (int j = 0; j < U; j++) {
-            if (j < nj) {
-                const size_t o = o0 - j * nthreads;
-                const czd_affine<F> r =
-                    czd_aff_sum<F>(p[j], q[j], (s[j] & CZD_AFF_ALONE) != 0, o == t, park[j], inv);
-                czd_stv<F>(&out[o].x, r.x);
-                czd_stv<F>(&out[o].y, r.y);
-            }
-        }
-        if (o0 < t + (size_t)U * nthreads)
+        const czd_affine<F> r = czd_aff_sum<F>(p, q, alone, o == t, park, inv);
+        czd_stv<F>(&out[o].x, r.x);
+        czd_stv<F>(&out[o].y, r.y);
+        if (o == t)
             break;
-        o0 -= (size_t)U * nthreads;
     }
 }
 
