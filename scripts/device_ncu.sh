@@ -11,7 +11,8 @@
 #   scripts/device_ncu.sh            (LOG, the sizes' log2: 24; MORE=1 adds the
 #                                    NTT's outer pass and G2's accumulation; AFF=1
 #                                    the affine rounds, G2's and G1's (forced), and
-#                                    G1's sum of the 1s)
+#                                    G1's sum of the 1s; AFF=g1 G1's rounds alone;
+#                                    BASE=0 leaves out the three base kernels)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-ncu-out}
@@ -42,14 +43,18 @@ prof() { # NAME KERNEL-REGEX BENCH-ARGS...
         "$OUT/ncu-$name.txt" | head -16
     grep -iE "pipe|stall" "$OUT/ncu-$name.txt" | grep -iE "OPT|highest|bottleneck|utiliz" | head -6
 }
-prof g1-accumulate 'k_accumulate_flat' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
-[ "${MORE:-0}" = 1 ] && prof ntt-pass 'k_ntt_pass' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
-prof ntt-mid 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+if [ "${BASE:-1}" = 1 ]; then
+    prof g1-accumulate 'k_accumulate_flat' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
+    [ "${MORE:-0}" = 1 ] && prof ntt-pass 'k_ntt_pass' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+    prof ntt-mid 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+fi
 [ "${MORE:-0}" = 1 ] && prof g2-accumulate 'k_accumulate_flat' --only g2 --msm-min 20 --g2-max 20 --reps 1
 if [ "${AFF:-0}" = 1 ]; then # batched affine additions (G2's rounds) and the sum of the 1s (A, B, C)
     prof g2-aff-fwd 'k_aff_fwd' --only g2 --msm-min 22 --g2-max 22 --reps 1
     prof g2-aff-bwd 'k_aff_bwd' --only g2 --msm-min 22 --g2-max 22 --reps 1
     prof g1-ones 'k_ones_sum' --only bits --bits 27 --bits-g2 0 --bits-general 0 --reps 1
+fi
+if [ "${AFF:-0}" = 1 ] || [ "${AFF:-0}" = g1 ]; then
     PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-fwd 'k_aff_fwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
     PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-bwd 'k_aff_bwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
 fi
