@@ -23,10 +23,11 @@
  * CUZK_MSM_G1_AFFINE): before the segments, rounds of affine additions
  * inside each bucket's run, one field inversion a round for all of them
  * (Montgomery's trick), halve every run; the segments then sum what is
- * left, compacted. On by default for G2 and for G1 from 2^22 points: on
- * the H200 G1 at 2^27 757 against 854 ms for the segments alone, G2 at
- * 2^20 40.3 against 50-66 (docs/PERF.md 2026-12-03 06:06); below 2^22 G1's
- * segments alone are faster (2^20 12.0 against 14.5). Their buffers
+ * left, compacted. On by default for G2 and for G1 from 2^22 points
+ * (BN254's G1 from 2^25): on the H200 G1 at 2^27 723 against 854 ms for
+ * the segments alone, G2 at 2^20 40.3 against 50-66 (docs/PERF.md
+ * 2026-12-03 06:06 and 06:29); below 2^22 G1's segments alone are faster
+ * (2^20 12.0 against 14.5). Their buffers
  * (about 150 bytes a pair) are sized from the arena: fewer windows a
  * batch, or none, the segments alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
@@ -558,15 +559,18 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     /* the forward pass's slots a step (msm_affine.cuh),
        CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
        default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16); the
-       backward pass's occupancy, CUZK_MSM_AFF_BWD_MINB (1, or 4: G1) */
+       backward pass's blocks a SM at least, CUZK_MSM_AFF_BWD_MINB (1, or
+       4: G1) */
     const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
     auto aff_fwd = fwd_u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
     if constexpr (F::DEG == 1)
         if (fwd_u >= 4)
             aff_fwd = k_aff_fwd<F, 4>;
+    /* BLS12-381's G1 defaults to 4 (2^27 723.1 against 748.4 ms, 2^24
+       113.0 against 116.3; docs/PERF.md 2026-12-03 06:29) */
     auto aff_bwd = k_aff_bwd<F, 1>;
     if constexpr (F::DEG == 1)
-        if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", 1) == 4)
+        if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", sizeof(F) == 48 ? 4 : 1) == 4)
             aff_bwd = k_aff_bwd<F, 4>;
     const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", CZD_AFF_PAIRS);
     const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : CZD_AFF_PAIRS;
@@ -575,9 +579,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         /* G1 from 2^22 points, where the rounds were faster than the
            segments alone on the H200 (2^22 37.0 against 38.0 ms, 2^27
            757.1 against 854.4; 2^20 14.5 against 12.0; docs/PERF.md
-           2026-12-03 06:06) */
+           2026-12-03 06:06); BN254's G1 (32-byte Fp: cheaper products,
+           the same traffic a point) from 2^25 (2^26 202.9 against 206.1,
+           2^25 107.6 / 108.3, 2^24 60.4 / 58.5: 06:31) */
+        const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 25 : 22);
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
-                                g2 || n >= ((size_t)1 << 22) ? 1 : 0);
+                                g2 || n >= g1_from ? 1 : 0);
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", 4);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
