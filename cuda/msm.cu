@@ -27,9 +27,9 @@
  * (BN254's G1 from 2^25): on the H200 G1 at 2^27 723 against 854 ms for
  * the segments alone, G2 at 2^20 40.3 against 50-66 (docs/PERF.md
  * 2026-12-03 06:06 and 06:29); below 2^22 G1's segments alone are faster
- * (2^20 12.0 against 14.5). Their buffers
- * (about 150 bytes a pair) are sized from the arena: fewer windows a
- * batch, or none, the segments alone.
+ * (2^20 12.0 against 14.5). Their buffers (about 150 bytes a pair) are
+ * sized from the arena: fewer windows a batch, or none, the segments
+ * alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
@@ -551,8 +551,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        CUZK_MSM_G2_AFFINE_ROUNDS / _G1_ of them at most (default 4), each
        while a batch holds more than 4 points a bucket. Their buffers per
        window: two point arrays (a half and a quarter of the pairs, plus a
-       point a bucket), three key arrays, the slots' inputs, the run bounds and counts (5 words
-       a bucket), the inversion's totals, levels and prefixes. */
+       point a bucket), three key arrays, the slots' inputs, the run
+       bounds and counts (5 words a bucket), the inversion's totals,
+       levels and prefixes. */
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
@@ -683,9 +684,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             aff_lev = sc.take<F>(lev);
             aff_pre = sc.take<F>(aff_threads + lev);
             aff_scan_tmp = sc.take<char>(aff_scan_bytes ? aff_scan_bytes : 1);
-            if (!aff_p[0] || !aff_p[1] || !aff_k[0] || !aff_k[1] || !aff_iota || !aff_src || !aff_ns[0] ||
-                !aff_ne[0] || !aff_ns[1] || !aff_ne[1] || !aff_cnt || !aff_count || !aff_tot ||
-                !aff_lev || !aff_pre || !aff_scan_tmp) {
+            if (!aff_p[0] || !aff_p[1] || !aff_k[0] || !aff_k[1] || !aff_iota || !aff_src ||
+                !aff_ns[0] || !aff_ne[0] || !aff_ns[1] || !aff_ne[1] || !aff_cnt || !aff_count ||
+                !aff_tot || !aff_lev || !aff_pre || !aff_scan_tmp) {
                 if (aff_mode == 2)
                     return czd_fail(ctx, CZ_ERR_NOMEM,
                                     "device arena exhausted: the affine rounds of an MSM of %zu "

@@ -1,9 +1,10 @@
 /*
  * msm_affine.cuh: the MSM's bucket accumulation by rounds of affine
  * additions that share one field inversion (batched affine addition), for
- * G2 by default and G1 when asked (msm.cu: CUZK_MSM_G2_AFFINE,
- * CUZK_MSM_G1_AFFINE; G1's rounds take 0.57 ns an addition on the H200
- * against its XYZZ segments' 0.45; docs/PERF.md 2026-12-03).
+ * G2 and for G1 from 2^22 points by default (msm.cu: CUZK_MSM_G2_AFFINE,
+ * CUZK_MSM_G1_AFFINE; G1's rounds took 0.38 ns an addition on the H200 at
+ * 2^27, 622.6 ms, against its XYZZ segments' 0.45; docs/PERF.md
+ * 2026-12-03 06:28).
  *
  * DESIGN. After the sort (msm.cu) each bucket's points lie together: runs
  * [bs[k], be[k]) of the pair array. A round adds the points of every run
@@ -26,17 +27,18 @@
  * A round: k_aff_counts, a scan and k_aff_ends give the next runs'
  * bounds and count (on the device); k_aff_keys names the bucket and the
  * input of every output slot and pads the slots past the count.
- * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each, by default) takes slots
- * t, t + T, t + 2T, ..., so that a warp's lanes read and write consecutive
- * slots (with consecutive slots a thread, a warp's accesses fell 16 slots
- * apart: G1's rounds ran at 25-28 % of the DRAM's bandwidth, the caches
- * saturated; Nsight Compute, docs/PERF.md 2026-12-03), and no lane skips
- * a step that another takes. It computes each pair's denominator from the
- * x coordinates alone, multiplies it into a running product and parks the
- * product so far in the x of the slot; its total goes to tot[t]. It
- * takes U slots a step (CUZK_MSM_AFF_FWD_U) with all their loads issued
- * before the step's products. czd_batch_inv inverts every
- * tot[t] by the same trick in levels of 32 (one Fermat inversion in all).
+ * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each by default)
+ * takes slots t, t + T, t + 2T, ..., so that a warp's lanes read and write
+ * consecutive slots (with consecutive slots a thread, a warp's accesses
+ * fell 16 slots apart: G1's rounds ran at 25-28 % of the DRAM's
+ * bandwidth, the caches saturated; Nsight Compute, docs/PERF.md
+ * 2026-12-03), and no lane skips a step that another takes. It computes
+ * each pair's denominator from the x coordinates alone, multiplies it into
+ * a running product and parks the product so far in the x of the slot;
+ * its total goes to tot[t]. It takes U slots a step (CUZK_MSM_AFF_FWD_U)
+ * with all their loads issued before the step's products. czd_batch_inv
+ * inverts every tot[t] by the same trick in levels of 32 (one Fermat
+ * inversion in all).
  * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
  * denominator is the running inverse times the parked product of the
  * slots before it, then the running inverse is multiplied by the
@@ -57,7 +59,7 @@
 #include "common.cuh"
 #include "ec.cuh"
 
-#define CZD_AFF_PAIRS 16 /* output points (pairs) a thread takes in a round (CUZK_MSM_AFF_PAIRS) */
+#define CZD_AFF_PAIRS 16 /* output slots a thread takes in a round (CUZK_MSM_AFF_PAIRS) */
 #define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
 #define CZD_AFF_ALONE 0x80000000u /* osrc: the slot holds one point, carried */
 
