@@ -433,7 +433,7 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
 
 /* the bit-heavy path's kernels (they use czd_scalar_plain above) */
 #include "msm_bits.cuh"
-/* G2's rounds of batched affine additions before the XYZZ segments */
+/* the rounds of batched affine additions before the XYZZ segments */
 #include "msm_affine.cuh"
 
 /* a tuning knob from the environment (A/B runs on the device), or dflt */
@@ -545,8 +545,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t reserve = 3 * (seg_target + 1) * sizeof(X) + ((size_t)64 << 20);
     /* Rounds of batched affine additions before the XYZZ segments
        (msm_affine.cuh): CUZK_MSM_G2_AFFINE (G2) or CUZK_MSM_G1_AFFINE
-       (G1) =0 none (G1's default), 1 when their buffers fit the arena
-       (else the XYZZ segments alone; G2's default), 2 always (out of
+       (G1) =0 none (G1's default below 2^22 points), 1 when their buffers
+       fit the arena (else the XYZZ segments alone; the default otherwise,
+       see below), 2 always (out of
        memory when they do not fit: for tests);
        CUZK_MSM_G2_AFFINE_ROUNDS / _G1_ of them at most (default 4), each
        while a batch holds more than 4 points a bucket. Their buffers per
@@ -644,7 +645,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     }
     CZD_TAKE(ctx, sc, char, temp, temp_bytes);
 
-    /* the affine rounds' buffers (G2): round r's points and keys in
+    /* the affine rounds' buffers: round r's points and keys in
        aff_p/aff_k[r % 2], whose sizes bound the counts of rounds 0 and 1
        (every later round has fewer); bounds in aff_ns/aff_ne[r % 2] (round
        0 reads bstart/bend); aff_iota the values k_accumulate reads them
@@ -722,7 +723,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         k_bounds<<<czd_blocks(total, 256), 256, 0, ctx->stream>>>(bstart, bend, sk, total, sentinel);
         CZD_LAUNCHED(ctx, "k_bounds");
         prof.mark("bounds");
-        /* what the XYZZ segments sum: the sorted pairs, or (G2) what the
+        /* what the XYZZ segments sum: the sorted pairs, or what the
            affine rounds leave of them: ub entries (valid ones, then
            sentinels), the same runs a round's fewer points */
         const czd_affine<F> *rp = pts;
