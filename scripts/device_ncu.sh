@@ -12,7 +12,9 @@
 #                                    NTT's outer pass and G2's accumulation; AFF=1
 #                                    the affine rounds, G2's and G1's (forced), and
 #                                    G1's sum of the 1s; AFF=g1 G1's rounds alone;
-#                                    BASE=0 leaves out the three base kernels)
+#                                    BASE=0 leaves out the three base kernels;
+#                                    NTT="v1 v2": the H step's middle pass under
+#                                    each CUZK_NTT_VARIANT named)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/cuzk-ncu-out}
@@ -58,4 +60,7 @@ if [ "${AFF:-0}" = 1 ] || [ "${AFF:-0}" = g1 ]; then
     PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-fwd 'k_aff_fwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
     PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-bwd 'k_aff_bwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
 fi
+for v in ${NTT:-}; do
+    PENV=CUZK_NTT_VARIANT=$v prof "ntt-mid-$v" 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+done
 echo "== done $(date -u +%T)"
