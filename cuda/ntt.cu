@@ -711,7 +711,7 @@ struct czd_ntt_variant {
     cz_status (*launch)(czd_ctx *, bool, const czd_pass_args<F> &);
     cz_status (*mid)(czd_ctx *, const czd_pass_args<F> &, const czd_pass_args<F> &);
 };
-#define CZD_NTT_VARIANT_ROW(i, name, r, vec, ts, minb, bl, call)                                   \
+#define CZD_NTT_VARIANT_ROW(i, name, r, vec, ts, minb, bl)                                         \
     {name, r, vec, ts, minb, bl, czd_ntt_launch_v##i, czd_ntt_mid_v##i},
 static const czd_ntt_variant<czd_fr> czd_ntt_variants[CZD_NTT_NVARIANTS] = {CZD_NTT_VARIANTS(CZD_NTT_VARIANT_ROW)};
 #undef CZD_NTT_VARIANT_ROW

@@ -82,40 +82,15 @@ static CZD_HD uint32_t czd_bitrev(uint32_t x, unsigned bits)
    - BL: the largest block, 2^BL elements (2^(BL - R) threads; smaller
      with CUZK_NTT_BLOCK_LOG), and MINB: the blocks per multiprocessor
      asked of the compiler, __launch_bounds__(2^(BL - R), MINB), which
-     sets its register budget (65536 / (MINB 2^(BL - R)) registers);
-   - CALL: which Fr products are calls of one out-of-line copy of the
-     product (czd_nmul) instead of inline code: 0 none, 1 the twists and
-     the extras of loads and stores, 2 the butterflies' too. Inline, a pass
-     kernel is 4-15 thousand instructions (60-235 KB) and its warps wait on
-     instruction fetch (ncu, 2^24: 5.7 cycles an instruction); a call costs
-     the moves of its arguments and result. */
-template <int R_, bool VEC_, bool TS_, int MINB_, int BL_, int CALL_>
+     sets its register budget (65536 / (MINB 2^(BL - R)) registers). */
+template <int R_, bool VEC_, bool TS_, int MINB_, int BL_>
 struct czd_nv {
     static constexpr int R = R_;
     static constexpr bool VEC = VEC_;
     static constexpr bool TS = TS_;
     static constexpr int MINB = MINB_;
     static constexpr int BL = BL_;
-    static constexpr int CALL = CALL_;
 };
-
-#ifdef __CUDA_ARCH__
-template <class F>
-__device__ __noinline__ F czd_mul_call(const F a, const F b)
-{
-    return a * b;
-}
-#endif
-/* a * b, inline or (C) a call */
-template <bool C, class F>
-static CZD_HD F czd_nmul(const F &a, const F &b)
-{
-#ifdef __CUDA_ARCH__
-    if (C)
-        return czd_mul_call(a, b);
-#endif
-    return a * b;
-}
 
 /* Global memory is read and written through czd_ld / czd_st. */
 /* NC: a table, read-only for the whole kernel (the read-only data path) */
@@ -153,10 +128,10 @@ template <class F>
 struct czd_powt {
     const F *lo, *hi;
     unsigned h;
-    template <bool VEC = false, bool C = false>
+    template <bool VEC = false>
     CZD_HD F at(uint64_t e) const
     {
-        return czd_nmul<C>(czd_ld<true, VEC>(&lo[e & ((1ull << h) - 1)]), czd_ld<true, VEC>(&hi[e >> h]));
+        return czd_ld<true, VEC>(&lo[e & ((1ull << h) - 1)]) * czd_ld<true, VEC>(&hi[e >> h]);
     }
 };
 
@@ -211,7 +186,6 @@ template <class F, bool DIT, int RLOW, bool X, class V>
 struct czd_pass {
     static constexpr int R = V::R;
     static constexpr int M = 1 << R; /* elements per thread */
-    static constexpr bool XC = V::CALL >= 1, BC = V::CALL >= 2; /* czd_nv's CALL */
     const czd_pass_args<F> p; /* a copy: kernel parameters stay in the constant bank */
     unsigned k, L, lc, E, c, xr, nu;
     size_t base, x2;
@@ -259,7 +233,7 @@ struct czd_pass {
         uint32_t tx = (uint32_t)(g >> p.tw_L) & ((1u << p.tw_k) - 1);
         uint64_t ex = (p.coset ? 2 * tx2 + 1 : tx2) * czd_bitrev(tx, p.tw_k);
         return p.tw == CZD_TW_DIRECT ? czd_ld<true, V::VEC>(&p.twd[ex])
-                                     : p.twp.template at<V::VEC, XC>(ex << p.tw_s0);
+                                     : p.twp.template at<V::VEC>(ex << p.tw_s0);
     }
     CZD_HD static unsigned sw(unsigned e) { return e ^ ((e >> 3) & 7); }
 
@@ -272,11 +246,11 @@ CZD_UNROLL
             size_t g = gidx(x);
             v[j] = czd_ld<false, V::VEC>(&p.src[g]);
             if (X && p.pre)
-                v[j] = czd_nmul<XC>(v[j], p.pre_t.template at<V::VEC, XC>(g));
+                v[j] = v[j] * p.pre_t.template at<V::VEC>(g);
             if (X && p.pre_x)
-                v[j] = czd_nmul<XC>(v[j], czd_ld<true, V::VEC>(&p.pre_x[x]));
+                v[j] = v[j] * czd_ld<true, V::VEC>(&p.pre_x[x]);
             if (p.tw && (DIT || !V::TS))
-                v[j] = czd_nmul<XC>(v[j], twist(g));
+                v[j] = v[j] * twist(g);
         }
     }
 
@@ -285,12 +259,12 @@ CZD_UNROLL
         F u = v[j0], w = v[j1];
         if (DIT) {
             if (t)
-                w = czd_nmul<BC>(w, *t);
+                w = w * *t;
             v[j0] = u + w;
             v[j1] = u - w;
         } else {
             v[j0] = u + w;
-            v[j1] = t ? czd_nmul<BC>(u - w, *t) : u - w;
+            v[j1] = t ? (u - w) * *t : u - w;
         }
     }
     /* the stage on bit b (register bit rb = b - B) */
@@ -382,18 +356,18 @@ CZD_UNROLL
             F r = v[j];
             if (!DIT) {
                 if (V::TS && p.tw)
-                    r = czd_nmul<XC>(r, twist(g));
+                    r = r * twist(g);
                 if (X && p.post) {
                     size_t f = czd_bitrev((uint32_t)g, p.log_n);
                     if (p.post & CZD_POST_C)
-                        r = czd_nmul<XC>(r, p.post_c);
+                        r = r * p.post_c;
                     if (p.post & CZD_POST_POW)
-                        r = czd_nmul<XC>(r, p.post_t.template at<V::VEC, XC>(f));
+                        r = r * p.post_t.template at<V::VEC>(f);
                     if (p.post & CZD_POST_NATURAL)
                         g = f;
                 }
             } else if (X && p.pa) {
-                r = czd_nmul<XC>(czd_ld<false, V::VEC>(&p.pa[g]), czd_ld<false, V::VEC>(&p.pb[g])) - r;
+                r = czd_ld<false, V::VEC>(&p.pa[g]) * czd_ld<false, V::VEC>(&p.pb[g]) - r;
             }
             czd_st<V::VEC>(&p.dst[g], r);
         }
@@ -413,9 +387,9 @@ CZD_UNROLL
             size_t g = gidx(x);
             F r = v[j];
             if (p.post & CZD_POST_POW)
-                r = czd_nmul<XC>(r, p.post_t.template at<V::VEC, XC>(czd_bitrev((uint32_t)g, p.log_n)));
+                r = r * p.post_t.template at<V::VEC>(czd_bitrev((uint32_t)g, p.log_n));
             if (b.pre_x)
-                r = czd_nmul<XC>(r, czd_ld<true, V::VEC>(&b.pre_x[x]));
+                r = r * czd_ld<true, V::VEC>(&b.pre_x[x]);
             out[j] = r;
         }
     }
@@ -437,30 +411,27 @@ CZD_UNROLL
             r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
             size_t f = ((size_t)xb << (p.log_n - k)) + hb + tt;
             if (p.post & CZD_POST_C)
-                r = czd_nmul<XC>(r, p.post_c);
+                r = r * p.post_c;
             if (p.post & CZD_POST_POW)
-                r = czd_nmul<XC>(r, p.post_t.template at<V::VEC, XC>(f));
+                r = r * p.post_t.template at<V::VEC>(f);
             czd_st<V::VEC>(&p.dst[f], r);
         }
     }
 };
 
-/* The variants: index, name, R, VEC, TS, MINB, BL, CALL (see czd_nv). ntt.cu
+/* The variants: index, name, R, VEC, TS, MINB, BL (see czd_nv). ntt.cu
    picks one per transform from CUZK_NTT_VARIANT (a name or an index;
    default CZD_NTT_DEFAULT_VARIANT); each has its own translation unit,
-   cuda/ntt_v<index>.cu, so that they compile in parallel. Indices 0-3 held
-   the rounds of three stages in blocks of 2^11 (r3, r3v, r3vs, r3v1: 1.2-1.6x
-   slower than r2v10s at 2^27, docs/PERF.md 2026-12-02) until the products
-   as calls took their places. */
+   cuda/ntt_v<index>.cu, so that they compile in parallel. */
 #define CZD_NTT_VARIANTS(X)                                                                 \
-    X(0, "r2v10sx", 2, true, true, 3, 10, 1)                                                \
-    X(1, "r2v10sc", 2, true, true, 3, 10, 2)                                                \
-    X(2, "r3v10sc", 3, true, true, 4, 10, 2)                                                \
-    X(3, "r2v11sc", 2, true, true, 1, 11, 2)                                                \
-    X(4, "r2v", 2, true, false, 1, 11, 0)                                                   \
-    X(5, "r2vs", 2, true, true, 1, 11, 0)                                                   \
-    X(6, "r2v10", 2, true, false, 3, 10, 0)                                                 \
-    X(7, "r2v10s", 2, true, true, 3, 10, 0)
+    X(0, "r3", 3, false, false, 2, 11)                                                      \
+    X(1, "r3v", 3, true, false, 2, 11)                                                      \
+    X(2, "r3vs", 3, true, true, 2, 11)                                                      \
+    X(3, "r3v1", 3, true, false, 1, 11)                                                     \
+    X(4, "r2v", 2, true, false, 1, 11)                                                      \
+    X(5, "r2vs", 2, true, true, 1, 11)                                                      \
+    X(6, "r2v10", 2, true, false, 3, 10)                                                    \
+    X(7, "r2v10s", 2, true, true, 3, 10)
 #define CZD_NTT_NVARIANTS 8
 /* BN254's Fr is instantiated for one variant only (compile time): r2v10,
    the one test_gpu_bn254 checked on the H200 (BLS12-381's default moved
@@ -469,10 +440,10 @@ CZD_UNROLL
 
 template <int I>
 struct czd_nv_at;
-#define CZD_NV_AT(i, name, r, vec, ts, minb, bl, call)                                      \
+#define CZD_NV_AT(i, name, r, vec, ts, minb, bl)                                            \
     template <>                                                                             \
     struct czd_nv_at<i> {                                                                   \
-        typedef czd_nv<r, vec, ts, minb, bl, call> type;                                    \
+        typedef czd_nv<r, vec, ts, minb, bl> type;                                          \
     };
 CZD_NTT_VARIANTS(CZD_NV_AT)
 #undef CZD_NV_AT
@@ -625,7 +596,7 @@ static cz_status czd_pass_launch_v(czd_ctx *ctx, bool dit, const czd_pass_args<F
     return x ? czd_pass_launch_rl<false, true, V, F>(ctx, a) : czd_pass_launch_rl<false, false, V, F>(ctx, a);
 }
 
-#define CZD_NTT_LAUNCH_DECL(i, name, r, vec, ts, minb, bl, call)                                  \
+#define CZD_NTT_LAUNCH_DECL(i, name, r, vec, ts, minb, bl)                                    \
     cz_status czd_ntt_launch_v##i(czd_ctx *ctx, bool dit, const czd_pass_args<czd_fr> &a);         \
     cz_status czd_ntt_mid_v##i(czd_ctx *ctx, const czd_pass_args<czd_fr> &a, const czd_pass_args<czd_fr> &b);
 CZD_NTT_VARIANTS(CZD_NTT_LAUNCH_DECL)

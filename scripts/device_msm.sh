@@ -30,7 +30,7 @@
 # none; "-"), OLD (the
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
-# NTT_VARIANTS (names; "r2v10s r2v10sx r2v10sc r3v10sc r2v11sc"), NTT_LOG (27),
+# NTT_VARIANTS (names; "r2v10s r2v10 r2vs"), NTT_LOG (27),
 # BN_SWEEP (BN254 G1 window sweep sizes in the bn254 phase; none), BN_PROVE
 # (log2 sizes of a bn128 proof with the key resident, e.g. 20; none).
 set -uo pipefail
@@ -46,7 +46,7 @@ AB=${AB:-"-"}
 OLD=${OLD:-}
 TESTS=${TESTS:-'test_gpu_(msm|prove|native)'}
 TEST_TIMEOUT=${TEST_TIMEOUT:-200}
-NTT_VARIANTS=${NTT_VARIANTS:-"r2v10s r2v10sx r2v10sc r3v10sc r2v11sc"}
+NTT_VARIANTS=${NTT_VARIANTS:-"r2v10s r2v10 r2vs"}
 NTT_LOG=${NTT_LOG:-27}
 PHASES=("$@")
 [ ${#PHASES[@]} -gt 0 ] || PHASES=(build test bench native)

@@ -515,7 +515,7 @@ struct variant {
     const char *name;
     check_fn check;
 };
-#define EMU_ROW(i, name, r, vec, ts, minb, bl, call) {name, check_size<czd_nv_at<i>::type>},
+#define EMU_ROW(i, name, r, vec, ts, minb, bl) {name, check_size<czd_nv_at<i>::type>},
 static const variant g_variants[CZD_NTT_NVARIANTS] = {CZD_NTT_VARIANTS(EMU_ROW)};
 
 int main(int argc, char **argv)

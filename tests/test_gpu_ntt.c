@@ -31,7 +31,7 @@
 static cz_cuda_ctx *g_ctx;
 
 /* the variants of cuda/ntt_pass.cuh's CZD_NTT_VARIANTS, by name */
-static const char *const k_variants[] = {"r2v10s", "r2v10", "r2v", "r2vs", "r2v10sx", "r2v10sc", "r3v10sc", "r2v11sc"};
+static const char *const k_variants[] = {"r3", "r3v", "r3vs", "r3v1", "r2v", "r2vs", "r2v10", "r2v10s"};
 #define MAX_VARIANTS 16
 static char g_var[MAX_VARIANTS][16];
 static int g_nvar;
