@@ -81,6 +81,10 @@
  * Occupancy follows: r3/r3v/r3vs 16 warps per SM (2 blocks of 2^11
  * elements), r3v1 8 (one block; 12 with CUZK_NTT_BLOCK_LOG=10), r2v/r2vs
  * 16 (one block of 2^11), r2v10 24 (three of 2^10).
+ * The passes are bound by the Fr product (about 80 % of the IMAD pipe's
+ * peak at 2^27), not by instruction fetch: variants with the products as
+ * calls of one out-of-line copy (kernels 3-5x smaller, commit 0ddfc09)
+ * were 1-19 % slower (docs/PERF.md, 2026-12-03 09:29).
  */
 #include <stdio.h>
 #include <stdlib.h>
