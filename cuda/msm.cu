@@ -568,16 +568,18 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     if constexpr (F::DEG == 1)
         if (fwd_u >= 4)
             aff_fwd = k_aff_fwd<F, 4>;
-    /* BLS12-381's G1 defaults to 4 (2^27 723.1 against 748.4 ms, 2^24
-       113.0 against 116.3; docs/PERF.md 2026-12-03 06:29) */
+    /* BLS12-381's G1 (48-byte Fp) has its own defaults below */
+    constexpr bool bls_g1 = F::DEG == 1 && sizeof(F) == 48;
+    /* its backward pass at 4 blocks a SM (2^27 723.1 against 748.4 ms,
+       2^24 113.0 against 116.3; docs/PERF.md 2026-12-03 06:29) */
     auto aff_bwd = k_aff_bwd<F, 1>;
     if constexpr (F::DEG == 1)
-        if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", sizeof(F) == 48 ? 4 : 1) == 4)
+        if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", bls_g1 ? 4 : 1) == 4)
             aff_bwd = k_aff_bwd<F, 4>;
     /* BLS12-381's G1 takes 32 slots a thread (2^27 704.2 against 722.4 ms,
        2^24 111.1 against 113.5: docs/PERF.md 2026-12-03 06:40), the
        others CZD_AFF_PAIRS (G2 was slightly slower with 32) */
-    const int kp_def = F::DEG == 1 && sizeof(F) == 48 ? 32 : CZD_AFF_PAIRS;
+    const int kp_def = bls_g1 ? 32 : CZD_AFF_PAIRS;
     const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
     const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
     {
