@@ -310,6 +310,159 @@ __global__ void __launch_bounds__(128, MINB)
     }
 }
 
+/* cp.async: a 16-byte copy from global to shared memory that does not
+   hold a register while in flight (sm_80 on), its groups and their wait */
+__device__ __forceinline__ void czd_cp16(uint4 *smem, const void *gmem)
+{
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void czd_cp_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void czd_cp_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* a field element from a thread's column of shared memory (its 16-byte
+   chunks 128 apart: a warp reads 32 consecutive chunks, no conflicts) */
+template <class F>
+__device__ __forceinline__ F czd_aff_smf(const uint4 *b)
+{
+    F r;
+    uint32_t *w = reinterpret_cast<uint32_t *>(&r);
+#pragma unroll
+    for (unsigned j = 0; j < sizeof(F) / 16; j++) {
+        const uint4 u = b[j * 128];
+        w[4 * j] = u.x;
+        w[4 * j + 1] = u.y;
+        w[4 * j + 2] = u.z;
+        w[4 * j + 3] = u.w;
+    }
+    return r;
+}
+
+/* shared memory of k_aff_bwd_pf<F, D> for blocks of 128: D slots of 5
+   field elements (p, q, the parked product) and 3 words (input, values) */
+template <class F>
+static inline size_t czd_aff_pf_smem(int D)
+{
+    return (size_t)D * 128 * (5 * sizeof(F) + 12);
+}
+
+/* The backward pass with its loads ahead (CUZK_MSM_AFF_BWD_PF = D, 1 or 2):
+   as k_aff_bwd, but a slot's points and parked product are copied into
+   shared memory by cp.async D slots before the thread adds them, so the
+   gathers of the next slots are in flight while it computes this one
+   without holding registers; the inputs and values that those copies'
+   addresses come from are loaded one and two slots earlier still (a
+   chain of three dependent loads, each hidden behind a slot's products).
+   Each thread uses only its own column of the block's shared memory: no
+   block-wide synchronisation. */
+template <class F, int MINB, int D>
+__global__ void __launch_bounds__(128, MINB)
+    k_aff_bwd_pf(czd_affine<F> *out, const F *tinv, const uint32_t *__restrict__ osrc,
+                 const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
+                 const unsigned long long *ocount, size_t nthreads)
+{
+    constexpr int CF = sizeof(F) / 16, CH = 5 * CF;
+    static_assert(sizeof(F) % 16 == 0 && sizeof(czd_affine<F>) == 2 * sizeof(F), "16-byte chunks");
+    extern __shared__ uint4 czd_aff_sm[];
+    uint32_t *meta = reinterpret_cast<uint32_t *>(czd_aff_sm + (size_t)D * CH * 128);
+    const unsigned tid = threadIdx.x;
+    if ((size_t)blockIdx.x * blockDim.x + tid >= nthreads)
+        return;
+    /* 32-bit indices (fewer registers): slots are fewer than 2^31 */
+    const uint32_t T = (uint32_t)nthreads, t = blockIdx.x * blockDim.x + tid;
+    const uint32_t m = (uint32_t)*ocount;
+    if (t >= m)
+        return;
+    /* step i takes slot t + (last - i) T: from the thread's last slot down */
+    const uint32_t last = (m - 1 - t) / T;
+    auto slot = [&](uint32_t i) { return t + (last - i) * T; };
+    /* the copies of step i's slot into buffer i mod D */
+    auto issue = [&](uint32_t i, uint32_t s, uint32_t a, uint32_t b) {
+        const unsigned d = (unsigned)(i % D);
+        uint4 *buf = czd_aff_sm + (size_t)d * CH * 128 + tid;
+        meta[(d * 3) * 128 + tid] = s;
+        meta[(d * 3 + 1) * 128 + tid] = a;
+        meta[(d * 3 + 2) * 128 + tid] = b;
+        const uint4 *pa = reinterpret_cast<const uint4 *>(&pts[a & 0x7fffffffu]);
+#pragma unroll
+        for (int c = 0; c < 2 * CF; c++)
+            czd_cp16(buf + c * 128, pa + c);
+        if (!(s & CZD_AFF_ALONE)) {
+            const uint4 *pb = reinterpret_cast<const uint4 *>(&pts[b & 0x7fffffffu]);
+#pragma unroll
+            for (int c = 0; c < 2 * CF; c++)
+                czd_cp16(buf + (2 * CF + c) * 128, pb + c);
+            if (i < last) {
+                const uint4 *pk = reinterpret_cast<const uint4 *>(&out[slot(i) - T].x);
+#pragma unroll
+                for (int c = 0; c < CF; c++)
+                    czd_cp16(buf + (4 * CF + c) * 128, pk + c);
+            }
+        }
+    };
+    for (uint32_t i = 0; i < (uint32_t)D; i++) {
+        if (i <= last) {
+            const uint32_t s = osrc[slot(i)];
+            uint32_t a, b;
+            czd_aff_vals(a, b, vals, s);
+            issue(i, s, a, b);
+        }
+        czd_cp_commit();
+    }
+    /* (s1, a1, b1): step D's slot; s2: step D + 1's input */
+    uint32_t s1 = 0, a1 = 0, b1 = 0, s2 = 0;
+    if (D <= last) {
+        s1 = osrc[slot(D)];
+        czd_aff_vals(a1, b1, vals, s1);
+    }
+    if (D + 1 <= last)
+        s2 = osrc[slot(D + 1)];
+    F inv = tinv[t];
+    for (uint32_t i = 0; i <= last; i++) {
+        czd_cp_wait<D - 1>();
+        const unsigned d = (unsigned)(i % D);
+        const uint4 *buf = czd_aff_sm + (size_t)d * CH * 128 + tid;
+        const uint32_t s = meta[(d * 3) * 128 + tid], a = meta[(d * 3 + 1) * 128 + tid],
+                       b = meta[(d * 3 + 2) * 128 + tid];
+        const bool alone = (s & CZD_AFF_ALONE) != 0;
+        czd_affine<F> p, q;
+        F park;
+        p.x = czd_aff_smf<F>(buf);
+        p.y = czd_aff_smf<F>(buf + CF * 128);
+        if (a >> 31)
+            p.y = F::neg(p.y);
+        if (!alone) {
+            q.x = czd_aff_smf<F>(buf + 2 * CF * 128);
+            q.y = czd_aff_smf<F>(buf + 3 * CF * 128);
+            if (b >> 31)
+                q.y = F::neg(q.y);
+            if (i < last)
+                park = czd_aff_smf<F>(buf + 4 * CF * 128);
+        }
+        /* the buffer is in registers: refill it with step i + D's slot */
+        if (i + D <= last)
+            issue(i + D, s1, a1, b1);
+        czd_cp_commit();
+        if (i + D + 1 <= last) {
+            s1 = s2;
+            czd_aff_vals(a1, b1, vals, s1);
+        }
+        if (i + D + 2 <= last)
+            s2 = osrc[slot(i + D + 2)];
+        const uint32_t o = slot(i);
+        const czd_affine<F> r = czd_aff_sum<F>(p, q, alone, i == last, park, inv);
+        czd_stv<F>(&out[o].x, r.x);
+        czd_stv<F>(&out[o].y, r.y);
+    }
+}
+
 /* Counts of the next round: a run of L points leaves ceil(L / 2). */
 static __global__ void k_aff_counts(uint32_t *cnt, const uint32_t *bs, const uint32_t *be, size_t nb)
 {
