@@ -83,14 +83,27 @@ static int cmp_d(const void *a, const void *b)
 static const char *g_commit = "unknown";
 static const char *g_dev = "?";
 
+/* one row; fp (nonzero) the result's fingerprint, printed as "result" */
+static void report_row(const char *what, unsigned log_n, double n, double med, double lo,
+                       double hi, int reps, uint32_t fp)
+{
+    char res[32] = "";
+    if (fp)
+        snprintf(res, sizeof res, ",\"result\":\"%08x\"", fp);
+    printf("{\"bench\":\"%s\",\"log_n\":%u,\"n\":%.0f,\"ms\":%.3f,\"ms_min\":%.3f,\"ms_max\":%.3f,"
+           "\"reps\":%d,\"rate_per_s\":%.4g%s,\"device\":\"%s\",\"commit\":\"%s\"}\n",
+           what, log_n, n, med, lo, hi, reps, n / (med / 1e3), res, g_dev, g_commit);
+    fprintf(stderr, "%-22s 2^%-2u %10.3f ms  (min %.3f, max %.3f)", what, log_n, med, lo, hi);
+    if (fp)
+        fprintf(stderr, "  result %08x", fp);
+    fputc('\n', stderr);
+    fflush(stdout);
+}
+
 static void report_stats(const char *what, unsigned log_n, double n, double med, double lo,
                          double hi, int reps)
 {
-    printf("{\"bench\":\"%s\",\"log_n\":%u,\"n\":%.0f,\"ms\":%.3f,\"ms_min\":%.3f,\"ms_max\":%.3f,"
-           "\"reps\":%d,\"rate_per_s\":%.4g,\"device\":\"%s\",\"commit\":\"%s\"}\n",
-           what, log_n, n, med, lo, hi, reps, n / (med / 1e3), g_dev, g_commit);
-    fprintf(stderr, "%-22s 2^%-2u %10.3f ms  (min %.3f, max %.3f)\n", what, log_n, med, lo, hi);
-    fflush(stdout);
+    report_row(what, log_n, n, med, lo, hi, reps, 0);
 }
 
 static void report_n(const char *what, unsigned log_n, double n, double *t, int reps)
@@ -102,6 +115,14 @@ static void report_n(const char *what, unsigned log_n, double n, double *t, int 
 static void report(const char *what, unsigned log_n, double *t, int reps)
 {
     report_n(what, log_n, (double)((size_t)1 << log_n), t, reps);
+}
+
+/* report, with the result's fingerprint */
+static void report_fp(const char *what, unsigned log_n, double *t, int reps, uint32_t fp)
+{
+    qsort(t, (size_t)reps, sizeof *t, cmp_d);
+    report_row(what, log_n, (double)((size_t)1 << log_n), t[reps / 2], t[0], t[reps - 1], reps,
+               fp);
 }
 
 static void die(cz_cuda_ctx *ctx, cz_status st, const char *what)
@@ -137,24 +158,45 @@ static void random_fr254(cz_fr *a, size_t n, cz_rng *rng)
         a[i].l[3] &= 0x1fffffffffffffffULL;
 }
 
-/* the MSM of the curve in use (scalars cz_fr or cz_bn254_fr: 32 bytes) */
-static cz_status msm_dev(cz_cuda_ctx *ctx, int g2, const cz_cuda_buf *pts, const cz_fr *sh,
-                         const cz_cuda_buf *sd, size_t n, unsigned flags, unsigned c)
+/* a fingerprint of an MSM's result (FNV-1a over its affine coordinates):
+   equal results, equal fingerprints, so the rows of two settings can be
+   compared bit for bit at sizes the CPU cannot check in a call */
+static uint32_t fnv32(const void *p, size_t n)
 {
-    if (g_bn && g2) {
-        cz_bn254_g2_jac out;
-        return cz_cuda_bn254_g2_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n, flags, c);
-    }
-    if (g_bn) {
-        cz_bn254_g1_jac out;
-        return cz_cuda_bn254_g1_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n, flags, c);
-    }
-    if (g2) {
-        cz_g2_jac out;
-        return cz_cuda_g2_msm_dev(ctx, &out, pts, sh, sd, n, flags, c);
-    }
-    cz_g1_jac out;
-    return cz_cuda_g1_msm_dev(ctx, &out, pts, sh, sd, n, flags, c);
+    const uint8_t *b = p;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+/* the MSM of the curve in use (scalars cz_fr or cz_bn254_fr: 32 bytes);
+   *fp its result's fingerprint */
+static cz_status msm_dev(cz_cuda_ctx *ctx, int g2, const cz_cuda_buf *pts, const cz_fr *sh,
+                         const cz_cuda_buf *sd, size_t n, unsigned flags, unsigned c, uint32_t *fp)
+{
+    cz_status st;
+#define MSM_FP(G, CALL)                                                                            \
+    do {                                                                                           \
+        cz_##G##_jac out;                                                                          \
+        cz_##G##_affine a;                                                                         \
+        if ((st = (CALL)) == CZ_OK) {                                                              \
+            cz_##G##_jac_to_affine(&a, &out);                                                      \
+            *fp = fnv32(&a, sizeof a);                                                             \
+        }                                                                                          \
+    } while (0)
+    if (g_bn && g2)
+        MSM_FP(bn254_g2, cz_cuda_bn254_g2_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n,
+                                                  flags, c));
+    else if (g_bn)
+        MSM_FP(bn254_g1, cz_cuda_bn254_g1_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n,
+                                                  flags, c));
+    else if (g2)
+        MSM_FP(g2, cz_cuda_g2_msm_dev(ctx, &out, pts, sh, sd, n, flags, c));
+    else
+        MSM_FP(g1, cz_cuda_g1_msm_dev(ctx, &out, pts, sh, sd, n, flags, c));
+#undef MSM_FP
+    return st;
 }
 
 static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int reps, cz_rng *rng)
@@ -193,12 +235,14 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
     CK(ctx, cz_cuda_upload(ctx, &sc, 0, s, nmax * sizeof *s), "upload");
     int pinned = cz_cuda_host_register(ctx, s, nmax * sizeof *s) == CZ_OK;
     double *t = malloc((size_t)(reps + 1) * sizeof *t);
+    uint32_t fp = 0;
     for (unsigned lg = lo; lg <= hi; lg++) {
         size_t n = (size_t)1 << lg;
         for (int mode = 0; mode < (pinned ? 2 : 1); mode++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
-                cz_status st = msm_dev(ctx, g2, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0);
+                cz_status st =
+                    msm_dev(ctx, g2, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0, &fp);
                 CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
@@ -206,7 +250,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
             char name[64];
             snprintf(name, sizeof name, "%s%s_msm_%s", g_bn ? "bn254_" : "", g2 ? "g2" : "g1",
                      mode ? "pinned" : "dev");
-            report(name, lg, t, reps);
+            report_fp(name, lg, t, reps, fp);
         }
     }
     for (unsigned lg = lo; lg <= hi; lg++) {
@@ -215,7 +259,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
         for (unsigned c = g_wsweep_lo ? g_wsweep_lo : lg > 20 ? 12 : 8; c <= g_wsweep_hi && c < lg; c++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
-                cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c);
+                cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c, &fp);
                 CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
@@ -223,7 +267,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
             char name[64];
             snprintf(name, sizeof name, "%s%s_msm_dev_c%u", g_bn ? "bn254_" : "", g2 ? "g2" : "g1",
                      c);
-            report(name, lg, t, reps);
+            report_fp(name, lg, t, reps, fp);
         }
     }
     if (pinned)
