@@ -581,20 +581,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     /* BLS12-381's G1 takes 32 slots a thread (2^27 704.2 against 722.4 ms,
        2^24 111.1 against 113.5: docs/PERF.md 2026-12-03 06:40), the
        others CZD_AFF_PAIRS (G2 was slightly slower with 32) */
-    /* the backward pass with its loads D slots ahead through shared
-       memory (CUZK_MSM_AFF_BWD_PF = D, 1 or 2; 0: k_aff_bwd) */
-    size_t bwd_smem = 0;
-    if constexpr (F::DEG == 1) {
-        const int pf = czd_msm_knob("CUZK_MSM_AFF_BWD_PF", 0);
-        const bool m4 = czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", bls_g1 ? 4 : 1) == 4;
-        if (pf == 1 || pf == 2) {
-            aff_bwd = pf == 1 ? (m4 ? k_aff_bwd_pf<F, 4, 1> : k_aff_bwd_pf<F, 1, 1>)
-                              : (m4 ? k_aff_bwd_pf<F, 4, 2> : k_aff_bwd_pf<F, 1, 2>);
-            bwd_smem = czd_aff_pf_smem<F>(pf);
-            CZD_TRY(ctx, cudaFuncSetAttribute(aff_bwd, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              (int)bwd_smem));
-        }
-    }
     const int kp_def = bls_g1 ? 32 : CZD_AFF_PAIRS;
     const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
     const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
@@ -776,7 +762,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                 cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
                 if (bst != CZ_OK)
                     return bst;
-                aff_bwd<<<czd_blocks(nt, 128), 128, bwd_smem, ctx->stream>>>(
+                aff_bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
                     aff_p[o], aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
                 rp = aff_p[o];
