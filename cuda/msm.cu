@@ -578,6 +578,15 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     if constexpr (F::DEG == 1)
         if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", bls_g1 ? 4 : 1) == 4)
             aff_bwd = k_aff_bwd<F, 4>;
+    /* its products in separated form (msm_affine.cuh), an A/B knob */
+    if constexpr (bls_g1) {
+        const int sos = czd_msm_knob("CUZK_MSM_AFF_SOS", 0);
+        const bool m4 = aff_bwd == k_aff_bwd<F, 4>;
+        if (sos == 1)
+            aff_bwd = m4 ? k_aff_bwd<F, 4, 1> : k_aff_bwd<F, 1, 1>;
+        else if (sos == 2)
+            aff_bwd = m4 ? k_aff_bwd<F, 4, 2> : k_aff_bwd<F, 1, 2>;
+    }
     /* BLS12-381's G1 takes 32 slots a thread (2^27 704.2 against 722.4 ms,
        2^24 111.1 against 113.5: docs/PERF.md 2026-12-03 06:40), the
        others CZD_AFF_PAIRS (G2 was slightly slower with 32) */
