@@ -300,7 +300,9 @@ __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, con
    registers at 128, for 16 warps a SM instead of 12). SOS (BLS12-381's
    G1, CUZK_MSM_AFF_SOS): 1 takes lambda^2 by mont.cuh's separated-form
    square (456 multiply-adds against CIOS's 588), 2 also the products by
-   its separated-form product (516). */
+   its separated-form product (516); both slower on the H200 (2^27 726.0
+   and 775.1 against 705.7 ms, docs/PERF.md 2026-12-03 13:34), 0 the
+   default. */
 template <class F, int MINB, int SOS = 0>
 __global__ void __launch_bounds__(128, MINB)
     k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *__restrict__ osrc,
