@@ -562,8 +562,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t aff_per_win = 0;
     /* the forward pass's slots a step (msm_affine.cuh),
        CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
-       default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16; 32 for
-       BLS12-381's G1); the backward pass's blocks a SM at least,
+       default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16; 64 or
+       128 for BLS12-381's G1); the backward pass's blocks a SM at least,
        CUZK_MSM_AFF_BWD_MINB (1, or 4: G1) */
     const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
     auto aff_fwd = fwd_u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
@@ -587,10 +587,11 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         else if (sos == 2)
             aff_bwd = m4 ? k_aff_bwd<F, 4, 2> : k_aff_bwd<F, 1, 2>;
     }
-    /* BLS12-381's G1 takes 32 slots a thread (2^27 704.2 against 722.4 ms,
-       2^24 111.1 against 113.5: docs/PERF.md 2026-12-03 06:40), the
-       others CZD_AFF_PAIRS (G2 was slightly slower with 32) */
-    const int kp_def = bls_g1 ? 32 : CZD_AFF_PAIRS;
+    /* BLS12-381's G1 takes 64 slots a thread, 128 from 2^26 points (2^27
+       692.6 ms with 128, 695.3 with 64, 705.7 with 32; 2^24 106.7 with 64,
+       107.5 with 128; docs/PERF.md 2026-12-03 14:00), the others
+       CZD_AFF_PAIRS (G2 slower with 32 and more) */
+    const int kp_def = bls_g1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
     const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
     const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
     {

@@ -27,7 +27,8 @@
  * A round: k_aff_counts, a scan and k_aff_ends give the next runs'
  * bounds and count (on the device); k_aff_keys names the bucket and the
  * input of every output slot and pads the slots past the count.
- * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each by default)
+ * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each by default;
+ * BLS12-381's G1 64 or 128, msm.cu)
  * takes slots t, t + T, t + 2T, ..., so that a warp's lanes read and write
  * consecutive slots (with consecutive slots a thread, a warp's accesses
  * fell 16 slots apart: G1's rounds ran at 25-28 % of the DRAM's
