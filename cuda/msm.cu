@@ -486,7 +486,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             /* where the arena has room for its buckets and levels (about
                2.4 GB at c = 20), so a streamed proof's arena keeps c = 16 */
             /* c = 19 at 2^24 (107.7 ms against 111.1 at c = 20, with the
-               affine rounds: docs/PERF.md 2026-12-03 09:57) */
+               affine rounds: docs/PERF.md 2026-12-03 09:57); 20 stays best
+               at 2^25 and 2^26 (13:36) and level with 22 at 2^27 */
             const unsigned cb = (unsigned)czd_msm_knob("CUZK_MSM_C_BIG", lg == 24 ? 19 : 20);
             const size_t nbig = ((size_t)C::SCALAR_BITS / cb + 2) << (cb - 1);
             if (cb >= 2 && cb <= 22 && nbig * sizeof(X) * 2 < sc.left() / 8)

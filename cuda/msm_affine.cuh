@@ -238,9 +238,6 @@ __global__ void __launch_bounds__(128)
     tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
 }
 
-/* one slot's sum: p + q (a pair) or p (alone); *inv the running inverse
-   of the thread's products through this slot, park the product of the
-   slots before it (when there are any) */
 /* the products of czd_aff_sum: CIOS (SOS = 0), or mont.cuh's separated
    form for the square (1) or for every product (2; czd_mont only) */
 template <class F, int SOS>
@@ -260,6 +257,9 @@ __device__ __forceinline__ F czd_aff_sqr(const F &a)
         return F::sqr(a);
 }
 
+/* one slot's sum: p + q (a pair) or p (alone); *inv the running inverse
+   of the thread's products through this slot, park the product of the
+   slots before it (when there are any) */
 template <class F, int SOS = 0>
 __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, const czd_affine<F> &q,
                                                      bool alone, bool first, const F &park, F &inv)
