@@ -110,23 +110,21 @@ static void report_stats(const char *what, unsigned log_n, double n, double med,
     report_row(what, log_n, n, med, lo, hi, reps, 0);
 }
 
-static void report_n(const char *what, unsigned log_n, double n, double *t, int reps)
+/* the median row of t[0..reps) (sorted here); fp as report_row's */
+static void report_t(const char *what, unsigned log_n, double n, double *t, int reps, uint32_t fp)
 {
     qsort(t, (size_t)reps, sizeof *t, cmp_d);
-    report_stats(what, log_n, n, t[reps / 2], t[0], t[reps - 1], reps);
+    report_row(what, log_n, n, t[reps / 2], t[0], t[reps - 1], reps, fp);
+}
+
+static void report_n(const char *what, unsigned log_n, double n, double *t, int reps)
+{
+    report_t(what, log_n, n, t, reps, 0);
 }
 
 static void report(const char *what, unsigned log_n, double *t, int reps)
 {
     report_n(what, log_n, (double)((size_t)1 << log_n), t, reps);
-}
-
-/* report, with the result's fingerprint */
-static void report_fp(const char *what, unsigned log_n, double *t, int reps, uint32_t fp)
-{
-    qsort(t, (size_t)reps, sizeof *t, cmp_d);
-    report_row(what, log_n, (double)((size_t)1 << log_n), t[reps / 2], t[0], t[reps - 1], reps,
-               fp);
 }
 
 static void die(cz_cuda_ctx *ctx, cz_status st, const char *what)
@@ -162,9 +160,27 @@ static void random_fr254(cz_fr *a, size_t n, cz_rng *rng)
         a[i].l[3] &= 0x1fffffffffffffffULL;
 }
 
-/* a fingerprint of an MSM's result (FNV-1a over its affine coordinates):
-   equal results, equal fingerprints, so the rows of two settings can be
-   compared bit for bit at sizes the CPU cannot check in a call */
+/* an MSM's result, of whichever curve and group is in use */
+typedef union {
+    cz_g1_jac g1;
+    cz_g2_jac g2;
+    cz_bn254_g1_jac bn_g1;
+    cz_bn254_g2_jac bn_g2;
+} msm_result;
+
+/* the MSM of the curve in use (scalars cz_fr or cz_bn254_fr: 32 bytes) */
+static cz_status msm_dev(cz_cuda_ctx *ctx, int g2, const cz_cuda_buf *pts, const cz_fr *sh,
+                         const cz_cuda_buf *sd, size_t n, unsigned flags, unsigned c,
+                         msm_result *out)
+{
+    const cz_bn254_fr *bsh = (const cz_bn254_fr *)sh;
+    if (g_bn)
+        return g2 ? cz_cuda_bn254_g2_msm_dev(ctx, &out->bn_g2, pts, bsh, sd, n, flags, c)
+                  : cz_cuda_bn254_g1_msm_dev(ctx, &out->bn_g1, pts, bsh, sd, n, flags, c);
+    return g2 ? cz_cuda_g2_msm_dev(ctx, &out->g2, pts, sh, sd, n, flags, c)
+              : cz_cuda_g1_msm_dev(ctx, &out->g1, pts, sh, sd, n, flags, c);
+}
+
 static uint32_t fnv32(const void *p, size_t n)
 {
     const uint8_t *b = p;
@@ -174,33 +190,26 @@ static uint32_t fnv32(const void *p, size_t n)
     return h;
 }
 
-/* the MSM of the curve in use (scalars cz_fr or cz_bn254_fr: 32 bytes);
-   *fp its result's fingerprint */
-static cz_status msm_dev(cz_cuda_ctx *ctx, int g2, const cz_cuda_buf *pts, const cz_fr *sh,
-                         const cz_cuda_buf *sd, size_t n, unsigned flags, unsigned c, uint32_t *fp)
+/* a fingerprint of an MSM's result (FNV-1a over its affine coordinates),
+   taken outside the timed calls: equal results, equal fingerprints, so
+   the rows of two settings can be compared bit for bit at sizes the CPU
+   cannot check in a call */
+static uint32_t msm_fingerprint(int g2, const msm_result *r)
 {
-    cz_status st;
-#define MSM_FP(G, CALL)                                                                            \
+#define MSM_FP(G, JAC)                                                                             \
     do {                                                                                           \
-        cz_##G##_jac out;                                                                          \
         cz_##G##_affine a;                                                                         \
-        if ((st = (CALL)) == CZ_OK) {                                                              \
-            cz_##G##_jac_to_affine(&a, &out);                                                      \
-            *fp = fnv32(&a, sizeof a);                                                             \
-        }                                                                                          \
+        cz_##G##_jac_to_affine(&a, JAC);                                                           \
+        return fnv32(&a, sizeof a);                                                                \
     } while (0)
     if (g_bn && g2)
-        MSM_FP(bn254_g2, cz_cuda_bn254_g2_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n,
-                                                  flags, c));
-    else if (g_bn)
-        MSM_FP(bn254_g1, cz_cuda_bn254_g1_msm_dev(ctx, &out, pts, (const cz_bn254_fr *)sh, sd, n,
-                                                  flags, c));
-    else if (g2)
-        MSM_FP(g2, cz_cuda_g2_msm_dev(ctx, &out, pts, sh, sd, n, flags, c));
-    else
-        MSM_FP(g1, cz_cuda_g1_msm_dev(ctx, &out, pts, sh, sd, n, flags, c));
+        MSM_FP(bn254_g2, &r->bn_g2);
+    if (g_bn)
+        MSM_FP(bn254_g1, &r->bn_g1);
+    if (g2)
+        MSM_FP(g2, &r->g2);
+    MSM_FP(g1, &r->g1);
 #undef MSM_FP
-    return st;
 }
 
 static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int reps, cz_rng *rng)
@@ -239,14 +248,14 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
     CK(ctx, cz_cuda_upload(ctx, &sc, 0, s, nmax * sizeof *s), "upload");
     int pinned = cz_cuda_host_register(ctx, s, nmax * sizeof *s) == CZ_OK;
     double *t = malloc((size_t)(reps + 1) * sizeof *t);
-    uint32_t fp = 0;
+    msm_result res;
     for (unsigned lg = lo; lg <= hi; lg++) {
         size_t n = (size_t)1 << lg;
         for (int mode = 0; mode < (pinned ? 2 : 1); mode++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
                 cz_status st =
-                    msm_dev(ctx, g2, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0, &fp);
+                    msm_dev(ctx, g2, &pts, mode ? s : NULL, mode ? NULL : &sc, n, 0, 0, &res);
                 CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
@@ -254,7 +263,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
             char name[64];
             snprintf(name, sizeof name, "%s%s_msm_%s", g_bn ? "bn254_" : "", g2 ? "g2" : "g1",
                      mode ? "pinned" : "dev");
-            report_fp(name, lg, t, reps, fp);
+            report_t(name, lg, (double)((size_t)1 << lg), t, reps, msm_fingerprint(g2, &res));
         }
     }
     for (unsigned lg = lo; lg <= hi; lg++) {
@@ -263,7 +272,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
         for (unsigned c = g_wsweep_lo ? g_wsweep_lo : lg > 20 ? 12 : 8; c <= g_wsweep_hi && c < lg; c++) {
             for (int r = -1; r < reps; r++) {
                 double a = now_ms();
-                cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c, &fp);
+                cz_status st = msm_dev(ctx, g2, &pts, NULL, &sc, (size_t)1 << lg, 0, c, &res);
                 CK(ctx, st, "msm");
                 if (r >= 0)
                     t[r] = now_ms() - a;
@@ -271,7 +280,7 @@ static void bench_msm(cz_cuda_ctx *ctx, int g2, unsigned lo, unsigned hi, int re
             char name[64];
             snprintf(name, sizeof name, "%s%s_msm_dev_c%u", g_bn ? "bn254_" : "", g2 ? "g2" : "g1",
                      c);
-            report_fp(name, lg, t, reps, fp);
+            report_t(name, lg, (double)((size_t)1 << lg), t, reps, msm_fingerprint(g2, &res));
         }
     }
     if (pinned)

@@ -25,7 +25,8 @@
  * form (mul_sos: Fp 516, sqr_sos: 456) has fewer multiply-adds and more of
  * every other instruction; alone its square and czd_mont_mul2 (Fp2) are
  * faster, inside an XYZZ addition its square was not (docs/PERF.md,
- * 2026-12-02): the kernels keep CIOS until an MSM-level A/B says otherwise.
+ * 2026-12-02), nor inside the affine rounds' backward pass, square or
+ * every product (2026-12-03 13:34): the kernels keep CIOS.
  */
 #ifndef CZ_CUDA_FIELD_CUH
 #define CZ_CUDA_FIELD_CUH

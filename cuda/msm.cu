@@ -579,15 +579,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     if constexpr (F::DEG == 1)
         if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", bls_g1 ? 4 : 1) == 4)
             aff_bwd = k_aff_bwd<F, 4>;
-    /* its products in separated form (msm_affine.cuh), an A/B knob */
-    if constexpr (bls_g1) {
-        const int sos = czd_msm_knob("CUZK_MSM_AFF_SOS", 0);
-        const bool m4 = aff_bwd == k_aff_bwd<F, 4>;
-        if (sos == 1)
-            aff_bwd = m4 ? k_aff_bwd<F, 4, 1> : k_aff_bwd<F, 1, 1>;
-        else if (sos == 2)
-            aff_bwd = m4 ? k_aff_bwd<F, 4, 2> : k_aff_bwd<F, 1, 2>;
-    }
     /* BLS12-381's G1 takes 64 slots a thread, 128 from 2^26 points (2^27
        692.6 ms with 128, 695.3 with 64, 705.7 with 32; 2^24 106.7 with 64,
        107.5 with 128; docs/PERF.md 2026-12-03 14:00), the others

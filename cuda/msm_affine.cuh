@@ -238,29 +238,10 @@ __global__ void __launch_bounds__(128)
     tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
 }
 
-/* the products of czd_aff_sum: CIOS (SOS = 0), or mont.cuh's separated
-   form for the square (1) or for every product (2; czd_mont only) */
-template <class F, int SOS>
-__device__ __forceinline__ F czd_aff_mul(const F &a, const F &b)
-{
-    if constexpr (SOS >= 2)
-        return F::mul_sos(a, b);
-    else
-        return a * b;
-}
-template <class F, int SOS>
-__device__ __forceinline__ F czd_aff_sqr(const F &a)
-{
-    if constexpr (SOS >= 1)
-        return F::sqr_sos(a);
-    else
-        return F::sqr(a);
-}
-
 /* one slot's sum: p + q (a pair) or p (alone); *inv the running inverse
    of the thread's products through this slot, park the product of the
    slots before it (when there are any) */
-template <class F, int SOS = 0>
+template <class F>
 __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, const czd_affine<F> &q,
                                                      bool alone, bool first, const F &park, F &inv)
 {
@@ -271,14 +252,14 @@ __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, con
     const unsigned cs = czd_aff_case<F>(p, q, d);
     if (cs < 2) {
         /* 1/d = inv * (product of the thread's pairs before this one) */
-        const F dinv = first ? inv : czd_aff_mul<F, SOS>(inv, park);
-        inv = czd_aff_mul<F, SOS>(inv, d);
+        const F dinv = first ? inv : inv * park;
+        inv = inv * d;
         F num = cs == 0 ? q.y - p.y : F::sqr(p.x);
         if (cs == 1)
             num = num + F::dbl(num);
-        const F lam = czd_aff_mul<F, SOS>(num, dinv);
-        r.x = czd_aff_sqr<F, SOS>(lam) - p.x - q.x;
-        r.y = czd_aff_mul<F, SOS>(lam, p.x - r.x) - p.y;
+        const F lam = num * dinv;
+        r.x = F::sqr(lam) - p.x - q.x;
+        r.y = lam * (p.x - r.x) - p.y;
     } else if (cs == 2) {
         r = p;
     } else if (cs == 3) {
@@ -298,13 +279,11 @@ __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, con
    by cp.async, one or two slots ahead: 758.0-763.3 against 706.4 ms,
    2026-12-03 13:22: the pass is bound by its products, not its loads).
    MINB blocks of 128 a SM at least (CUZK_MSM_AFF_BWD_MINB: 4 caps G1's
-   registers at 128, for 16 warps a SM instead of 12). SOS (BLS12-381's
-   G1, CUZK_MSM_AFF_SOS): 1 takes lambda^2 by mont.cuh's separated-form
-   square (456 multiply-adds against CIOS's 588), 2 also the products by
-   its separated-form product (516); both slower on the H200 (2^27 726.0
-   and 775.1 against 705.7 ms, docs/PERF.md 2026-12-03 13:34), 0 the
-   default. */
-template <class F, int MINB, int SOS = 0>
+   registers at 128, for 16 warps a SM instead of 12). Its products in
+   mont.cuh's separated form were slower too: lambda^2 alone 726.0, every
+   product 775.1 against 705.7 ms at 2^27 (commit c509c5d, docs/PERF.md
+   2026-12-03 13:34). */
+template <class F, int MINB>
 __global__ void __launch_bounds__(128, MINB)
     k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *__restrict__ osrc,
               const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
@@ -330,7 +309,7 @@ __global__ void __launch_bounds__(128, MINB)
             if (o != t)
                 park = out[o - nthreads].x;
         }
-        const czd_affine<F> r = czd_aff_sum<F, SOS>(p, q, alone, o == t, park, inv);
+        const czd_affine<F> r = czd_aff_sum<F>(p, q, alone, o == t, park, inv);
         czd_stv<F>(&out[o].x, r.x);
         czd_stv<F>(&out[o].y, r.y);
         if (o == t)
