@@ -12,7 +12,11 @@
 #                                    NTT's outer pass and G2's accumulation; AFF=1
 #                                    the affine rounds, G2's and G1's (forced), and
 #                                    G1's sum of the 1s; AFF=g1 G1's rounds alone;
-#                                    BASE=0 leaves out the three base kernels;
+#                                    AFF=g1bwd their backward pass alone;
+#                                    PIPES=1 adds each pipe's share of the
+#                                    cycles and of the instructions issued;
+#                                    BASE=0 leaves out the three base kernels,
+#                                    BASE=ntt keeps the NTT's middle pass alone;
 #                                    NTT="v1 v2": the H step's middle pass under
 #                                    each CUZK_NTT_VARIANT named)
 set -uo pipefail
@@ -34,6 +38,12 @@ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >"$OUT/co
 B=$BUILD/bin/bench-gpu
 S=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy
     --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats)
+# which pipe a busy kernel is bound by: every pipe's active cycles and
+# instructions, as a share of its peak
+[ "${PIPES:-0}" = 1 ] && S+=(--section SchedulerStats
+    --metrics 'regex:^sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$'
+    --metrics 'regex:^sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active$'
+    --metrics sm__issue_active.avg.pct_of_peak_sustained_active)
 prof() { # NAME KERNEL-REGEX BENCH-ARGS...
     local name=$1 k=$2
     shift 2
@@ -49,6 +59,8 @@ if [ "${BASE:-1}" = 1 ]; then
     prof g1-accumulate 'k_accumulate_flat' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
     [ "${MORE:-0}" = 1 ] && prof ntt-pass 'k_ntt_pass' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
     prof ntt-mid 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
+elif [ "${BASE:-1}" = ntt ]; then
+    prof ntt-mid 'k_ntt_mid' --only h --h-min "$LOG" --h-max "$LOG" --reps 1
 fi
 [ "${MORE:-0}" = 1 ] && prof g2-accumulate 'k_accumulate_flat' --only g2 --msm-min 20 --g2-max 20 --reps 1
 if [ "${AFF:-0}" = 1 ]; then # batched affine additions (G2's rounds) and the sum of the 1s (A, B, C)
@@ -58,6 +70,8 @@ if [ "${AFF:-0}" = 1 ]; then # batched affine additions (G2's rounds) and the su
 fi
 if [ "${AFF:-0}" = 1 ] || [ "${AFF:-0}" = g1 ]; then
     PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-fwd 'k_aff_fwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
+fi
+if [ "${AFF:-0}" = 1 ] || [ "${AFF:-0}" = g1 ] || [ "${AFF:-0}" = g1bwd ]; then
     PENV=CUZK_MSM_G1_AFFINE=1 prof g1-aff-bwd 'k_aff_bwd' --only msm --msm-min "$LOG" --msm-max "$LOG" --reps 1
 fi
 for v in ${NTT:-}; do
