@@ -31,7 +31,9 @@
 # other tree's folder, e.g. a `git archive` of an older commit), TESTS
 # (ctest regex; 'test_gpu_(msm|prove|native)'), TEST_TIMEOUT (s, 200),
 # NTT_VARIANTS (names; "r2v10s r2v10 r2vs"), NTT_LOG (27),
-# BN_SWEEP (BN254 G1 window sweep sizes in the bn254 phase; none), BN_PROVE
+# BN_SWEEP (BN254 G1 window sweep sizes in the bn254 phase; none), BN_AB
+# (settings as AB's, each timing BN254's G1 MSMs alone from 2^BN_MIN to
+# 2^BN_MAX, 24 and 26, instead of the whole bn254 bench), BN_PROVE
 # (log2 sizes of a bn128 proof with the key resident, e.g. 20; none).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -209,11 +211,22 @@ if has fpmul && [ -x "$BIN/bench-fpmul" ]; then
         END { for (k in c) print k, c[k] }' | sort >"$OUT/logs/fpmul_sass.txt"
 fi
 
-if has bn254; then
+if has bn254 && [ -n "${BN_AB:-}" ]; then
+    # BN254's G1 MSMs alone, 2^BN_MIN .. 2^BN_MAX, under each setting
+    for a in $BN_AB; do
+        stamp "bn254 G1 MSM $a"
+        env $(envs "$a") CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --curve bn254 --only msm \
+            --msm-min "${BN_MIN:-24}" --msm-max "${BN_MAX:-26}" --reps 3 >"$OUT/logs/bn254-$a.jsonl" \
+            2>"$OUT/logs/bn254-$a.txt" || { rc=1; tail -5 "$OUT/logs/bn254-$a.txt"; }
+        grep -vE "^#" "$OUT/logs/bn254-$a.txt" | grep -E "msm|profile|rounds|accumulate|sort" | sed "s/^/$a: /" | head -20
+    done
+elif has bn254; then
     stamp "bn254 (bench-gpu --curve bn254)"
     CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 200 "$BIN/bench-gpu" --curve bn254 --reps 3 \
         >"$OUT/logs/bn254.jsonl" 2>"$OUT/logs/bn254.txt" || { rc=1; tail -5 "$OUT/logs/bn254.txt"; }
     grep -vE "^#" "$OUT/logs/bn254.txt" | head -40
+fi
+if has bn254; then
     if [ -n "${BN_PROVE:-}" ]; then
         stamp "bn254 proof, key resident (bench-gpu --only prove --prove-log $BN_PROVE)"
         CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 200 "$BIN/bench-gpu" --curve bn254 --only prove \
@@ -224,7 +237,7 @@ if has bn254; then
     for lg in ${BN_SWEEP:-}; do
         stamp "bn254 window sweep 2^$lg"
         CZ_COMMIT=${CZ_COMMIT:-unknown} timeout 100 "$BIN/bench-gpu" --curve bn254 --only msm --msm-min "$lg" \
-            --msm-max "$lg" --wsweep "$lg" --reps 2 >"$OUT/logs/bn254-sweep-$lg.jsonl" \
+            --msm-max "$lg" --wsweep "$lg" ${WSWEEP_C:+--wsweep-c "$WSWEEP_C"} --reps 2 >"$OUT/logs/bn254-sweep-$lg.jsonl" \
             2>"$OUT/logs/bn254-sweep-$lg.txt" || rc=1
         grep -vE "^#" "$OUT/logs/bn254-sweep-$lg.txt" | head -20
     done

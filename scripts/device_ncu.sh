@@ -40,10 +40,8 @@ S=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateS
     --section LaunchStats --section MemoryWorkloadAnalysis --section InstructionStats)
 # which pipe a busy kernel is bound by: every pipe's active cycles and
 # instructions, as a share of its peak
-[ "${PIPES:-0}" = 1 ] && S+=(--section SchedulerStats
-    --metrics 'regex:^sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active$'
-    --metrics 'regex:^sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active$'
-    --metrics sm__issue_active.avg.pct_of_peak_sustained_active)
+[ "${PIPES:-0}" = 1 ] && S+=(--section SchedulerStats --metrics
+    'regex:^sm__(pipe_.*_cycles_active|inst_executed_pipe_.*)\.avg\.pct_of_peak_sustained_active$,sm__issue_active.avg.pct_of_peak_sustained_active')
 prof() { # NAME KERNEL-REGEX BENCH-ARGS...
     local name=$1 k=$2
     shift 2
