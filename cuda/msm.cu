@@ -552,7 +552,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        fit the arena (else the XYZZ segments alone; the default otherwise,
        see below), 2 always (out of
        memory when they do not fit: for tests);
-       CUZK_MSM_G2_AFFINE_ROUNDS / _G1_ of them at most (default 4), each
+       CUZK_MSM_G2_AFFINE_ROUNDS / _G1_ of them at most (default 4, or 5
+       below), each
        while a batch holds more than 4 points a bucket. Their buffers per
        window: two point arrays (a half and a quarter of the pairs, plus a
        point a bucket), three key arrays, the slots' inputs, the run
@@ -563,8 +564,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     size_t aff_per_win = 0;
     /* the forward pass's slots a step (msm_affine.cuh),
        CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
-       default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16; 64 or
-       128 for BLS12-381's G1); the backward pass's blocks a SM at least,
+       default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16 for G2;
+       64 or 128 for G1); the backward pass's blocks a SM at least,
        CUZK_MSM_AFF_BWD_MINB (1, or 4: G1) */
     const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
     auto aff_fwd = fwd_u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
@@ -579,11 +580,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     if constexpr (F::DEG == 1)
         if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", bls_g1 ? 4 : 1) == 4)
             aff_bwd = k_aff_bwd<F, 4>;
-    /* BLS12-381's G1 takes 64 slots a thread, 128 from 2^26 points (2^27
+    /* G1 takes 64 slots a thread, 128 from 2^26 points (BLS12-381: 2^27
        692.6 ms with 128, 695.3 with 64, 705.7 with 32; 2^24 106.7 with 64,
-       107.5 with 128; docs/PERF.md 2026-12-03 14:00), the others
-       CZD_AFF_PAIRS (G2 slower with 32 and more) */
-    const int kp_def = bls_g1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
+       107.5 with 128; docs/PERF.md 2026-12-03 14:00. BN254: 2^26 191.0
+       with 128, 191.9 with 64, 201.4 with 16; 2^25 102.3 / 102.6 / 107.3:
+       2026-12-03 16:37); G2 CZD_AFF_PAIRS (slower with 32 and more) */
+    const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
     const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
     const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
     {
@@ -597,7 +599,11 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 25 : 22);
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
                                 g2 || n >= g1_from ? 1 : 0);
-        int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", 4);
+        /* 4 rounds; 5 for BLS12-381's G1 from 2^26 points (2^27 688.8
+           against 693.0 ms, 2^26 355.2 / 356.3; but 2^22 36.8 / 35.6,
+           2^24 108.1 / 107.0; BN254 no faster with 5: 2026-12-03 16:37) */
+        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 5 : 4;
+        int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", r_def);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
             aff_rounds = r > 16 ? 16 : (unsigned)r;

@@ -28,7 +28,7 @@
  * bounds and count (on the device); k_aff_keys names the bucket and the
  * input of every output slot and pads the slots past the count.
  * k_aff_fwd: thread t of T (about CZD_AFF_PAIRS slots each by default;
- * BLS12-381's G1 64 or 128, msm.cu)
+ * G1 64 or 128, msm.cu)
  * takes slots t, t + T, t + 2T, ..., so that a warp's lanes read and write
  * consecutive slots (with consecutive slots a thread, a warp's accesses
  * fell 16 slots apart: G1's rounds ran at 25-28 % of the DRAM's
@@ -60,7 +60,7 @@
 #include "common.cuh"
 #include "ec.cuh"
 
-#define CZD_AFF_PAIRS 16 /* output slots a thread takes in a round (CUZK_MSM_AFF_PAIRS) */
+#define CZD_AFF_PAIRS 16 /* G2's output slots a thread in a round (CUZK_MSM_AFF_PAIRS) */
 #define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
 #define CZD_AFF_ALONE 0x80000000u /* osrc: the slot holds one point, carried */
 
