@@ -24,7 +24,7 @@
  * inside each bucket's run, one field inversion a round for all of them
  * (Montgomery's trick), halve every run; the segments then sum what is
  * left, compacted. On by default for G2 and for G1 from 2^22 points
- * (BN254's G1 from 2^25): on the H200 G1 at 2^27 723 against 854 ms for
+ * (BN254's G1 from 2^23): on the H200 G1 at 2^27 723 against 854 ms for
  * the segments alone, G2 at 2^20 40.3 against 50-66 (docs/PERF.md
  * 2026-12-03 06:06 and 06:29); below 2^22 G1's segments alone are faster
  * (2^20 12.0 against 14.5). Their buffers (about 150 bytes a pair) are
@@ -594,9 +594,10 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
            segments alone on the H200 (2^22 37.0 against 38.0 ms, 2^27
            757.1 against 854.4; 2^20 14.5 against 12.0; docs/PERF.md
            2026-12-03 06:06); BN254's G1 (32-byte Fp: cheaper products,
-           the same traffic a point) from 2^25 (2^26 202.9 against 206.1,
-           2^25 107.6 / 108.3, 2^24 60.4 / 58.5: 06:31) */
-        const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 25 : 22);
+           the same traffic a point) from 2^23 (with 64 slots a thread:
+           2^24 56.9 against 58.8, 2^23 31.7 / 32.5, 2^22 18.2 / 17.6:
+           2026-12-03 16:48) */
+        const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 23 : 22);
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
                                 g2 || n >= g1_from ? 1 : 0);
         /* 4 rounds; 5 for BLS12-381's G1 from 2^26 points (2^27 688.8

@@ -681,7 +681,11 @@ int main(void)
         return 77;
     }
     char err[512];
-    if (cz_cuda_ctx_create(&g_ctx, 0, (size_t)8 << 30, 0, err, sizeof err) != CZ_OK) {
+    /* 8 GiB, and room for the large MSMs' points, scalars and sort above
+       2^22 (G2 at 2^26: 8 GiB of points alone) */
+    unsigned top = env_log("CZ_TEST_BN254_MSM_LOG");
+    size_t arena = ((size_t)8 << 30) + (top > 22 ? ((size_t)1 << top) * 384 : 0);
+    if (cz_cuda_ctx_create(&g_ctx, 0, arena, 0, err, sizeof err) != CZ_OK) {
         printf("SKIPPED: no CUDA device (%s)\n", err);
         return 77;
     }
