@@ -2,7 +2,7 @@
  * witness.c: the PoRep-shaped circuit's CPU costs (bench-witness).
  *
  *   bench-witness [--preset P]... [--threads N[,N...]] [--rounds R]
- *                 [--no-witness] [--shape] [--count] [--check]
+ *                 [--no-witness] [--shape] [--count] [--check] [--values]
  *
  * Per preset (default porep-mini and porep-8m):
  *   count    a whole COUNT run (every challenge, with the breakdown);
@@ -15,7 +15,11 @@
  *            the figure is the recording's own;
  *   check    shape and witness agree: the SHAPE recording, one
  *            partition's witness (all threads), and cz_shape_check of it,
- *            in this process (the preset's whole memory at once).
+ *            in this process (the preset's whole memory at once);
+ *   values   (--values, with check) how many of w's values and of the
+ *            rows' a = A w, b = B w, c = C w are 0, 1, -1, another small
+ *            integer ("small": |v| < 16; "mid": |v| < 2^16) or anything
+ *            else: what the MSMs' bit path and the H step are given.
  * Output: a table and a JSON line per figure (bench, preset, size =
  * constraints, threads, ms, cpu_ms, commit, machine), as the other
  * benches. DESIGN: wall time is the figure (the witness is a parallel
@@ -178,7 +182,66 @@ static int bench_shape(const cz_porep_params *p)
     return 0;
 }
 
-static int bench_check(const cz_porep_params *p, int threads)
+/* What the MSMs and the H step see: the classes of the witness w and of
+   the row values a = A w, b = B w, c = C w (each row's value summed from
+   the shape): 0, 1, -1, other small integers (|v| < 2^16), the rest. The
+   GPU MSM's bit path takes exact 0s and 1s (cuda/msm_bits.cuh); a vector
+   of mostly small values could take such a path too. */
+enum { VC_ZERO, VC_ONE, VC_MINUS_ONE, VC_SMALL, VC_MID, VC_OTHER, VC_N };
+
+static int value_class(const cz_fr *v)
+{
+    uint8_t b[32], nb[32];
+    cz_fr_to_bytes_le(b, v);
+    cz_fr n;
+    cz_fr_neg(&n, v);
+    cz_fr_to_bytes_le(nb, &n);
+    int hi = 0, nhi = 0;
+    for (int i = 2; i < 32; i++)
+        hi |= b[i], nhi |= nb[i];
+    unsigned lo = b[0] | (unsigned)b[1] << 8, nlo = nb[0] | (unsigned)nb[1] << 8;
+    if (!hi)
+        return lo == 0 ? VC_ZERO : lo == 1 ? VC_ONE : lo < 16 ? VC_SMALL : VC_MID;
+    if (!nhi)
+        return nlo == 1 ? VC_MINUS_ONE : nlo < 16 ? VC_SMALL : VC_MID;
+    return VC_OTHER;
+}
+
+static void values_report(const cz_porep_params *p, const cz_shape *s, const cz_fr *w, uint64_t n_w)
+{
+    static const char *names[VC_N] = {"0", "1", "-1", "small", "mid", "other"};
+    uint64_t h[4][VC_N] = {{0}};
+    for (uint64_t i = 0; i < n_w; i++)
+        h[0][value_class(&w[i])]++;
+    for (int m = 0; m < 3; m++) {
+        const cz_shape_matrix *mx = &s->m[m];
+        for (uint64_t r = 0; r < s->n_constraints; r++) {
+            cz_fr acc, t;
+            memset(&acc, 0, sizeof acc);
+            for (uint64_t k = mx->row_ptr[r]; k < mx->row_ptr[r + 1]; k++) {
+                cz_fr_mul(&t, &s->coefs[mx->coef[k]], &w[mx->col[k]]);
+                cz_fr_add(&acc, &acc, &t);
+            }
+            h[1 + m][value_class(&acc)]++;
+        }
+    }
+    static const char *vec[4] = {"w", "a", "b", "c"};
+    for (int v = 0; v < 4; v++) {
+        uint64_t tot = v ? s->n_constraints : n_w;
+        char txt[400], js[400];
+        int o = snprintf(txt, sizeof txt, "%s:", vec[v]), oj = 0;
+        for (int k = 0; k < VC_N; k++) {
+            o += snprintf(txt + o, sizeof txt - (size_t)o, " %s %.2f %%", names[k],
+                          100.0 * (double)h[v][k] / (double)tot);
+            oj += snprintf(js + oj, sizeof js - (size_t)oj, "\"%s\":%llu,", names[k],
+                           (unsigned long long)h[v][k]);
+        }
+        oj += snprintf(js + oj, sizeof js - (size_t)oj, "\"vector\":\"%s\",", vec[v]);
+        emit("values", p->name, tot, 1, 0, 0, txt, js);
+    }
+}
+
+static int bench_check(const cz_porep_params *p, int threads, int do_values)
 {
     char err[512];
     double t = cz_bench_wall_now();
@@ -222,6 +285,8 @@ static int bench_check(const cz_porep_params *p, int threads)
     snprintf(js, sizeof js, "\"agree\":%s,\"shape_ms\":%.1f,\"witness_ms\":%.1f,\"peak_rss_kib\":%ld,",
              st ? "false" : "true", t_shape * 1e3, t_wit * 1e3, ru.ru_maxrss);
     emit("check", p->name, s->n_constraints, threads, ms, cms, txt, js);
+    if (do_values && !st)
+        values_report(p, s, w, n);
     cz_porep_witness_free(w, n);
     cz_shape_free(s);
     return st ? 1 : 0;
@@ -231,7 +296,7 @@ int main(int argc, char **argv)
 {
     const char *presets[8];
     int n_presets = 0, threads[16], n_threads = 0, rounds = 3;
-    int do_witness = 1, do_shape = 0, do_count = 0, do_check = 0;
+    int do_witness = 1, do_shape = 0, do_count = 0, do_check = 0, do_values = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--preset") && v && n_presets < 8) {
@@ -254,10 +319,12 @@ int main(int argc, char **argv)
             do_count = 1;
         } else if (!strcmp(a, "--check")) {
             do_check = 1;
+        } else if (!strcmp(a, "--values")) {
+            do_check = do_values = 1;
         } else {
             fprintf(stderr,
                     "usage: bench-witness [--preset P]... [--threads N[,N...]] [--rounds R]\n"
-                    "                     [--no-witness] [--shape] [--count] [--check]\n");
+                    "                     [--no-witness] [--shape] [--count] [--check] [--values]\n");
             return 2;
         }
     }
@@ -296,7 +363,7 @@ int main(int argc, char **argv)
         if (do_witness)
             rc |= bench_witness(p, threads, n_threads, rounds);
         if (do_check)
-            rc |= bench_check(p, threads[n_threads - 1]);
+            rc |= bench_check(p, threads[n_threads - 1], do_values);
     }
     return rc;
 }
