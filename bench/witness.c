@@ -184,9 +184,10 @@ static int bench_shape(const cz_porep_params *p)
 
 /* What the MSMs and the H step see: the classes of the witness w and of
    the row values a = A w, b = B w, c = C w (each row's value summed from
-   the shape): 0, 1, -1, other small integers (|v| < 2^16), the rest. The
-   GPU MSM's bit path takes exact 0s and 1s (cuda/msm_bits.cuh); a vector
-   of mostly small values could take such a path too. */
+   the shape): 0, 1, -1, other small integers (|v| < 16), larger ones
+   (|v| < 2^16), the rest. The GPU MSM's bit path takes exact 0s and 1s
+   (cuda/msm_bits.cuh); a vector of mostly small values could take such a
+   path too. */
 enum { VC_ZERO, VC_ONE, VC_MINUS_ONE, VC_SMALL, VC_MID, VC_OTHER, VC_N };
 
 static int value_class(const cz_fr *v)
