@@ -183,9 +183,9 @@ static int bench_shape(const cz_porep_params *p)
 }
 
 /* What the MSMs and the H step see: the classes of the witness w and of
-   the row values a = A w, b = B w, c = C w (each row's value summed from
-   the shape): 0, 1, -1, other small integers (|v| < 16), larger ones
-   (|v| < 2^16), the rest. The GPU MSM's bit path takes exact 0s and 1s
+   the row values a = A w, b = B w, c = C w (cz_shape_row_value): 0, 1,
+   -1, other small integers (|v| < 16), larger ones (|v| < 2^16), the
+   rest. The GPU MSM's bit path takes exact 0s and 1s
    (cuda/msm_bits.cuh); a vector of mostly small values could take such a
    path too. */
 enum { VC_ZERO, VC_ONE, VC_MINUS_ONE, VC_SMALL, VC_MID, VC_OTHER, VC_N };
@@ -217,13 +217,9 @@ static void values_report(const cz_porep_params *p, const cz_shape *s, const cz_
     for (int m = 0; m < 3; m++) {
         const cz_shape_matrix *mx = &s->m[m];
         for (uint64_t r = 0; r < s->n_constraints; r++) {
-            cz_fr acc, t;
-            memset(&acc, 0, sizeof acc);
-            for (uint64_t k = mx->row_ptr[r]; k < mx->row_ptr[r + 1]; k++) {
-                cz_fr_mul(&t, &s->coefs[mx->coef[k]], &w[mx->col[k]]);
-                cz_fr_add(&acc, &acc, &t);
-            }
-            h[1 + m][value_class(&acc)]++;
+            cz_fr v;
+            cz_shape_row_value(&v, s, mx, r, w);
+            h[1 + m][value_class(&v)]++;
         }
     }
     static const char *vec[4] = {"w", "a", "b", "c"};

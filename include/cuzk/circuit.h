@@ -173,6 +173,11 @@ typedef struct {
 /* Take the recorded circuit out of a SHAPE cs (after cz_cs_finish). */
 cz_status cz_cs_take_shape(cz_cs *cs, cz_shape **out, char *err, size_t err_len);
 void cz_shape_free(cz_shape *shape);  /* NULL: no-op */
+/* One row's value of a matrix of the shape (m: &shape->m[0..2], A B C)
+   over w: sum of coefficient x w[column]. No bounds checks: the shape as
+   cz_cs_take_shape made it, w as long as its wires. */
+void cz_shape_row_value(cz_fr *out, const cz_shape *shape, const cz_shape_matrix *m, uint64_t row,
+                        const cz_fr *w);
 /* Is w (1 + n_public + n_aux values) a satisfying assignment? On failure
    err names the first unsatisfied constraint. */
 cz_status cz_shape_check(const cz_shape *shape, const cz_fr *w, char *err, size_t err_len);

@@ -1177,8 +1177,8 @@ static cz_status shape_validate(const cz_shape *s, char *err, size_t err_len)
     return CZ_OK;
 }
 
-static void row_value(cz_fr *out, const cz_shape *s, const cz_shape_matrix *m, uint64_t r,
-                      const cz_fr *w)
+void cz_shape_row_value(cz_fr *out, const cz_shape *s, const cz_shape_matrix *m, uint64_t r,
+                        const cz_fr *w)
 {
     cz_fr acc, x;
     cz_fr_zero(&acc);
@@ -1207,9 +1207,9 @@ static void check_rows(void *vctx, size_t begin, size_t end, int worker)
         if (r >= atomic_load_explicit(&x->first_bad, memory_order_relaxed))
             return; /* a lower row already failed */
         cz_fr a, b, c;
-        row_value(&a, x->s, &x->s->m[0], r, x->w);
-        row_value(&b, x->s, &x->s->m[1], r, x->w);
-        row_value(&c, x->s, &x->s->m[2], r, x->w);
+        cz_shape_row_value(&a, x->s, &x->s->m[0], r, x->w);
+        cz_shape_row_value(&b, x->s, &x->s->m[1], r, x->w);
+        cz_shape_row_value(&c, x->s, &x->s->m[2], r, x->w);
         cz_fr_mul(&a, &a, &b);
         if (!cz_fr_eq(&a, &c)) {
             uint64_t cur = atomic_load(&x->first_bad);
