@@ -202,8 +202,35 @@ struct czd_mont {
         for (int j = 0; j < N; j++)
             m[j] = P::p(j);
         const uint32_t q = e[0] * P::N0;
-        pairs_mad_nc(o, m + 1, q);
-        pairs_mad(e, m, q);
+        if constexpr (P::LOW64) {
+            /* m[0] = 1, m[1] = 2^32 - 1 (BLS12-381's Fr): q m[0] = q and
+               q m[1] = (q - (q != 0)) 2^32 + (-q mod 2^32), so the first
+               pair of each chain is two additions, not an IMAD.WIDE; the
+               sums are the same as below, so are their carries */
+            uint32_t lo, hi;
+            asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(lo) : "r"(q));
+            asm volatile("subc.u32 %0, %1, 0;" : "=r"(hi) : "r"(q));
+            asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(o[0]) : "r"(lo));
+            asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(o[1]) : "r"(hi));
+#pragma unroll
+            for (int j = 2; j < N - 2; j += 2)
+                asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                             : "+r"(o[j]), "+r"(o[j + 1])
+                             : "r"(m[j + 1]), "r"(q));
+            asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.u32 %1, %2, %3, %1;"
+                         : "+r"(o[N - 2]), "+r"(o[N - 1])
+                         : "r"(m[N - 1]), "r"(q));
+            asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(e[0]) : "r"(q));
+            asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(e[1]));
+#pragma unroll
+            for (int j = 2; j < N; j += 2)
+                asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                             : "+r"(e[j]), "+r"(e[j + 1])
+                             : "r"(m[j]), "r"(q));
+        } else {
+            pairs_mad_nc(o, m + 1, q);
+            pairs_mad(e, m, q);
+        }
         asm volatile("addc.u32 %0, %0, 0;" : "+r"(o[N - 1]));
     }
     /* a row after the first: on entry T = o + e[1] + (e >> 64) 2^32; on

@@ -57,6 +57,9 @@ struct czd_fr_params {
     static constexpr int BITS = 255; /* the modulus's bit length */
     static constexpr int N = 8;
     static constexpr uint32_t N0 = 0xffffffffu; /* -r^-1 mod 2^32 */
+    /* the low 64 bits of r are 2^64 - 2^32 + 1 (limbs 1 and 2^32 - 1):
+       field.cuh's reduction forms q * r's low words with additions */
+    static constexpr bool LOW64 = true;
     static CZD_HD uint32_t p(int j)
     {
         constexpr uint32_t P[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
@@ -75,6 +78,7 @@ struct czd_fp_params {
     static constexpr int BITS = 381; /* the modulus's bit length */
     static constexpr int N = 12;
     static constexpr uint32_t N0 = 0xfffcfffdu; /* -p^-1 mod 2^32 */
+    static constexpr bool LOW64 = false;
     static CZD_HD uint32_t p(int j)
     {
         constexpr uint32_t P[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu,
@@ -105,6 +109,7 @@ struct czd_fr254_params {
     static constexpr int BITS = 254; /* the modulus's bit length */
     static constexpr int N = 8;
     static constexpr uint32_t N0 = 0xefffffffu; /* -r^-1 mod 2^32 */
+    static constexpr bool LOW64 = false;
     static CZD_HD uint32_t p(int j)
     {
         constexpr uint32_t P[8] = {0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u,
@@ -123,6 +128,7 @@ struct czd_fp254_params {
     static constexpr int BITS = 254; /* the modulus's bit length */
     static constexpr int N = 8;
     static constexpr uint32_t N0 = 0xe4866389u; /* -p^-1 mod 2^32 */
+    static constexpr bool LOW64 = false;
     static CZD_HD uint32_t p(int j)
     {
         constexpr uint32_t P[8] = {0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u,

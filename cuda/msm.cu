@@ -451,6 +451,32 @@ static unsigned czd_log2_ceil(size_t x)
     return l;
 }
 
+/* The affine rounds' two passes under their knobs (msm_affine.cuh): the
+   forward pass's slots a step, CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's
+   default; G2 at most 2, its default); the backward pass's blocks a SM at
+   least, CUZK_MSM_AFF_BWD_MINB: 1, or 4 (BLS12-381's G1: 2^27 723.1
+   against 748.4 ms, 2^24 113.0 against 116.3; docs/PERF.md 2026-12-03
+   06:29) */
+template <class F>
+struct czd_aff_kernels {
+    void (*fwd)(czd_affine<F> *, F *, const uint32_t *, const czd_affine<F> *, const uint32_t *,
+                const unsigned long long *, size_t);
+    void (*bwd)(czd_affine<F> *, const F *, const uint32_t *, const czd_affine<F> *,
+                const uint32_t *, const unsigned long long *, size_t);
+    czd_aff_kernels()
+    {
+        const int u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
+        fwd = u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
+        bwd = k_aff_bwd<F, 1>;
+        if constexpr (F::DEG == 1) {
+            if (u >= 4)
+                fwd = k_aff_fwd<F, 4>;
+            if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", sizeof(F) == 48 ? 4 : 1) == 4)
+                bwd = k_aff_bwd<F, 4>;
+        }
+    }
+};
+
 /* Pippenger over n canonical scalars scal[] (on the device) whose points
    are pts[map[i]] (pts[i] without a map): leaves *out pointing at nwin * cnt
    XYZZ parts on the device (window w's sum is the sum of its cnt parts),
@@ -562,24 +588,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
-    /* the forward pass's slots a step (msm_affine.cuh),
-       CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
-       default); the slots a thread takes, CUZK_MSM_AFF_PAIRS (16 for G2;
-       64 or 128 for G1); the backward pass's blocks a SM at least,
-       CUZK_MSM_AFF_BWD_MINB (1, or 4: G1) */
-    const int fwd_u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
-    auto aff_fwd = fwd_u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
-    if constexpr (F::DEG == 1)
-        if (fwd_u >= 4)
-            aff_fwd = k_aff_fwd<F, 4>;
-    /* BLS12-381's G1 (48-byte Fp) has its own defaults below */
+    const czd_aff_kernels<F> ak;
     constexpr bool bls_g1 = F::DEG == 1 && sizeof(F) == 48;
-    /* its backward pass at 4 blocks a SM (2^27 723.1 against 748.4 ms,
-       2^24 113.0 against 116.3; docs/PERF.md 2026-12-03 06:29) */
-    auto aff_bwd = k_aff_bwd<F, 1>;
-    if constexpr (F::DEG == 1)
-        if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", bls_g1 ? 4 : 1) == 4)
-            aff_bwd = k_aff_bwd<F, 4>;
     /* G1 takes 64 slots a thread, 128 from 2^26 points (BLS12-381: 2^27
        692.6 ms with 128, 695.3 with 64, 705.7 with 32; 2^24 106.7 with 64,
        107.5 with 128; docs/PERF.md 2026-12-03 14:00. BN254: 2^26 191.0
@@ -765,13 +775,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                 CZD_LAUNCHED(ctx, "k_aff_keys");
                 const size_t nt = (ub_next + aff_pairs - 1) / aff_pairs;
                 const uint32_t *v0 = rp == pts ? rv : nullptr;
-                aff_fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
+                ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
                                                                       v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
                 if (bst != CZ_OK)
                     return bst;
-                aff_bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
                     aff_p[o], aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
                 rp = aff_p[o];
@@ -859,6 +869,68 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     return CZ_OK;
 }
 
+/* The sum of the 1s' points as one bucket of the affine rounds
+   (msm_affine.cuh): each round adds the points two by two (slot o takes
+   inputs 2o and 2o + 1; an odd last one is carried), with one inversion
+   a round for all of them, so an addition costs 6 products against the
+   10 of k_ones_sum's XYZZ mixed addition. Round 0 reads pts through the
+   1s' indices, later rounds the previous round's array. Rounds run while
+   more than `stop` points are left; on return *src / *idx / *n name what
+   is left (idx null: the points in order), for k_ones_sum. CUZK_MSM_ONES_AFFINE
+   =0 turns them off; they are skipped too where their buffers (about
+   three quarters of the 1s' points) do not fit the arena. */
+static __global__ void k_ones_slots(uint32_t *osrc, unsigned long long *count, size_t n,
+                                    size_t n_out)
+{
+    size_t o = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (o == 0)
+        *count = n_out;
+    if (o < n_out)
+        osrc[o] = (uint32_t)(2 * o) | (2 * o + 1 < n ? 0u : CZD_AFF_ALONE);
+}
+
+template <class F>
+static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine<F> **src,
+                                 const uint32_t **idx, size_t *n, size_t stop)
+{
+    if (!czd_msm_knob("CUZK_MSM_ONES_AFFINE", 1) || *n <= stop || stop < 2)
+        return CZ_OK;
+    const int kp_def = F::DEG == 1 ? 64 : CZD_AFF_PAIRS;
+    const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
+    const size_t pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
+    const size_t n1 = (*n + 1) / 2, n2 = (n1 + 1) / 2;
+    const size_t nt_max = (n1 + pairs - 1) / pairs;
+    const size_t lev = czd_batch_inv_size(nt_max) + 1;
+    const size_t mark = sc.off;
+    czd_affine<F> *buf[2] = {sc.take<czd_affine<F>>(n1), sc.take<czd_affine<F>>(n2)};
+    uint32_t *osrc = sc.take<uint32_t>(n1);
+    unsigned long long *count = sc.take<unsigned long long>(1);
+    F *tot = sc.take<F>(nt_max), *lv = sc.take<F>(lev), *pre = sc.take<F>(nt_max + lev);
+    if (!buf[0] || !buf[1] || !osrc || !count || !tot || !lv || !pre) {
+        sc.off = mark; /* k_ones_sum alone */
+        return CZ_OK;
+    }
+    const czd_aff_kernels<F> ak;
+    for (unsigned r = 0; *n > stop; r++) {
+        const size_t m = (*n + 1) / 2;
+        czd_affine<F> *out = buf[r & 1];
+        k_ones_slots<<<czd_blocks(m, 256), 256, 0, ctx->stream>>>(osrc, count, *n, m);
+        CZD_LAUNCHED(ctx, "k_ones_slots");
+        const size_t nt = (m + pairs - 1) / pairs;
+        ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, tot, osrc, *src, *idx, count, nt);
+        CZD_LAUNCHED(ctx, "k_aff_fwd");
+        cz_status st = czd_batch_inv<F>(ctx, tot, nt, lv, pre);
+        if (st != CZ_OK)
+            return st;
+        ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, tot, osrc, *src, *idx, count, nt);
+        CZD_LAUNCHED(ctx, "k_aff_bwd");
+        *src = out;
+        *idx = nullptr;
+        *n = m;
+    }
+    return CZ_OK;
+}
+
 /* The bit-heavy path after the count: n1 scalars are 1, m are others
    (tile offsets in tile_off). Leaves *out, nwin, cnt, c as czd_pippenger
    (nwin = 0: the sum is infinity). */
@@ -880,7 +952,8 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
     CZD_LAUNCHED(ctx, "k_bits_split");
     prof.mark("bits_split");
 
-    /* the 1s: one running sum per thread, then chunks of 8 */
+    /* the 1s: rounds of affine additions (below), then one running sum
+       per thread, then chunks of 8 */
     X *one_parts = nullptr;
     unsigned cnt1 = 0;
     if (n1) {
@@ -901,8 +974,20 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
         size_t T = blocks * 128;
         CZD_TAKE(ctx, sc, X, p0, T);
         CZD_TAKE(ctx, sc, X, p1, (T + 7) / 8);
-        ones_k<<<(unsigned)blocks, 128, 0, ctx->stream>>>(p0, ones, n1, pts);
+        const size_t mark = sc.off;
+        const czd_affine<F> *src = pts;
+        const uint32_t *idx = ones;
+        size_t left = n1;
+        /* rounds down to 16 points a thread of k_ones_sum (CUZK_MSM_ONES_STOP:
+           another count, for tests) */
+        const int stop = czd_msm_knob("CUZK_MSM_ONES_STOP", 0);
+        cz_status st = czd_ones_rounds<F>(ctx, sc, &src, &idx, &left,
+                                          stop >= 2 ? (size_t)stop : (size_t)T * 16);
+        if (st != CZ_OK)
+            return st;
+        ones_k<<<(unsigned)blocks, 128, 0, ctx->stream>>>(p0, idx, left, src);
         CZD_LAUNCHED(ctx, "k_ones_sum");
+        sc.off = mark; /* the rounds' buffers: later kernels of the stream may reuse them */
         X *cur = p0, *nxt = p1;
         unsigned cnt = (unsigned)T;
         while (cnt > CZD_MSM_MAX_PARTS) {

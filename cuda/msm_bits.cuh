@@ -143,8 +143,8 @@ k_bits_split(uint32_t *ones, uint32_t *omap, S *oscal, const unsigned long long 
     }
 }
 
-/* part[t] = sum of the points pts[ones[j]], j = t, t + T, t + 2T, ... (T
-   threads in all); points at infinity are skipped */
+/* part[t] = sum of the points pts[ones[j]] (pts[j] without ones), j = t,
+   t + T, t + 2T, ... (T threads in all); points at infinity are skipped */
 template <class F>
 __device__ __forceinline__ void czd_ones_sum(czd_xyzz<F> *part, const uint32_t *ones, size_t n1,
                                              const czd_affine<F> *pts)
@@ -153,7 +153,7 @@ __device__ __forceinline__ void czd_ones_sum(czd_xyzz<F> *part, const uint32_t *
     size_t T = (size_t)gridDim.x * blockDim.x;
     czd_xyzz<F> acc = czd_xyzz<F>::inf();
     for (size_t j = t; j < n1; j += T) {
-        czd_affine<F> q = pts[ones[j]];
+        czd_affine<F> q = pts[ones ? ones[j] : j];
         if (q.is_inf())
             continue;
         if constexpr (F::DEG == 1)

@@ -561,6 +561,47 @@ static void knob(const char *name, const char *value)
         unsetenv(name);
 }
 
+/* The 1s' sum through rounds of affine additions (msm.cu's
+   czd_ones_rounds) down to CUZK_MSM_ONES_STOP points: with 3 they run from
+   4 1s up, so every case above goes through them (odd counts, points
+   repeated, opposite and at infinity), and so do neighbours in one pair
+   of round 0: P + (-P), P + P, infinity; then the same with them off. */
+static void test_bits_ones_rounds(void **state)
+{
+    const char *stop = getenv("CUZK_MSM_ONES_STOP"), *on = getenv("CUZK_MSM_ONES_AFFINE");
+    char *stop0 = stop ? strdup(stop) : NULL, *on0 = on ? strdup(on) : NULL;
+    knob("CUZK_MSM_ONES_AFFINE", "1");
+    knob("CUZK_MSM_ONES_STOP", "3");
+    cz_rng rng;
+    cz_test_rng(&rng);
+    size_t n = 1001;
+    cz_g1_affine *p = g1_points(n, NULL, &rng);
+    cz_fr *s = malloc(n * sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 4 == 1)
+            cz_g1_affine_neg(&p[i], &p[i - 1]);
+        else if (i % 4 == 3)
+            p[i] = p[i - 1];
+        if (i % 9 == 0)
+            cz_g1_affine_infinity(&p[i]);
+    }
+    bits_scalars(s, n, BITS_ONE, &rng);
+    g1_bits_check(p, s, n, 0, "rounds, neighbours");
+    bits_scalars(s, n, BITS_POREP, &rng);
+    g1_bits_check(p, s, n, 0, "rounds, neighbours, mixed");
+    free(p);
+    free(s);
+    test_bits_g1_points(state);
+    test_bits_g1(state);
+    test_bits_g2(state);
+    knob("CUZK_MSM_ONES_AFFINE", "0");
+    test_bits_g1_points(state);
+    knob("CUZK_MSM_ONES_STOP", stop0);
+    knob("CUZK_MSM_ONES_AFFINE", on0);
+    free(stop0);
+    free(on0);
+}
+
 /* the knobs as the test found them (the device script sets them for a run) */
 static char *g_knob_mode, *g_knob_rounds;
 
@@ -885,7 +926,8 @@ int main(void)
         cmocka_unit_test(test_g1_large),   cmocka_unit_test(test_g2_sizes),
         cmocka_unit_test(test_bits_g1),    cmocka_unit_test(test_bits_g1_points),
         cmocka_unit_test(test_bits_g1_plain), cmocka_unit_test(test_bits_g1_large),
-        cmocka_unit_test(test_bits_g2),    cmocka_unit_test(test_g2_affine_rounds),
+        cmocka_unit_test(test_bits_g2),    cmocka_unit_test(test_bits_ones_rounds),
+        cmocka_unit_test(test_g2_affine_rounds),
         cmocka_unit_test(test_g2_affine_edges), cmocka_unit_test(test_g2_affine_arena),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
