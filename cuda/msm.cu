@@ -48,7 +48,8 @@
  * Bit-heavy scalars (msm_bits.cuh): a count on the device of the scalars
  * that are exactly 0 or 1 decides the path; when at least a quarter are,
  * the 0s are dropped, the bases of the 1s are summed by a grid-stride
- * reduction (one mixed addition each, no sort) and Pippenger runs on the
+ * reduction (one mixed addition each, no sort; for G2 after rounds of
+ * affine additions that halve them, czd_ones_rounds) and Pippenger runs on the
  * compacted others only, through an index map to their points; the sum of
  * the 1s joins window 0's parts. Otherwise every scalar goes through
  * Pippenger as below (a 0 or 1 there still costs a sort pair per window).
@@ -876,9 +877,16 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
    10 of k_ones_sum's XYZZ mixed addition. Round 0 reads pts through the
    1s' indices, later rounds the previous round's array. Rounds run while
    more than `stop` points are left; on return *src / *idx / *n name what
-   is left (idx null: the points in order), for k_ones_sum. CUZK_MSM_ONES_AFFINE
-   =0 turns them off; they are skipped too where their buffers (about
-   three quarters of the 1s' points) do not fit the arena. */
+   is left (idx null: the points in order), for k_ones_sum.
+   CUZK_MSM_ONES_AFFINE=0/1 turns them off/on; on by default for G2 only:
+   on the H200 (docs/PERF.md 2026-12-03 21:25) G2's sum of 16.5 M 1s took
+   27.8 ms with them against 29.8-30.0 without (porep-32g's B2 63.6
+   against 67.9 ms), G1's 67 M 1s 28.4 against 28.5-28.6, and through
+   cuzkd porep-32g's G1 MSMs were 0.6-2.8 ms slower with them (each
+   point read twice and a product parked cost what the 4 products saved
+   bring, where a product is one Fp product, not three). They are skipped
+   where their buffers (about three quarters of the 1s' points) do not
+   fit the arena. */
 static __global__ void k_ones_slots(uint32_t *osrc, unsigned long long *count, size_t n,
                                     size_t n_out)
 {
@@ -893,7 +901,7 @@ template <class F>
 static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine<F> **src,
                                  const uint32_t **idx, size_t *n, size_t stop)
 {
-    if (!czd_msm_knob("CUZK_MSM_ONES_AFFINE", 1) || *n <= stop || stop < 2)
+    if (!czd_msm_knob("CUZK_MSM_ONES_AFFINE", F::DEG == 2) || *n <= stop || stop < 2)
         return CZ_OK;
     const int kp_def = F::DEG == 1 ? 64 : CZD_AFF_PAIRS;
     const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
@@ -985,6 +993,8 @@ static cz_status czd_msm_bits(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, czd
                                           stop >= 2 ? (size_t)stop : (size_t)T * 16);
         if (st != CZ_OK)
             return st;
+        if (left != n1)
+            prof.mark("ones_rounds");
         ones_k<<<(unsigned)blocks, 128, 0, ctx->stream>>>(p0, idx, left, src);
         CZD_LAUNCHED(ctx, "k_ones_sum");
         sc.off = mark; /* the rounds' buffers: later kernels of the stream may reuse them */

@@ -18,7 +18,9 @@
  * per round of 256), so the compaction is deterministic and needs no sort.
  * The 1s are summed by a grid-stride loop of XYZZ mixed additions (each
  * thread one running sum; consecutive threads read consecutive entries, so
- * a warp's point loads are near each other), then the thread sums are
+ * a warp's point loads are near each other); G2's are first halved by
+ * rounds of batched affine additions (msm.cu's czd_ones_rounds), whose
+ * output the loop reads in order. Then the thread sums are
  * added in chunks of 8 down to at most CZD_MSM_MAX_PARTS, which join
  * window 0's parts of the MSM of the others.
  */
