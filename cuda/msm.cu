@@ -876,8 +876,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
    a round for all of them, so an addition costs 6 products against the
    10 of k_ones_sum's XYZZ mixed addition. Round 0 reads pts through the
    1s' indices, later rounds the previous round's array. Rounds run while
-   more than `stop` points are left; on return *src / *idx / *n name what
-   is left (idx null: the points in order), for k_ones_sum.
+   more than `stop` points are left, CUZK_MSM_ONES_ROUNDS of them at most
+   (3: G2's 16.5 M 1s of PoRep-like scalars in 25.1 ms, 2.1 M of them left
+   to k_ones_sum, against 27.7 with rounds down to 0.5 M: the last rounds,
+   of few points, cost more than they save; docs/PERF.md 2026-12-03
+   21:52); on return *src / *idx / *n name what is left (idx null: the
+   points in order), for k_ones_sum.
    CUZK_MSM_ONES_AFFINE=0/1 turns them off/on; on by default for G2 only:
    on the H200 (docs/PERF.md 2026-12-03 21:25) G2's sum of 16.5 M 1s took
    27.8 ms with them against 29.8-30.0 without (porep-32g's B2 63.6
@@ -919,7 +923,8 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         return CZ_OK;
     }
     const czd_aff_kernels<F> ak;
-    for (unsigned r = 0; *n > stop; r++) {
+    const int rounds = czd_msm_knob("CUZK_MSM_ONES_ROUNDS", 3);
+    for (int r = 0; r < rounds && *n > stop; r++) {
         const size_t m = (*n + 1) / 2;
         czd_affine<F> *out = buf[r & 1];
         k_ones_slots<<<czd_blocks(m, 256), 256, 0, ctx->stream>>>(osrc, count, *n, m);

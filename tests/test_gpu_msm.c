@@ -562,16 +562,20 @@ static void knob(const char *name, const char *value)
 }
 
 /* The 1s' sum through rounds of affine additions (msm.cu's
-   czd_ones_rounds) down to CUZK_MSM_ONES_STOP points: with 3 they run from
-   4 1s up, so every case above goes through them (odd counts, points
+   czd_ones_rounds) down to CUZK_MSM_ONES_STOP points, CUZK_MSM_ONES_ROUNDS
+   rounds at most: with 3 and 64 they run from 4 1s up, down to 2 or 3
+   points, so every case above goes through them (odd counts, points
    repeated, opposite and at infinity), and so do neighbours in one pair
    of round 0: P + (-P), P + P, infinity; then the same with them off. */
 static void test_bits_ones_rounds(void **state)
 {
-    const char *stop = getenv("CUZK_MSM_ONES_STOP"), *on = getenv("CUZK_MSM_ONES_AFFINE");
-    char *stop0 = stop ? strdup(stop) : NULL, *on0 = on ? strdup(on) : NULL;
+    const char *stop = getenv("CUZK_MSM_ONES_STOP"), *on = getenv("CUZK_MSM_ONES_AFFINE"),
+               *rounds = getenv("CUZK_MSM_ONES_ROUNDS");
+    char *stop0 = stop ? strdup(stop) : NULL, *on0 = on ? strdup(on) : NULL,
+         *rounds0 = rounds ? strdup(rounds) : NULL;
     knob("CUZK_MSM_ONES_AFFINE", "1");
     knob("CUZK_MSM_ONES_STOP", "3");
+    knob("CUZK_MSM_ONES_ROUNDS", "64");
     cz_rng rng;
     cz_test_rng(&rng);
     size_t n = 1001;
@@ -594,12 +598,16 @@ static void test_bits_ones_rounds(void **state)
     test_bits_g1_points(state);
     test_bits_g1(state);
     test_bits_g2(state);
+    knob("CUZK_MSM_ONES_ROUNDS", "2"); /* stopped by the count of rounds */
+    test_bits_g2(state);
     knob("CUZK_MSM_ONES_AFFINE", "0");
     test_bits_g1_points(state);
     knob("CUZK_MSM_ONES_STOP", stop0);
     knob("CUZK_MSM_ONES_AFFINE", on0);
+    knob("CUZK_MSM_ONES_ROUNDS", rounds0);
     free(stop0);
     free(on0);
+    free(rounds0);
 }
 
 /* the knobs as the test found them (the device script sets them for a run) */
