@@ -884,8 +884,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
    points in order), for k_ones_sum.
    CUZK_MSM_ONES_AFFINE=0/1 turns them off/on; on by default for G2 only:
    on the H200 (docs/PERF.md 2026-12-03 21:25) G2's sum of 16.5 M 1s took
-   27.8 ms with them against 29.8-30.0 without (porep-32g's B2 63.6
-   against 67.9 ms), G1's 67 M 1s 28.4 against 28.5-28.6, and through
+   27.7 ms with rounds down to 0.5 M points (24.9-25.1 with 3) against
+   29.8-30.7 without (porep-32g's B2 63.6-64.7 against 67.9 ms), G1's
+   67 M 1s 28.4 against 28.5-28.6 (every round), and through
    cuzkd porep-32g's G1 MSMs were 0.6-2.8 ms slower with them (each
    point read twice and a product parked cost what the 4 products saved
    bring, where a product is one Fp product, not three). They are skipped
