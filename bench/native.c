@@ -218,7 +218,7 @@ static int run(const cz_porep_params *p, const char *device, int partitions, uin
     emit("shape", p->name, -1, (cz_bench_wall_now() - t) * 1e3, txt, js);
 
     t = cz_bench_wall_now();
-    cz_setup_opts so = {.seeded = true, .seed = seed, .threads = (unsigned)threads};
+    cz_setup_opts so = {.seeded = true, .seed = seed, .threads = (unsigned)threads, .fold_c = true};
     if (cz_zkey_from_shape(&key, shape, &so, be, err, sizeof err)) {
         fprintf(stderr, "bench-native: setup: %s\n", err);
         goto out;

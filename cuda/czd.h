@@ -100,8 +100,9 @@ cz_status czd_ntt(czd_ctx *ctx, void *dev_a, unsigned log_n, const void *w, cons
 /* Groth16's H on the device, in place in dev_a: for each of the natural-order
    vectors a, b, c of 2^log_n elements, the inverse NTT (root w_inv) scaled
    by n_inv * g^j, then the forward NTT (root w), natural order out; then
-   a = a .* b - c. b and c are overwritten. g_half: g^2 = w (snarkjs's odd
-   points), which lets the forward transforms' twists apply the scale. */
+   a = a .* b - c. b and c are overwritten. dev_c NULL (a key with C folded
+   into its points): a and b only, a = a .* b. g_half: g^2 = w (snarkjs's
+   odd points), which lets the forward transforms' twists apply the scale. */
 cz_status czd_ntt_h(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev_c, unsigned log_n,
                     const void *w, const void *w_inv, const void *n_inv, const void *g, int g_half);
 /* The same two over BN254's Fr (cz_bn254_fr, log_n <= 28), in one pass
@@ -171,7 +172,7 @@ cz_status czd_fixed_base(czd_ctx *ctx, int group, void *dev_out, const void *dev
 #define CZD_FB_CHUNK_BYTES(point_bytes) (2 * 32 + 3 * (size_t)(point_bytes) + 16)
 cz_status czd_fixed_base_host(czd_ctx *ctx, int group, void *out, const void *scalars, size_t n,
                               const void *dev_table, size_t chunk);
-/* a = A w, b = B w, c = a .* b for `rows` rows of two compact matrices
+/* a = A w, b = B w, c = a .* b (dev_c may be NULL: no c) for `rows` rows of two compact matrices
    (row pointers uint64, columns uint32, coefficient indices uint16 into
    dev_coefs, n_coefs Montgomery Fr, n_coefs <= 65,536); rows at or past a
    matrix's n_rows are 0 (na_rows, nb_rows <= rows). Columns must index w

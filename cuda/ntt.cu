@@ -41,7 +41,8 @@
  * the forward as a DIT from that order (natural out): no permutation
  * anywhere; the coset scale g^j / n is folded into the DIT's twists when
  * g^2 = w (the first DIT pass scales its own digit), else it is a product
- * in the last DIF pass; c's last DIT pass writes a * b - c into a. The
+ * in the last DIF pass; c's last DIT pass writes a * b - c into a (without
+ * c, a key with C folded, b's last pass writes a * b: 4 transforms). The
  * inverse's last pass and the forward's first work on the same rows of
  * 2^k elements (L = 0) and meet in the same registers: k_ntt_mid runs
  * them as one kernel, one read and write of each vector less
@@ -402,7 +403,7 @@ __global__ void k_h_product(F *a, const F *b, const F *c, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        a[i] = a[i] * b[i] - c[i];
+        a[i] = c ? a[i] * b[i] - c[i] : a[i] * b[i];
 }
 
 static bool czd_ntt_old_path(void)
@@ -906,13 +907,14 @@ static cz_status czd_ntt_h_impl(czd_ctx *ctx, void *dev_a, void *dev_b, void *de
     if (log_n > 28)
         return czd_fail(ctx, CZ_ERR_ARG, "NTT size 2^%u too large", log_n);
     F *v[3] = {(F *)dev_a, (F *)dev_b, (F *)dev_c};
+    const int nvec = dev_c ? 3 : 2; /* no c: C folded into the key, h = a b */
     size_t n = (size_t)1 << log_n;
     const czd_ntt_variant<F> *nv;
     cz_status st;
     if ((st = czd_ntt_variant_get(ctx, &nv)) != CZ_OK)
         return st;
     if (czd_ntt_old_path() || log_n < 3) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < nvec; i++) {
             if ((st = czd_ntt_impl<F>(ctx, v[i], log_n, w_inv_host, nullptr, 0, n_inv_host,
                                       g_host)) != CZ_OK)
                 return st;
@@ -985,7 +987,7 @@ static cz_status czd_ntt_h_impl(czd_ctx *ctx, void *dev_a, void *dev_b, void *de
     if (!hit)
         prof.mark("tables"); /* absent from the profile: a cache hit */
     const bool fuse = czd_ntt_h_fuse();
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nvec; i++) {
         /* coefficients, bit-reversed (times g^j / n unless g_half) */
         czd_pass_args<F> last;
         for (unsigned p = 0; p < inv.npass; p++) {
@@ -1002,13 +1004,14 @@ static cz_status czd_ntt_h_impl(czd_ctx *ctx, void *dev_a, void *dev_b, void *de
                 return st;
             prof.mark(czd_pass_name(false, p));
         }
-        /* values on the coset, natural order; c's last pass makes h in a */
+        /* values on the coset, natural order; the last vector's last pass
+           makes h in a (a b - c, or a b without c) */
         for (unsigned q = fwd.npass; q-- > 0;) {
-            bool prod = i == 2 && q == 0;
+            bool prod = i == nvec - 1 && q == 0;
             czd_pass_args<F> pa = czd_pass_base(&fwd, q, v[i], prod ? v[0] : v[i], true, nv->ts);
             if (prod) {
                 pa.pa = v[0];
-                pa.pb = v[1];
+                pa.pb = nvec == 3 ? v[1] : nullptr;
             }
             if (g_half) {
                 pa.coset = 1;

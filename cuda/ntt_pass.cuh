@@ -162,7 +162,8 @@ struct czd_pass_args {
     int post; /* DIF last pass: CZD_POST_* */
     F post_c;
     czd_powt<F> post_t;
-    const F *pa, *pb; /* DIT last pass, when set: dst = pa * pb - v */
+    const F *pa, *pb; /* DIT last pass, when pa is set: dst = pa * pb - v, or
+                         pa * v when pb is NULL (the H step without c) */
     /* DIF last pass (L = 0) with CZD_POST_NATURAL: the block's 2^lc
        "columns" are the rows high0 + t 2^(log_n - k - lc), t < 2^lc, whose
        frequencies interleave, and the store goes through shared memory so
@@ -367,7 +368,8 @@ CZD_UNROLL
                         g = f;
                 }
             } else if (X && p.pa) {
-                r = czd_ld<false, V::VEC>(&p.pa[g]) * czd_ld<false, V::VEC>(&p.pb[g]) - r;
+                F x = czd_ld<false, V::VEC>(&p.pa[g]);
+                r = p.pb ? x * czd_ld<false, V::VEC>(&p.pb[g]) - r : x * r;
             }
             czd_st<V::VEC>(&p.dst[g], r);
         }

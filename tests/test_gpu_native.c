@@ -26,7 +26,9 @@
  *    streamed through a 192 MiB arena, the matrices
  *    in parts of rows and the points in chunks (copies beside the MSMs and
  *    before them), it equals the CPU and the resident sums, the witness
- *    crossing twice, packed. Every proof is verified.
+ *    crossing twice, packed. The same key with C folded (no c, 4 NTTs on
+ *    the device) proves, resident and streamed, to the same bytes as the
+ *    CPU and as the key without. Every proof is verified.
  * Over the host model (-DCUZK_CUDA=MODEL) all of it runs without a GPU,
  * and a failure (out of memory, an error, a sticky fault) is injected at
  * each device call of a compact key's first proof (resident, and streamed
@@ -597,8 +599,24 @@ static void test_porep_mini(void **state)
     cz_fr rs[2];
     cz_fr_random(&rs[0], &g_rng);
     cz_fr_random(&rs[1], &g_rng);
+    cz_proof pr, pf;
+    prove_both(kg, w, be, "resident", rs, &pr);
     prove_both(kg, w, be, "resident", rs, NULL);
-    prove_both(kg, w, be, "resident", rs, NULL);
+    /* C folded into the key: the same proof, resident and streamed */
+    cz_setup_opts of = o;
+    of.fold_c = true;
+    cz_zkey *kf;
+    st = cz_zkey_from_shape(&kf, t.shape, &of, NULL, err, sizeof err);
+    if (st)
+        fail_msg("folded key from shape: %s", err);
+    assert_non_null(kf->cpub);
+    prove_both(kf, w, be, "resident", rs, &pf);
+    assert_memory_equal(&pr, &pf, sizeof pr);
+    cz_backend *bs = gpu_be("0");
+    prove_both(kf, w, bs, "streamed", rs, &pf);
+    assert_memory_equal(&pr, &pf, sizeof pr);
+    cz_backend_destroy(bs);
+    cz_zkey_free(kf);
     /* the witness crosses packed (a bitmap of the 1s and the other
        values): far fewer bytes than n_vars values; CUZK_GPU_WITNESS=full
        sends it whole, and both give the same sums */

@@ -5,7 +5,8 @@
  * for n = 2^0 .. 2^20 with both root conventions (snarkjs 5, Filecoin 7),
  * the bit-reversed output option, the device-resident entry point, the
  * fused H step (cz_cuda_ntt_h_dev against cz_ntt_snarkjs_odd_points and
- * a .* b - c), and the sizes above 2^20 up to CZ_TEST_NTT_MAX_LOG (default
+ * a .* b - c; and without c, a key with C folded: a .* b from two
+ * vectors), and the sizes above 2^20 up to CZ_TEST_NTT_MAX_LOG (default
  * 24, at most 28) against the CPU NTT in full, one kind per size and both
  * roots in turn, plus a round trip and a direct evaluation of a few
  * outputs. Every GPU computation runs under each variant of the passes
@@ -188,7 +189,7 @@ static void h_cpu(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, const cz
 {
     cz_threadpool *pool = cz_threadpool_global();
     cz_fr *v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < (c ? 3 : 2); i++) {
         if (!g) {
             cz_ntt_snarkjs_odd_points(d, v[i], pool);
             continue;
@@ -200,13 +201,16 @@ static void h_cpu(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c, const cz
     for (size_t i = 0; i < d->n; i++) {
         cz_fr t;
         cz_fr_mul(&t, &a[i], &b[i]);
-        cz_fr_sub(&a[i], &t, &c[i]);
+        if (c)
+            cz_fr_sub(&t, &t, &c[i]);
+        a[i] = t;
     }
 }
 
 /* g NULL: snarkjs's odd points (g = omega_2n, the twists apply it);
-   else that coset (the scale is a pass's product) */
-static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *g)
+   else that coset (the scale is a pass's product). no_c: without c (a
+   key with C folded), h = a .* b. */
+static void h_check_c(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *g, bool no_c)
 {
     size_t n = (size_t)1 << log_n;
     cz_ntt_domain *d;
@@ -220,20 +224,24 @@ static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *
         memcpy(in[i], v[i], n * sizeof *g_);
         check(cz_cuda_buf_alloc(g_ctx, &buf[i], n * sizeof *g_));
     }
-    h_cpu(d, v[0], v[1], v[2], g);
+    h_cpu(d, v[0], v[1], no_c ? NULL : v[2], g);
+    if (no_c)
+        check(cz_cuda_buf_free(g_ctx, &buf[2])); /* an empty buffer: no c */
     /* every variant, with the middle passes fused (the default) and not */
     for (int vi = 0; vi < g_nvar; vi++) {
         variant_set(vi);
         for (int fuse = 1; fuse >= (g_model ? 1 : 0); fuse--) {
             setenv("CUZK_NTT_H_FUSE", fuse ? "1" : "0", 1);
-            for (int i = 0; i < 3; i++)
+            for (int i = 0; i < (no_c ? 2 : 3); i++)
                 check(cz_cuda_upload(g_ctx, &buf[i], 0, in[i], n * sizeof *g_));
             check(cz_cuda_ntt_h_dev(g_ctx, buf, log_n, &d->omega, g ? g : &d->omega_2n));
             check(cz_cuda_download(g_ctx, g_, &buf[0], 0, n * sizeof *g_));
             static const char *what[2][3] = {
                 {"H step on a coset (unfused)", "H step (root 5, unfused)", "H step (root 7, unfused)"},
                 {"H step on a coset", "H step (root 5)", "H step (root 7)"}};
-            compare(g_, v[0], n, what[fuse][g ? 0 : root == CZ_NTT_ROOT_5 ? 1 : 2], log_n);
+            compare(g_, v[0], n, no_c ? (fuse ? "H step without c" : "H step without c (unfused)")
+                                      : what[fuse][g ? 0 : root == CZ_NTT_ROOT_5 ? 1 : 2],
+                    log_n);
         }
         unsetenv("CUZK_NTT_H_FUSE");
     }
@@ -244,6 +252,11 @@ static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *
     }
     free(g_);
     cz_ntt_domain_destroy(d);
+}
+
+static void h_check(unsigned log_n, cz_ntt_root root, cz_rng *rng, const cz_fr *g)
+{
+    h_check_c(log_n, root, rng, g, false);
 }
 
 /* the fused H step against the CPU at every size up to 2^20 (2^14 quick),
@@ -260,7 +273,10 @@ static void test_h_step(void **state)
         h_check(log_n, (log_n & 1) ? CZ_NTT_ROOT_7 : CZ_NTT_ROOT_5, &rng, NULL);
         if (log_n % 3 == 0)
             h_check(log_n, CZ_NTT_ROOT_5, &rng, &seven);
+        if (log_n % 4 == 1 || log_n == max_log)
+            h_check_c(log_n, CZ_NTT_ROOT_5, &rng, NULL, true);
     }
+    h_check_c(9, CZ_NTT_ROOT_5, &rng, &seven, true);
     h_check(5, CZ_NTT_ROOT_7, &rng, NULL);
     h_check(12, CZ_NTT_ROOT_7, &rng, NULL);
 }
@@ -331,7 +347,7 @@ static void test_large(void **state)
         free(a), free(c), free(g_);
         cz_ntt_domain_destroy(d);
         if (log_n == 22 || log_n == 24)
-            h_check(log_n, root, &rng, NULL);
+            h_check_c(log_n, root, &rng, NULL, log_n == 24);
     }
 }
 

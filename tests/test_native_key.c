@@ -15,7 +15,10 @@
  *  - with fixed r, s the proofs of both keys on the CPU backend are
  *    byte-identical and verify; so is the proof of the loaded key after
  *    cz_zkey_compact;
- *  - a witness with one value changed does not verify;
+ *  - the same key with C folded (cz_setup_opts.fold_c) has the same vk
+ *    and points but C's, and cpub; with the same r, s its proof (4 NTTs,
+ *    no c) is byte-identical to the others;
+ *  - a witness with one value changed does not verify (either key);
  *  - the fixed-base products equal plain scalar multiplication, and the
  *    key is the same with and without the backend's hooks;
  *  - cz_zkey_compact refuses 65,537 distinct coefficients (key unchanged)
@@ -200,6 +203,25 @@ static void compare(const cz_shape *shape, const cz_fr *w, uint64_t seed, const 
     assert_memory_equal(&p1, &p3, sizeof p1);
     assert_int_equal(cz_zkey_compact(lk, err, sizeof err), CZ_OK); /* already: no-op */
 
+    /* C folded into the key: the same vk, points but C's, the same proof */
+    cz_setup_opts of = o;
+    of.fold_c = true;
+    cz_zkey *fk;
+    st = cz_zkey_from_shape(&fk, shape, &of, be, err, sizeof err);
+    if (st)
+        fail_msg("%s: folded key: %s", what, err);
+    assert_null(nk->cpub);
+    assert_non_null(fk->cpub);
+    check_same_vk(fk, nk);
+    assert_memory_equal(fk->a, nk->a, nk->n_vars * sizeof *nk->a);
+    assert_memory_equal(fk->h, nk->h, nk->domain_size * sizeof *nk->h);
+    assert_memory_equal(fk->b1, nk->b1, nk->n_b * sizeof *nk->b1);
+    size_t npriv = nk->n_vars - nk->n_public - 1;
+    assert_true(memcmp(fk->c, nk->c, npriv * sizeof *nk->c) != 0); /* wires in C moved */
+    cz_proof pf;
+    prove_ok(&pf, fk, w, be, rs);
+    assert_memory_equal(&p1, &pf, sizeof p1);
+
     /* one changed witness value (the last aux wire): no longer verifies */
     uint64_t nw = 1 + (uint64_t)shape->n_public + shape->n_aux;
     cz_fr *bad = malloc(nw * sizeof *bad);
@@ -210,16 +232,20 @@ static void compare(const cz_shape *shape, const cz_fr *w, uint64_t seed, const 
     cz_fr_add(&bad[nw - 1], &bad[nw - 1], &one);
     assert_int_not_equal(cz_shape_check(shape, bad, err, sizeof err), CZ_OK);
     cz_proof pb;
-    assert_int_equal(cz_groth16_prove(&pb, nk, bad, be, rs, NULL, err, sizeof err), CZ_OK);
     cz_vk *vk;
     assert_int_equal(cz_vk_from_zkey(&vk, nk), CZ_OK);
-    assert_int_equal(cz_groth16_verify(vk, bad + 1, nk->n_public, &pb, err, sizeof err),
-                     CZ_ERR_VERIFY);
+    const cz_zkey *both[2] = {nk, fk};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(cz_groth16_prove(&pb, both[i], bad, be, rs, NULL, err, sizeof err), CZ_OK);
+        assert_int_equal(cz_groth16_verify(vk, bad + 1, nk->n_public, &pb, err, sizeof err),
+                         CZ_ERR_VERIFY);
+    }
     cz_vk_free(vk);
     free(bad);
     printf("%s: %u wires, %u public, domain 2^%u, %u wires in B, %u coefficients: keys, "
-           "vk and proofs agree\n", what, nk->n_vars, nk->n_public, nk->log_n, nk->n_b,
-           nk->n_coefs);
+           "vk and proofs agree (C folded too)\n", what, nk->n_vars, nk->n_public, nk->log_n,
+           nk->n_b, nk->n_coefs);
+    cz_zkey_free(fk);
     cz_zkey_free(nk);
     cz_zkey_free(lk);
     cz_backend_destroy(be);

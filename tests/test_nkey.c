@@ -15,6 +15,9 @@
  * checksums made valid again, are refused too, naming the section and the
  * item. A seeded mutation loop (print the seed, replay with CZ_TEST_SEED)
  * checks that any other damage is refused or gives a consistent key.
+ * The key has C folded (cz_setup_opts.fold_c: the C publics section is
+ * not empty, the flag is set); the same key without, rewritten as a
+ * version 1 file (15 sections), still loads and proves.
  * A snarkjs key (tests/fixtures/small.zkey) compacted round-trips too.
  * CZ_NKEY_WRITE_SEED=PATH writes the small key to PATH (the fuzz corpus's
  * seed, tests/fuzz/seeds/toy.czk).
@@ -118,7 +121,7 @@ static int setup(void **state)
     cz_cs_free(cs);
     assert_int_equal(cz_shape_check(f->shape, f->w, err, sizeof err), CZ_OK);
 
-    cz_setup_opts o = {.seeded = true, .seed = 11, .threads = 2};
+    cz_setup_opts o = {.seeded = true, .seed = 11, .threads = 2, .fold_c = true};
     cz_status st = cz_zkey_from_shape(&f->key, f->shape, &o, NULL, err, sizeof err);
     if (st)
         fail_msg("cz_zkey_from_shape: %s", err);
@@ -182,6 +185,9 @@ static void same_key(const cz_zkey *a, const cz_zkey *b)
     assert_memory_equal(a->b2, b->b2, nb * sizeof *a->b2);
     assert_memory_equal(a->c, b->c, (a->n_vars - a->n_public - 1) * sizeof *a->c);
     assert_memory_equal(a->h, b->h, a->domain_size * sizeof *a->h);
+    assert_int_equal(!a->cpub, !b->cpub);
+    if (a->cpub)
+        assert_memory_equal(a->cpub, b->cpub, (a->n_public + 1) * sizeof *a->cpub);
     for (uint32_t i = 0; i < nb; i++)
         assert_int_equal(b->b_idx[i], a->b_idx ? a->b_idx[i] : i);
     assert_int_equal(a->n_coefs, b->n_coefs);
@@ -208,7 +214,11 @@ static void test_round_trip(void **state)
     same_key(f->key, k);
     /* the header says what the key is */
     assert_string_equal(f->info.circuit, "toy-chain");
-    assert_int_equal(f->info.flags, CZ_NKEY_FLAG_DEVELOPMENT);
+    assert_int_equal(f->info.flags, CZ_NKEY_FLAG_DEVELOPMENT | CZ_NKEY_FLAG_FOLDED_C);
+    assert_int_equal(f->info.version, CZ_NKEY_VERSION);
+    assert_int_equal(f->info.n_sections, CZ_NKEY_SECTIONS);
+    assert_non_null(f->key->cpub);
+    assert_int_equal(f->info.sections[CZ_NKEY_CPUB - 1].length, 48ull * (f->key->n_public + 1));
     assert_int_equal(f->info.n_vars, f->key->n_vars);
     assert_int_equal(f->info.file_bytes, f->len);
     assert_true(f->info.mem_bytes >= f->info.point_bytes + f->info.matrix_bytes);
@@ -308,7 +318,7 @@ static void test_hook(void **state)
     cz_nkey_load_opts o = {.decompress = count_hook};
     assert_int_equal(cz_nkey_load_bytes(&k, f->file, f->len, "toy.czk", &o, err, sizeof err), CZ_OK);
     same_key(f->key, k);
-    size_t want = (f->key->n_public + 1) + f->key->n_vars + 2 * (size_t)k->n_b +
+    size_t want = 2 * (f->key->n_public + 1) + f->key->n_vars + 2 * (size_t)k->n_b +
                   (f->key->n_vars - f->key->n_public - 1) + f->key->domain_size;
     assert_int_equal(hook_points, want);
     cz_zkey_free(k);
@@ -406,7 +416,7 @@ static void test_truncated(void **state)
         }
     }
     /* in the header */
-    static const size_t hcuts[] = {1, 7, 8, 100, 127, 128, 400, 615};
+    static const size_t hcuts[] = {1, 7, 8, 100, 127, 128, 400, 615, 647};
     for (size_t j = 0; j < sizeof hcuts / sizeof *hcuts; j++)
         refused(f->file, hcuts[j], "header", "cut in the header");
     refused(f->file, 0, "empty", "empty");
@@ -446,8 +456,73 @@ static void reseal(uint8_t *b, const cz_nkey_info *info, uint32_t id)
     uint64_t sum = XXH3_64bits(b + s->offset, s->length);
     uint8_t *e = b + 128 + 32 * (id - 1);
     cz_put_le64(e + 24, sum);
-    uint64_t hs = XXH3_64bits(b, 616 - 8);
-    cz_put_le64(b + 616 - 8, hs);
+    uint64_t hs = XXH3_64bits(b, 648 - 8);
+    cz_put_le64(b + 648 - 8, hs);
+}
+
+/* A version 1 file (15 sections, a 616-byte header, no C publics) from a
+   version 2 file without them: the sections move 32 bytes down, and the
+   file ends with section 15 (no padding after the last section). */
+static uint8_t *to_version1(const uint8_t *v2, size_t len, size_t *out_len)
+{
+    const uint8_t *e15 = v2 + 128 + 32 * 14;
+    size_t end = (size_t)(cz_le64(e15 + 8) + cz_le64(e15 + 16));
+    assert_true(end <= len && len - end < 8);
+    len = end;
+    uint8_t *b = malloc(len - 32);
+    assert_non_null(b);
+    assert_int_equal(cz_le32(v2 + 20) & CZ_NKEY_FLAG_FOLDED_C, 0);
+    memcpy(b, v2, 128 + 15 * 32);
+    cz_put_le32(b + 8, 1);
+    cz_put_le32(b + 12, 616);
+    cz_put_le32(b + 52, 15);
+    for (int i = 0; i < 15; i++) {
+        uint8_t *e = b + 128 + 32 * i;
+        cz_put_le64(e + 8, cz_le64(e + 8) - 32);
+    }
+    memcpy(b + 616, v2 + 648, len - 648);
+    cz_put_le64(b + 608, XXH3_64bits(b, 608));
+    *out_len = len - 32;
+    return b;
+}
+
+static void test_version1(void **state)
+{
+    fixture *f = *state;
+    char err[512], path[300];
+    cz_setup_opts o = {.seeded = true, .seed = 11, .threads = 2};
+    cz_zkey *plain = NULL, *k = NULL;
+    assert_int_equal(cz_zkey_from_shape(&plain, f->shape, &o, NULL, err, sizeof err), CZ_OK);
+    assert_null(plain->cpub);
+    snprintf(path, sizeof path, "%s.v2", f->path);
+    assert_int_equal(cz_nkey_write(path, plain, NULL, err, sizeof err), CZ_OK);
+    size_t len, len1;
+    uint8_t *v2 = cz_test_read_file(path, &len);
+    assert_non_null(v2);
+    unlink(path);
+    assert_int_equal(cz_le32(v2 + 20), 0); /* no flag: the C publics section is empty */
+    uint8_t *v1 = to_version1(v2, len, &len1);
+    cz_status st = cz_nkey_load_bytes(&k, v1, len1, "v1.czk", NULL, err, sizeof err);
+    if (st)
+        fail_msg("version 1: %s", err);
+    same_key(plain, k);
+    assert_null(k->cpub);
+    /* its proof equals the folded key's (fixed r, s) */
+    cz_fr rs[2];
+    cz_fr_set_u64(&rs[0], 5);
+    cz_fr_set_u64(&rs[1], 6);
+    cz_proof p1, p2;
+    assert_int_equal(cz_groth16_prove(&p1, k, f->w, f->be, rs, NULL, err, sizeof err), CZ_OK);
+    assert_int_equal(cz_groth16_prove(&p2, f->key, f->w, f->be, rs, NULL, err, sizeof err), CZ_OK);
+    assert_memory_equal(&p1, &p2, sizeof p1);
+    cz_zkey_free(k);
+    /* a version 1 header cannot carry the folded flag */
+    cz_put_le32(v1 + 20, CZ_NKEY_FLAG_FOLDED_C);
+    cz_put_le64(v1 + 608, XXH3_64bits(v1, 608));
+    refused(v1, len1, "unknown flags", "version 1 with C folded");
+    free(v1);
+    free(v2);
+    cz_zkey_free(plain);
 }
 
 static void test_bad_contents(void **state)
@@ -700,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_header_bytes),
         cmocka_unit_test(test_bad_contents),
+        cmocka_unit_test(test_version1),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_writer_refuses),
         cmocka_unit_test(test_shape_digest),

@@ -2,7 +2,8 @@
 # ctest: labels=oracle timeout=900
 # test_nkey_cli.sh: the compact key file (.czk) through the CLI, porep-mini:
 #   cuzk setup --circuit porep-mini --out key.czk (and the same seed as a
-#   .zkey: the same verification key) -> cuzk info prints the header, every
+#   .zkey: the same verification key; the .czk has C folded into its
+#   points, so its proof skips c's transforms) -> cuzk info prints the header, every
 #   section's size and that the checksums hold -> cuzk export-vk -> cuzk
 #   prove --circuit with the .czk -> cuzk verify and snarkjs groth16 verify
 #   accept; the proof does not verify with other public inputs;
@@ -34,7 +35,8 @@ cz_check "--format czk wrote the same key" cmp -s "$d/key.czk" "$d/key.bin"
 
 # info: the header and the sizes
 cz_expect 0 "cuzk info key.czk" "$CUZK" info "$d/key.czk"
-for k in "type: czk" "circuit: $P" "development: yes" "nPublic: 9" "domainSize: 262144" \
+for k in "type: czk" "version: 2" "circuit: $P" "development: yes" "foldedC: yes" "nPublic: 9" \
+    "domainSize: 262144" "section.C_publics: $((10 * 48))" \
     "fileBytes: $czk" "section.H: $((262144 * 48))" "checksums: ok"; do
     cz_check "info prints \"$k\"" grep -qx "$k" <<<"$RUN_OUT"
 done

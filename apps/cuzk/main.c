@@ -1043,7 +1043,8 @@ static int setup_czk(const cli *c)
         fprintf(stderr, "cuzk: fixed-base products on %s\n", be->name);
     progress(c, "setup");
     t = now_ms();
-    cz_setup_opts o = {.seeded = c->have_seed != 0, .seed = c->seed, .threads = c->threads};
+    cz_setup_opts o = {.seeded = c->have_seed != 0, .seed = c->seed, .threads = c->threads,
+                       .fold_c = true};
     cz_zkey *key = NULL;
     st = cz_zkey_from_shape(&key, shape, &o, be, err, sizeof err);
     uint8_t digest[16];
@@ -1263,6 +1264,7 @@ static int cmd_info(const cli *c)
             info_out(o, "curve", json_string("BLS12-381"));
             info_out(o, "circuit", json_string(ni.circuit));
             info_out(o, "development", json_boolean(ni.flags & CZ_NKEY_FLAG_DEVELOPMENT));
+            info_out(o, "foldedC", json_boolean(ni.flags & CZ_NKEY_FLAG_FOLDED_C));
             info_out(o, "shapeDigest", json_string(hex));
             info_out(o, "nVars", json_integer(ni.n_vars));
             info_out(o, "nPublic", json_integer(ni.n_public));

@@ -16,7 +16,8 @@
  *   compute_h  h_j = a(x_j) b(x_j) - c(x_j) on the odd points x_j =
  *              w_2n^(2j+1) of the 2n-domain (snarkjs's roots, generator 5):
  *              for each of a, b, c an inverse NTT, a scale by w_2n^i and a
- *              forward NTT (6 NTTs of size n), then n products
+ *              forward NTT (6 NTTs of size n), then n products; without c
+ *              (a key with C folded, groth16.h) h_j = a(x_j) b(x_j), 4 NTTs
  *   msm_g1/g2  sum_i s_i P_i (Pippenger), scalars in Montgomery form
  */
 #ifndef CZ_BACKEND_H
@@ -90,7 +91,8 @@ struct cz_backend {
     /* a = qa w, b = qb w, c = a .* b; each of length qa->n_rows. */
     cz_status (*eval_abc)(cz_backend *be, cz_fr *a, cz_fr *b, cz_fr *c,
                           const cz_csr *qa, const cz_csr *qb, const cz_fr *w, size_t n_w);
-    /* h (length 2^log_n) from a, b, c (overwritten: scratch). h may be a. */
+    /* h (length 2^log_n) from a, b, c (overwritten: scratch). h may be a.
+       c NULL: h = a(x_j) b(x_j) (C folded into the key). */
     cz_status (*compute_h)(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c,
                            unsigned log_n);
     /* out = sum scalars[i] * bases[i]. */

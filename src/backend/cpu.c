@@ -5,7 +5,7 @@
  * parallel chunks (each row's sum is independent), then c = a .* b.
  * compute_h runs cz_ntt_snarkjs_odd_points (inverse NTT, scale by w_2n^i,
  * forward NTT) on a, b and c with a cached snarkjs-root domain, then
- * h = a .* b - c. The MSMs are the msm layer's Pippenger, which takes the
+ * h = a .* b - c (a .* b when c is NULL: a key with C folded). The MSMs are the msm layer's Pippenger, which takes the
  * 0 and 1 scalars (most of a circom witness) out of the bucket work.
  * fixed_base_g1/g2 (a development setup's products k_i G) are
  * groth16/fixed_base.c's windowed tables with batched affine additions.
@@ -94,7 +94,9 @@ static void h_chunk(void *vctx, size_t begin, size_t end, int worker)
     for (size_t i = begin; i < end; i++) {
         cz_fr t;
         cz_fr_mul(&t, &j->a[i], &j->b[i]);
-        cz_fr_sub(&j->h[i], &t, &j->c[i]);
+        if (j->c)
+            cz_fr_sub(&t, &t, &j->c[i]);
+        j->h[i] = t;
     }
 }
 
@@ -121,7 +123,8 @@ static cz_status cpu_compute_h(cz_backend *be, cz_fr *h, cz_fr *a, cz_fr *b, cz_
         return st;
     cz_ntt_snarkjs_odd_points(d, a, ctx->pool);
     cz_ntt_snarkjs_odd_points(d, b, ctx->pool);
-    cz_ntt_snarkjs_odd_points(d, c, ctx->pool);
+    if (c)
+        cz_ntt_snarkjs_odd_points(d, c, ctx->pool);
     h_job j = {h, a, b, c};
     cz_parallel_for(ctx->pool, d->n, 8192, h_chunk, &j);
     return CZ_OK;

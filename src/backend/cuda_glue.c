@@ -213,8 +213,8 @@ cz_status cz_cuda_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n
     if (!ctx || !abc || !omega || !g || log_n > 28)
         return ctx ? fail(ctx, CZ_ERR_ARG, "H step: bad argument (log_n <= 28, omega and g required)")
                    : CZ_ERR_ARG;
-    for (int i = 0; i < 3; i++)
-        if (!abc[i].dev || abc[i].bytes < (sizeof(cz_fr) << log_n))
+    for (int i = 0; i < 3; i++) /* c may be absent (C folded into the key) */
+        if ((i < 2 || abc[i].dev) && (!abc[i].dev || abc[i].bytes < (sizeof(cz_fr) << log_n)))
             return fail(ctx, CZ_ERR_ARG, "H step: device buffer smaller than 2^log_n elements");
     cz_fr w_inv, n_inv, n_fr, g2;
     cz_fr_inv(&w_inv, omega);
@@ -645,8 +645,8 @@ cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], con
         return ctx ? fail(ctx, CZ_ERR_ARG, "compact a/b/c: bad argument") : CZ_ERR_ARG;
     if (ma->n_rows > rows || mb->n_rows > rows || n_coefs > 65536)
         return fail(ctx, CZ_ERR_ARG, "compact a/b/c: more matrix rows than rows, or more than 65,536 coefficients");
-    for (int i = 0; i < 3; i++)
-        if (!abc[i].dev || abc[i].bytes < rows * sizeof(cz_fr))
+    for (int i = 0; i < 3; i++) /* c may be absent (C folded into the key) */
+        if ((i < 2 || abc[i].dev) && (!abc[i].dev || abc[i].bytes < rows * sizeof(cz_fr)))
             return fail(ctx, CZ_ERR_ARG, "compact a/b/c: output buffer smaller than the rows");
     if (ma->row_ptr.bytes < ((size_t)ma->n_rows + 1) * 8 || mb->row_ptr.bytes < ((size_t)mb->n_rows + 1) * 8)
         return fail(ctx, CZ_ERR_ARG, "compact a/b/c: row pointer buffer too small");
@@ -924,7 +924,8 @@ static cz_status ensure_domain(gpu_be *g, unsigned log_n)
 }
 
 /* h = A(x_j) B(x_j) - C(x_j) on snarkjs's odd points, in place in abc[0],
-   from a, b, c already on the device (cz_cuda_ntt_h_dev). */
+   from a, b, c already on the device (cz_cuda_ntt_h_dev); abc[2] empty:
+   h = A(x_j) B(x_j) (C folded into the key). */
 static cz_status h_on_device(gpu_be *g, cz_cuda_buf abc[3], unsigned log_n)
 {
     cz_status st = ensure_domain(g, log_n);
@@ -940,17 +941,18 @@ static cz_status gpu_h_locked(gpu_be *g, cz_fr *h, cz_fr *a, cz_fr *b, cz_fr *c,
     if (st != CZ_OK)
         return st;
     size_t bytes = sizeof(cz_fr) << log_n, nb[3] = {bytes, bytes, bytes};
-    cz_cuda_buf buf[3];
-    if ((st = tmp_bufs(g->cu, buf, nb, 3)) != CZ_OK)
+    const int cnt = c ? 3 : 2; /* no c: C folded into the key */
+    cz_cuda_buf buf[3] = {{0}};
+    if ((st = tmp_bufs(g->cu, buf, nb, cnt)) != CZ_OK)
         return st;
     cz_fr *in[3] = {a, b, c};
-    for (int i = 0; i < 3 && st == CZ_OK; i++)
+    for (int i = 0; i < cnt && st == CZ_OK; i++)
         st = cz_cuda_upload(g->cu, &buf[i], 0, in[i], bytes);
     if (st == CZ_OK)
         st = h_on_device(g, buf, log_n);
     if (st == CZ_OK)
         st = cz_cuda_download(g->cu, h, &buf[0], 0, bytes);
-    tmp_free(g->cu, buf, 3);
+    tmp_free(g->cu, buf, cnt);
     return st;
 }
 
@@ -1560,8 +1562,9 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cons
        buffer once H is done with it (or a buffer of their own) */
     size_t nb = k->compact && k->bidx.dev ? k->n_b : nv;
     bool own = k->compact && k->bidx.dev && nb > n;
-    size_t bytes[5] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr),
-                       own ? nb * sizeof(cz_fr) : 0};
+    /* no c when C is folded into the key (its buffer stays empty) */
+    size_t bytes[5] = {nv * sizeof(cz_fr), n * sizeof(cz_fr), n * sizeof(cz_fr),
+                       key->cpub ? 0 : n * sizeof(cz_fr), own ? nb * sizeof(cz_fr) : 0};
     cz_cuda_buf buf[5]; /* w, a, b, c, B's scalars when they have their own */
     if ((st = bufs_alloc(g->cu, buf, bytes, 5)) != CZ_OK) /* none for B when it needs none */
         return st;
@@ -1570,6 +1573,8 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cons
     if (st == CZ_OK && k->compact) {
         cz_cuda_cmat ma = {k->ra, k->ca, k->va, k->a_rows}, mb = {k->rb, k->cb, k->vb, k->b_rows};
         st = cz_cuda_eval_abc_compact_dev(g->cu, &buf[1], &ma, &mb, &k->coefs, k->n_coefs, &buf[0], n);
+    } else if (st == CZ_OK && key->cpub) {
+        st = fail(g->cu, CZ_ERR_ARG, "a key with C folded has no compact matrices");
     } else if (st == CZ_OK) {
         st = pass(g->cu, czd_eval_abc(g->cu->d, buf[1].dev, buf[2].dev, buf[3].dev, k->ra.dev,
                                       k->ca.dev, k->va.dev, k->rb.dev, k->cb.dev, k->vb.dev,
@@ -1766,9 +1771,9 @@ static cz_status stream_h(gpu_be *g, const cz_zkey *key, const cz_fr *w, const c
     tm->eval_abc_ms = gpu_now_ms() - t;
     t = gpu_now_ms();
     cz_cuda_buf c = {0};
-    if (st == CZ_OK)
+    if (st == CZ_OK && !key->cpub) /* C folded into the key: no c */
         st = cz_cuda_buf_alloc(g->cu, &c, n * sizeof(cz_fr));
-    if (st == CZ_OK) /* c = a .* b, as the compact kernel forms it */
+    if (st == CZ_OK && !key->cpub) /* c = a .* b, as the compact kernel forms it */
         st = pass(g->cu, czd_field_op(g->cu->d, 0, 2, c.dev, d[0].dev, d[1].dev, n));
     if (st == CZ_OK) {
         cz_cuda_buf abc[3] = {d[0], d[1], c};

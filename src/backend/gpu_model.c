@@ -832,7 +832,7 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
         (void)g_half;                                                                          \
         void *v[3] = {dev_a, dev_b, dev_c};                                                    \
         cz_status st = CZ_OK;                                                                  \
-        for (int i = 0; i < 3 && st == CZ_OK; i++) {                                           \
+        for (int i = 0; i < (dev_c ? 3 : 2) && st == CZ_OK; i++) {                             \
             st = czd_ntt##SUFFIX(ctx, v[i], log_n, w_inv, NULL, 0, n_inv, g);                  \
             if (st == CZ_OK)                                                                   \
                 st = czd_ntt##SUFFIX(ctx, v[i], log_n, w, NULL, 0, NULL, NULL);                \
@@ -846,7 +846,8 @@ cz_status czd_gen_points(czd_ctx *ctx, int group, void *dev_out, size_t n, const
         const T *b = dev_b, *c = dev_c;                                                        \
         for (size_t j = 0; j < n; j++) {                                                       \
             cz_##F##_mul(&a[j], &a[j], &b[j]);                                                 \
-            cz_##F##_sub(&a[j], &a[j], &c[j]);                                                 \
+            if (c)                                                                             \
+                cz_##F##_sub(&a[j], &a[j], &c[j]);                                             \
         }                                                                                      \
         return CZ_OK;                                                                          \
     }
@@ -1033,7 +1034,8 @@ cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         return st;
     NEED(ctx, dev_a, rows * sizeof(cz_fr), "k_eval_abc_compact a");
     NEED(ctx, dev_b, rows * sizeof(cz_fr), "k_eval_abc_compact b");
-    NEED(ctx, dev_c, rows * sizeof(cz_fr), "k_eval_abc_compact c");
+    if (dev_c)
+        NEED(ctx, dev_c, rows * sizeof(cz_fr), "k_eval_abc_compact c");
     if (n_coefs)
         NEED(ctx, dev_coefs, n_coefs * sizeof(cz_fr), "k_eval_abc_compact coefficients");
     const char *w_end;
@@ -1075,7 +1077,7 @@ cz_status czd_eval_abc_compact(czd_ctx *ctx, void *dev_a, void *dev_b, void *dev
         }
     }
     cz_fr *c = dev_c;
-    for (size_t i = 0; i < rows; i++)
+    for (size_t i = 0; c && i < rows; i++)
         cz_fr_mul(&c[i], &out[0][i], &out[1][i]);
     return CZ_OK;
 }

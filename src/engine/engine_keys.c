@@ -760,7 +760,7 @@ static cz_status make_run(cz_engine *e, struct loading *me, char *err, size_t er
                id, ce_now_ms() - t0, (unsigned long long)((points + mats) >> 20));
         set_stage(e, me, "making");
         cz_setup_opts so = {.seeded = me->seeded != 0, .seed = me->seed,
-                            .threads = (unsigned)e->cfg.prove_threads};
+                            .threads = (unsigned)e->cfg.prove_threads, .fold_c = true};
         st = key_from_shape(e, &zk, shape, &so, err, err_len);
     }
     cz_shape_free(shape);

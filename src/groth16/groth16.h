@@ -57,10 +57,17 @@ typedef struct cz_zkey {
        b2 have n_vars points. */
     uint32_t *b_idx;
     uint32_t n_b;
+    /* C folded into the key (native keys made with cz_setup_opts.fold_c;
+       docs/GROTH16.md, "C through the key"): the private wires' C points
+       also carry -w_s(tau) Z(tau) / (Z(g) delta), so the prover takes h_j
+       = a(x_j) b(x_j) (4 NTTs instead of 6, no c vector), and these
+       n_public + 1 points carry the same term of the public wires: pi_c
+       gains sum_{s <= n_public} w_s cpub_s. NULL: an ordinary key. */
+    const cz_g1_affine *cpub;
     /* storage */
     uint64_t uid;            /* unique per loaded key (process-wide): device caches key on it */
     cz_blob blob;
-    void *copies[6];         /* aligned copies of unaligned sections */
+    void *copies[7];         /* aligned copies of unaligned sections; owned arrays */
     bool copy_all;           /* loading from caller bytes to copy: copy every section */
 } cz_zkey;
 
@@ -218,6 +225,8 @@ typedef struct {
     bool seeded;     /* true: toxic waste from `seed` (tests) */
     uint64_t seed;
     unsigned threads;
+    bool fold_c;     /* cz_zkey_from_shape: fold C into the key (cz_zkey.cpub); the
+                        .zkey writer ignores it (snarkjs's prover needs C's transforms) */
 } cz_setup_opts;
 
 /* Make a snarkjs-compatible proving key for `cs` and write it to path. */
@@ -227,7 +236,8 @@ cz_status cz_groth16_setup(const cz_r1cs *cs, const char *zkey_path, const cz_se
 /* A development key for a recorded circuit, made in memory in compact form
    (compact matrices, B density): the same toxic waste as cz_groth16_setup
    for the same opts, so a seeded key equals that setup's key of
-   cz_shape_to_r1cs(shape). The fixed-base products run on `be` when it has
+   cz_shape_to_r1cs(shape) (with fold_c, all but its C points, and cpub
+   besides). The fixed-base products run on `be` when it has
    them (a GPU), else on the CPU (be may be NULL). */
 cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setup_opts *opts,
                              cz_backend *be, char *err, size_t err_len);

@@ -16,7 +16,9 @@
  * gathered values (the smallest) last. For porep-32g: the scalars peak at
  * four arrays of ~4.3 GB (Lagrange basis, u, v, w), the whole at the end:
  * the points (~47.5 GB), the key's matrices (~5 GB) and B's values (~1 GB),
- * ~54 GB on top of the caller's shape (~7.4 GB). cz_zkey_compact turns a loaded key's CSR matrices into the same
+ * ~54 GB on top of the caller's shape (~7.4 GB). With opts->fold_c the C
+ * points carry C's share of H and cpub the public wires' share (groth16.h,
+ * cz_zkey.cpub), so its proofs skip c's two transforms. cz_zkey_compact turns a loaded key's CSR matrices into the same
  * form: coefficient values deduplicated through a small open-addressing
  * table (at most 65,536 of them), columns sorted within each row, B1 and
  * B2 gathered to the wires that occur in B.
@@ -244,6 +246,12 @@ cz_status cz_zkey_from_shape(cz_zkey **out, const cz_shape *shape, const cz_setu
         goto out;
     key->c = key->copies[CZ_ZKEY_SLOT_C] = p;
     cz_setup_scalars_drop(&sc.k, nvars, pool);
+    if (sc.cp) { /* C folded: the public wires' share */
+        if ((st = points_g1(&p, sc.cp, npub + 1, be, pool)))
+            goto out;
+        key->cpub = key->copies[CZ_ZKEY_SLOT_CPUB] = p;
+        cz_setup_scalars_drop(&sc.cp, npub + 1, pool);
+    }
     cz_log(CZ_LOG_INFO, "setup", "%s: IC and C points (%u) on %s: %.0f ms", name, nvars, where,
            now_ms() - t);
     t = now_ms();

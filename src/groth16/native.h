@@ -35,6 +35,9 @@ typedef struct {
     cz_fr *k;                   /* n_vars: s <= n_public: IC scalars beta u + alpha v + w;
                                    past it: C scalars, the same over delta */
     cz_fr *h;                   /* n: H scalars */
+    cz_fr *cp;                  /* fold_c: n_public + 1 scalars -w_s(tau) Z(tau) / (Z(g) delta)
+                                   (cz_zkey.cpub), and k's C scalars carry the same term;
+                                   NULL otherwise */
     uint8_t *in_b;              /* n_vars, when asked: 1 where the wire occurs in B */
     cz_threadpool *pool;        /* the pool they were made on (wipes) */
 } cz_setup_scalars;
@@ -58,6 +61,6 @@ uint64_t cz_zkey_new_uid(void);
 
 /* The key's owned point arrays live in copies[]: these slots. */
 enum { CZ_ZKEY_SLOT_IC = 0, CZ_ZKEY_SLOT_A, CZ_ZKEY_SLOT_B1, CZ_ZKEY_SLOT_B2, CZ_ZKEY_SLOT_C,
-       CZ_ZKEY_SLOT_H };
+       CZ_ZKEY_SLOT_H, CZ_ZKEY_SLOT_CPUB };
 
 #endif

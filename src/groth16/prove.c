@@ -25,6 +25,10 @@
  * parallel (coefficients 1 and -1 without a product), rows past a
  * matrix's n_rows being 0; with B density (b_idx) the B1 and B2 MSMs run
  * over the n_b gathered values w[b_idx[k]].
+ * A key with C folded (cpub set: native keys, cz_setup_opts.fold_c) has no
+ * c: h_j = a(x_j) b(x_j) (4 NTTs), its C points carry C's share of H, and
+ * pi_c gains sum_{s <= nPublic} w_s cpub_s (docs/GROTH16.md, "C through
+ * the key").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +37,7 @@
 
 #include "groth16/groth16.h"
 #include "io/binfile.h"
+#include "msm/msm.h"
 #include "util/mem.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
@@ -109,8 +114,9 @@ static void cabc_chunk(void *vctx, size_t begin, size_t end, int worker)
     cabc_job *j = vctx;
     cmat_rows(j->a, &j->key->ca, j->key->coefs, j->kind, j->w, begin, end);
     cmat_rows(j->b, &j->key->cb, j->key->coefs, j->kind, j->w, begin, end);
-    for (size_t r = begin; r < end; r++)
-        cz_fr_mul(&j->c[r], &j->a[r], &j->b[r]);
+    if (j->c) /* NULL: C folded into the key */
+        for (size_t r = begin; r < end; r++)
+            cz_fr_mul(&j->c[r], &j->a[r], &j->b[r]);
 }
 
 /* The shape of a compact matrix (its entries are the key maker's). */
@@ -136,6 +142,20 @@ static cz_status compact_abc(cz_fr *a, cz_fr *b, cz_fr *c, const cz_zkey *key, c
     cz_parallel_for(cz_threadpool_global(), key->domain_size, 4096, cabc_chunk, &j);
     free(kind);
     return CZ_OK;
+}
+
+/* C folded into the key: pi_c's share of the public wires, sum_{s <=
+   nPublic} w_s cpub_s, added to the C sum (public values: variable time) */
+static cz_status fold_publics(cz_g1_jac *pc, const cz_zkey *key, const cz_fr *w)
+{
+    if (!key->cpub)
+        return CZ_OK;
+    cz_g1_jac t;
+    cz_msm_opts o = {.form = CZ_MSM_SCALAR_MONT};
+    cz_status st = cz_g1_msm(&t, key->cpub, w, (size_t)key->n_public + 1, &o);
+    if (st == CZ_OK)
+        cz_g1_jac_add(pc, pc, &t);
+    return st;
 }
 
 cz_status cz_groth16_prove(cz_proof *out, const cz_zkey *key, const cz_fr *w,
@@ -192,8 +212,11 @@ cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr
             snprintf(tm->tier, sizeof tm->tier, "%s", ct.tier);
         st = CZ_OK; /* the key does not fit on the device: step by step */
     }
-    a = cz_alloc_big(n * sizeof *a), b = cz_alloc_big(n * sizeof *b), c = cz_alloc_big(n * sizeof *c);
-    if (!a || !b || !c) {
+    const bool want_c = !key->cpub; /* C folded: no c */
+    a = cz_alloc_big(n * sizeof *a), b = cz_alloc_big(n * sizeof *b);
+    if (want_c)
+        c = cz_alloc_big(n * sizeof *c);
+    if (!a || !b || (want_c && !c)) {
         st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, "prove", "out of memory for %zu-point vectors", n);
         goto out;
     }
@@ -205,10 +228,13 @@ cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr
                             "the key's compact matrices are not complete");
             goto out;
         }
-        if ((st = compact_abc(a, b, c, key, w))) {
+        if ((st = compact_abc(a, b, c, key, w))) { /* c NULL: C folded */
             cz_io_fail(st, err, err_len, "prove", "out of memory for a/b/c");
             goto out;
         }
+    } else if (!want_c) { /* folded C comes only with compact matrices */
+        st = cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "a key with C folded has no compact matrices");
+        goto out;
     } else if ((st = be->eval_abc(be, a, b, c, &key->qa, &key->qb, w, key->n_vars))) {
         cz_io_fail(st, err, err_len, "prove", "a/b/c evaluation failed on %s%s", be->name,
                    step_error(be));
@@ -270,6 +296,10 @@ cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr
 
 assemble:
     t = now_ms();
+    if ((st = fold_publics(&pc, key, w))) {
+        cz_io_fail(st, err, err_len, "prove", "out of memory for the public wires' C share");
+        goto out;
+    }
     if ((st = assemble_proof(out, key, &pa, &pb1, &pb2, &pc, &ph, rs, err, err_len)))
         goto out;
     tm->assemble_ms = now_ms() - t;

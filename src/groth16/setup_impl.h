@@ -23,6 +23,10 @@
  * Lagrange basis of the coset at tau over Z(x_j) = g^n - 1:
  *   H_j = (tau^n - g^n)(tau^n - 1) / (n g^n (g^n - 1)) x_j/(tau - x_j)/delta G1
  * (with g^n = -1: (tau^2n - 1)/(2n) x_j/(tau - x_j)/delta).
+ * With opts->fold_c (native keys from a shape only) the C scalars also
+ * carry m w_s, m = -Z(tau) / (Z(g) delta), and cp_s = m w_s for the
+ * public signals: C's share of H, so the prover needs no c
+ * (docs/GROTH16.md, "C through the key").
  * The scalars (scalars_make; setup.c exports it as cz_setup_scalars_make
  * for native.c, which reads a cz_shape instead of an .r1cs) are made in
  * parallel: the two bases by chunks with one batch inversion each, u/v/w
@@ -304,11 +308,13 @@ static void uvw_range(void *vctx, size_t begin, size_t end, int worker)
 }
 
 /* k_s = beta u_s + alpha v_s + w_s, over delta past the public signals;
-   in place of w. */
+   in place of w. With C folded (cp set, m = -Z(tau) / (Z(g) delta)): the
+   C scalars gain w_s m, and cp_s = w_s m for the public signals. */
 typedef struct {
     su_fr *k;
     const su_fr *u, *v;
-    su_fr alpha, beta, dinv;
+    su_fr alpha, beta, dinv, m;
+    su_fr *cp;
     uint32_t npub;
 } k_job;
 
@@ -317,13 +323,20 @@ static void k_range(void *vctx, size_t begin, size_t end, int worker)
     (void)worker;
     k_job *j = vctx;
     for (size_t s = begin; s < end; s++) {
-        su_fr a, t;
+        su_fr a, t, wm;
+        if (j->cp)
+            FR_(mul)(&wm, &j->k[s], &j->m);
         FR_(mul)(&a, &j->beta, &j->u[s]);
         FR_(mul)(&t, &j->alpha, &j->v[s]);
         FR_(add)(&a, &a, &t);
         FR_(add)(&a, &a, &j->k[s]);
-        if (s > j->npub)
+        if (s > j->npub) {
             FR_(mul)(&a, &a, &j->dinv);
+            if (j->cp)
+                FR_(add)(&a, &a, &wm);
+        } else if (j->cp) {
+            j->cp[s] = wm;
+        }
         j->k[s] = a;
     }
 }
@@ -351,6 +364,9 @@ void SU_FN_SCALARS_FREE(SU_SCALARS *s)
     SU_FN_SCALARS_DROP(&s->v, s->n_vars, s->pool);
     SU_FN_SCALARS_DROP(&s->k, s->n_vars, s->pool);
     SU_FN_SCALARS_DROP(&s->h, s->n, s->pool);
+#if SU_SHAPE
+    SU_FN_SCALARS_DROP(&s->cp, (size_t)s->n_public + 1, s->pool);
+#endif
     free(s->in_b);
     s->in_b = NULL;
     cz_wipe(&s->alpha, sizeof s->alpha);
@@ -477,9 +493,27 @@ static cz_status scalars_make(SU_SCALARS *out, const SU_R1CS *cs, const su_shape
     SU_FN_SCALARS_DROP(&lag, n, pool);
     cz_log(CZ_LOG_INFO, "setup", "%s: u, v, w of %u wires: %.0f ms", name, nvars, now_ms() - t);
 
-    /* IC and C scalars, in place of w */
+    /* IC and C scalars, in place of w; with C folded, m = -(tau^n - 1) /
+       ((g^n - 1) delta): the prover's sum h_j H_j over h_j = a_j b_j - c_j
+       on the coset is sum a_j b_j H_j - C(tau) Z(tau) / (Z(g) delta), and
+       C(tau) = sum_s w_s w_s(tau) (docs/GROTH16.md, "C through the key") */
     t = now_ms();
-    k_job kj = {w, out->u, out->v, out->alpha, out->beta, dinv, npub};
+    k_job kj = {w, out->u, out->v, out->alpha, out->beta, dinv, one, NULL, npub};
+#if SU_SHAPE
+    if (shape && opts && opts->fold_c) {
+        if (!(out->cp = calloc((size_t)npub + 1, sizeof *out->cp))) {
+            st = CZ_ERR_NOMEM;
+            goto out;
+        }
+        FR_(sub)(&c, &tn, &one); /* Z(tau) */
+        FR_(sub)(&kj.m, &gn, &one); /* Z(g) */
+        FR_(mul)(&kj.m, &kj.m, &out->delta);
+        FR_(inv)(&kj.m, &kj.m);
+        FR_(mul)(&kj.m, &kj.m, &c);
+        FR_(neg)(&kj.m, &kj.m);
+        kj.cp = out->cp;
+    }
+#endif
     cz_parallel_for(pool, nvars, 16384, k_range, &kj);
     cz_wipe(&kj, sizeof kj);
     out->k = w;

@@ -54,7 +54,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 
 #define HDR_FIXED 128u
 #define TABLE_ENTRY 32u
-#define HDR_BYTES (HDR_FIXED + TABLE_ENTRY * CZ_NKEY_SECTIONS + 8u) /* 616 */
+#define HDR_BYTES_FOR(nsec) (HDR_FIXED + TABLE_ENTRY * (nsec) + 8u)
+#define HDR_BYTES HDR_BYTES_FOR(CZ_NKEY_SECTIONS) /* 648; version 1: 616 */
+#define SECTIONS_V1 15u
 #define CURVE_BLS12_381 1u
 #define CHUNK ((size_t)96 << 20) /* a multiple of every item size (48, 96, 32, 4, 2) */
 #define VK_BYTES (3u * 96u + 3u * 192u)
@@ -63,7 +65,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 static const char *const sec_names[CZ_NKEY_SECTIONS + 1] = {
     "?", "vk", "IC", "A", "B index", "B1", "B2", "C", "H", "coefficients",
     "A rows", "A columns", "A coefficient indices", "B rows", "B columns",
-    "B coefficient indices",
+    "B coefficient indices", "C publics",
 };
 
 const char *cz_nkey_section_name(uint32_t id)
@@ -76,7 +78,8 @@ static size_t item_bytes(uint32_t id)
 {
     switch (id) {
     case CZ_NKEY_VK: return VK_BYTES;
-    case CZ_NKEY_IC: case CZ_NKEY_A: case CZ_NKEY_B1: case CZ_NKEY_C: case CZ_NKEY_H: return 48;
+    case CZ_NKEY_IC: case CZ_NKEY_A: case CZ_NKEY_B1: case CZ_NKEY_C: case CZ_NKEY_H:
+    case CZ_NKEY_CPUB: return 48;
     case CZ_NKEY_B2: return 96;
     case CZ_NKEY_COEFS: return 32;
     case CZ_NKEY_A_COEF: case CZ_NKEY_B_COEF: return 2;
@@ -98,6 +101,7 @@ static uint64_t item_count(const cz_nkey_info *h, uint32_t id)
     case CZ_NKEY_A_ROWS: return h->a_rows;
     case CZ_NKEY_A_COLS: case CZ_NKEY_A_COEF: return h->a_nnz;
     case CZ_NKEY_B_ROWS: return h->b_rows;
+    case CZ_NKEY_CPUB: return h->flags & CZ_NKEY_FLAG_FOLDED_C ? (uint64_t)h->n_public + 1 : 0;
     default: return h->b_nnz; /* B columns, B coefficient indices */
     }
 }
@@ -133,7 +137,8 @@ static cz_threadpool *pool_for(unsigned threads, cz_threadpool **own)
 static void mem_sizes(cz_nkey_info *h)
 {
     uint64_t g1 = (uint64_t)h->n_public + 1 + h->n_vars + h->n_b +
-                  ((uint64_t)h->n_vars - h->n_public - 1) + h->domain_size;
+                  ((uint64_t)h->n_vars - h->n_public - 1) + h->domain_size +
+                  item_count(h, CZ_NKEY_CPUB);
     h->point_bytes = g1 * sizeof(cz_g1_affine) + (uint64_t)h->n_b * sizeof(cz_g2_affine);
     h->matrix_bytes = ((uint64_t)h->a_rows + 1 + (uint64_t)h->b_rows + 1) * sizeof(uint64_t) +
                       (h->a_nnz + h->b_nnz) * (sizeof(uint32_t) + sizeof(uint16_t)) +
@@ -165,10 +170,11 @@ static cz_status parse_fixed(cz_nkey_info *h, const uint8_t *p, const char *name
     h->b_nnz = cz_le64(p + 64);
     memcpy(h->shape_digest, p + 72, 16);
     memcpy(h->circuit, p + 88, CZ_NKEY_NAME_MAX);
-    if (h->n_sections != CZ_NKEY_SECTIONS || hdr_bytes != HDR_BYTES)
+    uint32_t want = h->version == 1 ? SECTIONS_V1 : CZ_NKEY_SECTIONS;
+    if (h->n_sections != want || hdr_bytes != HDR_BYTES_FOR(want))
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "header: %u sections in %u bytes, version 1 has %u in %u", h->n_sections,
-                          hdr_bytes, CZ_NKEY_SECTIONS, HDR_BYTES);
+                          "header: %u sections in %u bytes, version %u has %u in %u", h->n_sections,
+                          hdr_bytes, h->version, want, HDR_BYTES_FOR(want));
     (void)curve;
     return CZ_OK;
 }
@@ -180,7 +186,8 @@ static cz_status check_fixed(const cz_nkey_info *h, uint32_t curve, const char *
     if (curve != CURVE_BLS12_381)
         return cz_io_fail(CZ_ERR_CURVE, err, err_len, name,
                           "header: curve %u is not BLS12-381 (1)", curve);
-    if (h->flags & ~CZ_NKEY_FLAG_DEVELOPMENT)
+    uint32_t known = CZ_NKEY_FLAG_DEVELOPMENT | (h->version >= 2 ? CZ_NKEY_FLAG_FOLDED_C : 0);
+    if (h->flags & ~known)
         BAD("unknown flags 0x%x", h->flags);
     if (h->n_vars < 1 || h->n_public > h->n_vars - 1)
         BAD("%u public inputs do not fit in %u variables", h->n_public, h->n_vars);
@@ -263,25 +270,25 @@ static cz_status peek_src(cz_nkey_info *h, const source *s, char *err, size_t er
     if (st)
         return st;
     uint32_t version = cz_le32(buf + 8);
-    if (version != CZ_NKEY_VERSION)
+    if (version != 1 && version != CZ_NKEY_VERSION)
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
-                          "header: version %u; this cuzk reads version %u", version,
+                          "header: version %u; this cuzk reads versions 1 and %u", version,
                           CZ_NKEY_VERSION);
     if ((st = parse_fixed(h, buf, name, err, err_len)))
         return st;
-    if (s->size < HDR_BYTES)
+    const uint32_t hb = HDR_BYTES_FOR(h->n_sections);
+    if (s->size < hb)
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
                           "header: truncated: the header and section table take %u bytes, the "
-                          "file has %llu", HDR_BYTES, (unsigned long long)s->size);
-    if ((st = src_read(s, buf + HDR_FIXED, HDR_BYTES - HDR_FIXED, HDR_FIXED, "header", err,
-                       err_len)))
+                          "file has %llu", hb, (unsigned long long)s->size);
+    if ((st = src_read(s, buf + HDR_FIXED, hb - HDR_FIXED, HDR_FIXED, "header", err, err_len)))
         return st;
-    if (XXH3_64bits(buf, HDR_BYTES - 8) != cz_le64(buf + HDR_BYTES - 8))
+    if (XXH3_64bits(buf, hb - 8) != cz_le64(buf + hb - 8))
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name, "header: checksum mismatch");
     if ((st = check_fixed(h, cz_le32(buf + 16), name, err, err_len)))
         return st;
-    uint64_t want_off = HDR_BYTES;
-    for (uint32_t i = 0; i < CZ_NKEY_SECTIONS; i++) {
+    uint64_t want_off = hb;
+    for (uint32_t i = 0; i < h->n_sections; i++) {
         const uint8_t *e = buf + HDR_FIXED + TABLE_ENTRY * i;
         cz_nkey_section_info *sec = &h->sections[i];
         sec->id = cz_le32(e);
@@ -309,7 +316,7 @@ static cz_status peek_src(cz_nkey_info *h, const source *s, char *err, size_t er
                               (unsigned long long)s->size);
         want_off = align8(sec->offset + sec->length);
     }
-    const cz_nkey_section_info *last = &h->sections[CZ_NKEY_SECTIONS - 1];
+    const cz_nkey_section_info *last = &h->sections[h->n_sections - 1];
     uint64_t end = last->offset + last->length;
     if (s->size != end)
         return cz_io_fail(CZ_ERR_FORMAT, err, err_len, name,
@@ -398,7 +405,7 @@ static cz_status read_section(load_ctx *L, uint32_t id, take_fn take, char *err,
         return cz_io_fail(bad, err, err_len, name, "section %s: %s", sec->name, msg);
     /* the padding to the next section is zero */
     uint64_t end = sec->offset + sec->length;
-    if (id < CZ_NKEY_SECTIONS && align8(end) > end) {
+    if (id < L->h->n_sections && align8(end) > end) {
         uint8_t pad[8] = {0};
         size_t np = (size_t)(align8(end) - end);
         cz_status st = src_read(L->src, pad, np, end, sec->name, err, err_len);
@@ -486,9 +493,9 @@ static cz_status cpu_decompress(cz_threadpool *pool, bool g2, void *out, const u
 static void *point_dst(cz_zkey *k, uint32_t id)
 {
     /* in the order of the CZ_ZKEY_SLOT_* slots */
-    static const uint32_t ids[6] = {CZ_NKEY_IC, CZ_NKEY_A, CZ_NKEY_B1, CZ_NKEY_B2, CZ_NKEY_C,
-                                    CZ_NKEY_H};
-    for (int i = 0; i < 6; i++)
+    static const uint32_t ids[7] = {CZ_NKEY_IC, CZ_NKEY_A, CZ_NKEY_B1, CZ_NKEY_B2, CZ_NKEY_C,
+                                    CZ_NKEY_H, CZ_NKEY_CPUB};
+    for (int i = 0; i < 7; i++)
         if (ids[i] == id)
             return k->copies[i];
     return NULL;
@@ -656,11 +663,12 @@ static cz_status alloc_key(cz_zkey **out, const cz_nkey_info *h, bool vk_only)
         *out = k;
         return CZ_OK;
     }
-    /* slots CZ_ZKEY_SLOT_IC .. CZ_ZKEY_SLOT_H */
-    uint64_t counts[6] = {(uint64_t)h->n_public + 1, h->n_vars, h->n_b, h->n_b,
-                          (uint64_t)h->n_vars - h->n_public - 1, h->domain_size};
+    /* slots CZ_ZKEY_SLOT_IC .. CZ_ZKEY_SLOT_CPUB */
+    uint64_t counts[7] = {(uint64_t)h->n_public + 1, h->n_vars, h->n_b, h->n_b,
+                          (uint64_t)h->n_vars - h->n_public - 1, h->domain_size,
+                          item_count(h, CZ_NKEY_CPUB)};
     bool ok = true;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         ok &= (k->copies[i] = alloc_bytes(counts[i] * (i == CZ_ZKEY_SLOT_B2 ? sizeof(cz_g2_affine)
                                                               : sizeof(cz_g1_affine)))) != NULL;
     ok &= (k->ca.row_ptr = alloc_bytes(((uint64_t)h->a_rows + 1) * sizeof(uint64_t))) != NULL;
@@ -705,7 +713,7 @@ static cz_status load_src(cz_zkey **out, const source *s, const cz_nkey_load_opt
     cz_threadpool *own;
     L.pool = pool_for(opts->threads, &own);
     uint64_t largest = 0;
-    uint32_t n_read = opts->vk_only ? CZ_NKEY_IC : CZ_NKEY_SECTIONS;
+    uint32_t n_read = opts->vk_only ? CZ_NKEY_IC : h.n_sections;
     for (uint32_t i = 0; i < n_read; i++)
         if (h.sections[i].length > largest)
             largest = h.sections[i].length;
@@ -719,7 +727,7 @@ static cz_status load_src(cz_zkey **out, const source *s, const cz_nkey_load_opt
     static const take_fn takes[CZ_NKEY_SECTIONS + 1] = {
         NULL, take_vk, take_points, take_points, take_b_idx, take_points, take_points,
         take_points, take_points, take_coefs, take_rows, take_idx, take_idx, take_rows,
-        take_idx, take_idx,
+        take_idx, take_idx, take_points,
     };
     for (uint32_t id = 1; id <= n_read && !st; id++) {
         if (id == CZ_NKEY_A_ROWS || id == CZ_NKEY_B_ROWS)
@@ -771,6 +779,7 @@ out:
     k->b2 = k->copies[CZ_ZKEY_SLOT_B2];
     k->c = h.n_vars - h.n_public - 1 ? k->copies[CZ_ZKEY_SLOT_C] : NULL;
     k->h = k->copies[CZ_ZKEY_SLOT_H];
+    k->cpub = h.flags & CZ_NKEY_FLAG_FOLDED_C ? k->copies[CZ_ZKEY_SLOT_CPUB] : NULL;
     k->compact = true;
     k->ca.n_rows = h.a_rows;
     k->ca.nnz = h.a_nnz;
@@ -828,7 +837,7 @@ cz_status cz_nkey_verify(cz_nkey_info *info, const char *path, char *err, size_t
     load_ctx L = {.src = &s, .h = info};
     if (!st) {
         uint64_t largest = 8;
-        for (uint32_t i = 0; i < CZ_NKEY_SECTIONS; i++)
+        for (uint32_t i = 0; i < info->n_sections; i++)
             if (info->sections[i].length > largest)
                 largest = info->sections[i].length;
         L.buf_len = largest < CHUNK ? (size_t)align8(largest) : CHUNK;
@@ -837,7 +846,7 @@ cz_status cz_nkey_verify(cz_nkey_info *info, const char *path, char *err, size_t
         if (!L.buf || !L.xx)
             st = cz_io_fail(CZ_ERR_NOMEM, err, err_len, path, "out of memory");
     }
-    for (uint32_t id = 1; id <= CZ_NKEY_SECTIONS && !st; id++)
+    for (uint32_t id = 1; !st && id <= info->n_sections; id++)
         st = read_section(&L, id, NULL, err, err_len);
     free(L.buf);
     XXH3_freeState(L.xx);
@@ -871,6 +880,7 @@ static void fill_range(void *vctx, size_t begin, size_t end, int worker)
         case CZ_NKEY_B2: cz_g2_to_compressed(o, &k->b2[i]); break;
         case CZ_NKEY_C: cz_g1_to_compressed(o, &k->c[i]); break;
         case CZ_NKEY_H: cz_g1_to_compressed(o, &k->h[i]); break;
+        case CZ_NKEY_CPUB: cz_g1_to_compressed(o, &k->cpub[i]); break;
         case CZ_NKEY_B_IDX: cz_put_le32(o, k->b_idx ? k->b_idx[i] : (uint32_t)i); break;
         case CZ_NKEY_COEFS: cz_fr_to_bytes_le(o, &k->coefs[i]); break;
         case CZ_NKEY_A_ROWS:
@@ -984,7 +994,7 @@ cz_status cz_nkey_write(const char *path, const cz_zkey *key, const cz_nkey_meta
     cz_put_le32(hdr + 8, CZ_NKEY_VERSION);
     cz_put_le32(hdr + 12, HDR_BYTES);
     cz_put_le32(hdr + 16, CURVE_BLS12_381);
-    cz_put_le32(hdr + 20, meta->flags);
+    cz_put_le32(hdr + 20, meta->flags | (key->cpub ? CZ_NKEY_FLAG_FOLDED_C : 0));
     cz_put_le32(hdr + 24, h.n_vars);
     cz_put_le32(hdr + 28, h.n_public);
     cz_put_le32(hdr + 32, h.domain_size);
@@ -1036,7 +1046,8 @@ cz_status cz_nkey_write(const char *path, const cz_zkey *key, const cz_nkey_meta
             size_t cnt = n - first < step ? (size_t)(n - first) : step;
             fill_ctx fc = {.key = key, .id = id, .out = buf, .first = first};
             bool points = id == CZ_NKEY_IC || id == CZ_NKEY_A || id == CZ_NKEY_B1 ||
-                          id == CZ_NKEY_B2 || id == CZ_NKEY_C || id == CZ_NKEY_H;
+                          id == CZ_NKEY_B2 || id == CZ_NKEY_C || id == CZ_NKEY_H ||
+                          id == CZ_NKEY_CPUB;
             cz_parallel_for(points ? pool : NULL, cnt, points ? 1024 : cnt, fill_range, &fc);
             XXH3_64bits_update(xx, buf, cnt * ib);
             st = pwrite_all(fd, buf, cnt * ib, off, tmp, err, err_len);

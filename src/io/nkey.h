@@ -4,7 +4,7 @@
  *
  * DESIGN. A key in compact form (cz_zkey with `compact` set: cz_cmat
  * matrices over one coefficient table, B density) is written as a fixed
- * header, a section table and fifteen sections, each 8-byte aligned and
+ * header, a section table and sixteen sections, each 8-byte aligned and
  * each with its own XXH3-64 checksum: the verification-key points
  * uncompressed, every other point compressed (48 B in G1, 96 B in G2, the
  * zcash/Filecoin encoding of curve.h), the matrices as uint32 row lengths,
@@ -32,19 +32,21 @@
 #include "groth16/groth16.h"
 
 #define CZ_NKEY_MAGIC "cuzknkey" /* 8 bytes, no terminator in the file */
-#define CZ_NKEY_VERSION 1u
-#define CZ_NKEY_SECTIONS 15u     /* sections of a version 1 file */
+#define CZ_NKEY_VERSION 2u       /* what the writer writes; the reader takes 1 and 2 */
+#define CZ_NKEY_SECTIONS 16u     /* sections of a version 2 file (version 1: 15, no C publics) */
 #define CZ_NKEY_NAME_MAX 40u     /* bytes of the circuit-name field (NUL padded) */
 
 /* Section ids (in file order). */
 enum {
     CZ_NKEY_VK = 1, CZ_NKEY_IC, CZ_NKEY_A, CZ_NKEY_B_IDX, CZ_NKEY_B1, CZ_NKEY_B2, CZ_NKEY_C,
     CZ_NKEY_H, CZ_NKEY_COEFS, CZ_NKEY_A_ROWS, CZ_NKEY_A_COLS, CZ_NKEY_A_COEF,
-    CZ_NKEY_B_ROWS, CZ_NKEY_B_COLS, CZ_NKEY_B_COEF
+    CZ_NKEY_B_ROWS, CZ_NKEY_B_COLS, CZ_NKEY_B_COEF, CZ_NKEY_CPUB
 };
 
 /* Header flags. */
 #define CZ_NKEY_FLAG_DEVELOPMENT 1u /* toxic waste known to one party (cuzk setup) */
+#define CZ_NKEY_FLAG_FOLDED_C 2u    /* C folded into the C points (cz_zkey.cpub; version 2):
+                                       the writer sets it from the key */
 
 /* What the writer records beside the key. */
 typedef struct {

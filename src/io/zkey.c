@@ -115,7 +115,7 @@ void cz_zkey_free(cz_zkey *key)
 {
     if (!key)
         return;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         free(key->copies[i]);
     cz_csr_free(&key->qa);
     cz_csr_free(&key->qb);
