@@ -452,20 +452,30 @@ static unsigned czd_log2_ceil(size_t x)
     return l;
 }
 
-/* The affine rounds' two passes under their knobs (msm_affine.cuh): the
-   forward pass's slots a step, CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's
-   default; G2 at most 2, its default); the backward pass's blocks a SM at
-   least, CUZK_MSM_AFF_BWD_MINB: 1, or 4 (BLS12-381's G1: 2^27 723.1
-   against 748.4 ms, 2^24 113.0 against 116.3; docs/PERF.md 2026-12-03
-   06:29) */
+/* The affine rounds' two passes under their knobs (msm_affine.cuh), for
+   rounds over n points: the forward pass's slots a step,
+   CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
+   default); the backward pass's blocks a SM at least,
+   CUZK_MSM_AFF_BWD_MINB: 1, or 4 (BLS12-381's G1: 2^27 723.1 against
+   748.4 ms, 2^24 113.0 against 116.3; docs/PERF.md 2026-12-03 06:29); the
+   slots a thread (one inversion's share), CUZK_MSM_AFF_PAIRS (1..1024):
+   G1 64, 128 from 2^26 points (BLS12-381: 2^27 692.6 ms with 128, 695.3
+   with 64, 705.7 with 32; 2^24 106.7 with 64, 107.5 with 128;
+   2026-12-03 14:00. BN254: 2^26 191.0 with 128, 191.9 with 64, 201.4
+   with 16; 2^25 102.3 / 102.6 / 107.3: 2026-12-03 16:37); G2
+   CZD_AFF_PAIRS (slower with 32 and more) */
 template <class F>
 struct czd_aff_kernels {
     void (*fwd)(czd_affine<F> *, F *, const uint32_t *, const czd_affine<F> *, const uint32_t *,
                 const unsigned long long *, size_t);
     void (*bwd)(czd_affine<F> *, const F *, const uint32_t *, const czd_affine<F> *,
                 const uint32_t *, const unsigned long long *, size_t);
-    czd_aff_kernels()
+    size_t pairs;
+    explicit czd_aff_kernels(size_t n)
     {
+        const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
+        const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
+        pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
         const int u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
         fwd = u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
         bwd = k_aff_bwd<F, 1>;
@@ -589,16 +599,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     unsigned aff_rounds = 0;
     int aff_mode = 0;
     size_t aff_per_win = 0;
-    const czd_aff_kernels<F> ak;
+    const czd_aff_kernels<F> ak(n);
     constexpr bool bls_g1 = F::DEG == 1 && sizeof(F) == 48;
-    /* G1 takes 64 slots a thread, 128 from 2^26 points (BLS12-381: 2^27
-       692.6 ms with 128, 695.3 with 64, 705.7 with 32; 2^24 106.7 with 64,
-       107.5 with 128; docs/PERF.md 2026-12-03 14:00. BN254: 2^26 191.0
-       with 128, 191.9 with 64, 201.4 with 16; 2^25 102.3 / 102.6 / 107.3:
-       2026-12-03 16:37); G2 CZD_AFF_PAIRS (slower with 32 and more) */
-    const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
-    const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
-    const size_t aff_pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
+    const size_t aff_pairs = ak.pairs;
     {
         const bool g2 = F::DEG == 2;
         /* G1 from 2^22 points, where the rounds were faster than the
@@ -908,9 +911,8 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
 {
     if (!czd_msm_knob("CUZK_MSM_ONES_AFFINE", F::DEG == 2) || *n <= stop || stop < 2)
         return CZ_OK;
-    const int kp_def = F::DEG == 1 ? 64 : CZD_AFF_PAIRS;
-    const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
-    const size_t pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
+    const czd_aff_kernels<F> ak(*n);
+    const size_t pairs = ak.pairs;
     const size_t n1 = (*n + 1) / 2, n2 = (n1 + 1) / 2;
     const size_t nt_max = (n1 + pairs - 1) / pairs;
     const size_t lev = czd_batch_inv_size(nt_max) + 1;
@@ -923,7 +925,6 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         sc.off = mark; /* k_ones_sum alone */
         return CZ_OK;
     }
-    const czd_aff_kernels<F> ak;
     const int rounds = czd_msm_knob("CUZK_MSM_ONES_ROUNDS", 3);
     for (int r = 0; r < rounds && *n > stop; r++) {
         const size_t m = (*n + 1) / 2;

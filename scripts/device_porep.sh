@@ -165,6 +165,9 @@ if has daemon16g; then
 fi
 stamp "device_porep done rc=$rc"
 # few files come back from a device call: the logs travel as one archive
-(cd "$OUT" && tar czf logs.tgz --exclude=porep.log --exclude=logs.tgz --exclude='*.svg' . &&
+# (the archive is written beside $OUT, not in it: tar refuses a folder
+# that changes while it reads it)
+(cd "$OUT" && tar czf "$OUT.logs.tgz" --exclude=porep.log --exclude='*.svg' . &&
+    mv "$OUT.logs.tgz" logs.tgz &&
     find . -maxdepth 1 -type f ! -name porep.log ! -name logs.tgz ! -name '*.svg' -delete)
 exit $rc

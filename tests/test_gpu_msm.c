@@ -561,6 +561,31 @@ static void knob(const char *name, const char *value)
         unsetenv(name);
 }
 
+/* Every knob a test here sets, as the test found it (the device script
+   sets some for a run): knobs_save before, knobs_restore after. */
+static const char *const g_knobs[] = {"CUZK_MSM_G2_AFFINE", "CUZK_MSM_G2_AFFINE_ROUNDS",
+                                      "CUZK_MSM_ONES_AFFINE", "CUZK_MSM_ONES_STOP",
+                                      "CUZK_MSM_ONES_ROUNDS"};
+#define N_KNOBS (sizeof g_knobs / sizeof *g_knobs)
+static char *g_knob_saved[N_KNOBS];
+
+static void knobs_save(void)
+{
+    for (size_t i = 0; i < N_KNOBS; i++) {
+        const char *v = getenv(g_knobs[i]);
+        g_knob_saved[i] = v ? strdup(v) : NULL;
+    }
+}
+
+static void knobs_restore(void)
+{
+    for (size_t i = 0; i < N_KNOBS; i++) {
+        knob(g_knobs[i], g_knob_saved[i]);
+        free(g_knob_saved[i]);
+        g_knob_saved[i] = NULL;
+    }
+}
+
 /* The 1s' sum through rounds of affine additions (msm.cu's
    czd_ones_rounds) down to CUZK_MSM_ONES_STOP points, CUZK_MSM_ONES_ROUNDS
    rounds at most: with 3 and 64 they run from 4 1s up, down to 2 or 3
@@ -569,10 +594,7 @@ static void knob(const char *name, const char *value)
    of round 0: P + (-P), P + P, infinity; then the same with them off. */
 static void test_bits_ones_rounds(void **state)
 {
-    const char *stop = getenv("CUZK_MSM_ONES_STOP"), *on = getenv("CUZK_MSM_ONES_AFFINE"),
-               *rounds = getenv("CUZK_MSM_ONES_ROUNDS");
-    char *stop0 = stop ? strdup(stop) : NULL, *on0 = on ? strdup(on) : NULL,
-         *rounds0 = rounds ? strdup(rounds) : NULL;
+    knobs_save();
     knob("CUZK_MSM_ONES_AFFINE", "1");
     knob("CUZK_MSM_ONES_STOP", "3");
     knob("CUZK_MSM_ONES_ROUNDS", "64");
@@ -602,31 +624,7 @@ static void test_bits_ones_rounds(void **state)
     test_bits_g2(state);
     knob("CUZK_MSM_ONES_AFFINE", "0");
     test_bits_g1_points(state);
-    knob("CUZK_MSM_ONES_STOP", stop0);
-    knob("CUZK_MSM_ONES_AFFINE", on0);
-    knob("CUZK_MSM_ONES_ROUNDS", rounds0);
-    free(stop0);
-    free(on0);
-    free(rounds0);
-}
-
-/* the knobs as the test found them (the device script sets them for a run) */
-static char *g_knob_mode, *g_knob_rounds;
-
-static void knobs_save(void)
-{
-    const char *m = getenv("CUZK_MSM_G2_AFFINE"), *r = getenv("CUZK_MSM_G2_AFFINE_ROUNDS");
-    g_knob_mode = m ? strdup(m) : NULL;
-    g_knob_rounds = r ? strdup(r) : NULL;
-}
-
-static void knobs_restore(void)
-{
-    knob("CUZK_MSM_G2_AFFINE", g_knob_mode);
-    knob("CUZK_MSM_G2_AFFINE_ROUNDS", g_knob_rounds);
-    free(g_knob_mode);
-    free(g_knob_rounds);
-    g_knob_mode = g_knob_rounds = NULL;
+    knobs_restore();
 }
 
 /* the CPU's sum of scalars s (plain integers with CZ_CUDA_MSM_PLAIN) */
