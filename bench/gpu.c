@@ -636,26 +636,21 @@ static void bench_h(cz_cuda_ctx *ctx, unsigned lo, unsigned hi, int reps, cz_rng
     cz_fr omega, omega_2n;
     for (unsigned lg = lo; lg <= hi; lg++) {
         bench_domain(&omega, &omega_2n, lg);
-        for (int r = -1; r < reps; r++) {
-            double s0 = now_ms();
-            cz_status st = g_bn ? cz_cuda_bn254_ntt_h_dev(ctx, abc, lg, (const cz_bn254_fr *)&omega,
-                                                          (const cz_bn254_fr *)&omega_2n)
-                                : cz_cuda_ntt_h_dev(ctx, abc, lg, &omega, &omega_2n);
-            CK(ctx, st, "h step");
-            if (r >= 0)
-                t[r] = now_ms() - s0;
+        for (int folded = 0; folded <= !g_bn; folded++) { /* BN254: with c only */
+            cz_cuda_buf v[3] = {abc[0], abc[1], abc[2]};
+            if (folded)
+                v[2] = (cz_cuda_buf){NULL, 0};
+            for (int r = -1; r < reps; r++) {
+                double s0 = now_ms();
+                cz_status st = g_bn ? cz_cuda_bn254_ntt_h_dev(ctx, v, lg, (const cz_bn254_fr *)&omega,
+                                                              (const cz_bn254_fr *)&omega_2n)
+                                    : cz_cuda_ntt_h_dev(ctx, v, lg, &omega, &omega_2n);
+                CK(ctx, st, "h step");
+                if (r >= 0)
+                    t[r] = now_ms() - s0;
+            }
+            report(g_bn ? "bn254_h_step" : folded ? "h_step_folded" : "h_step", lg, t, reps);
         }
-        report(g_bn ? "bn254_h_step" : "h_step", lg, t, reps);
-        if (g_bn)
-            continue;
-        cz_cuda_buf ab[3] = {abc[0], abc[1], {NULL, 0}};
-        for (int r = -1; r < reps; r++) {
-            double s0 = now_ms();
-            CK(ctx, cz_cuda_ntt_h_dev(ctx, ab, lg, &omega, &omega_2n), "h step (C folded)");
-            if (r >= 0)
-                t[r] = now_ms() - s0;
-        }
-        report("h_step_folded", lg, t, reps);
     }
     for (int i = 2; i >= 0; i--)
         CK(ctx, cz_cuda_buf_free(ctx, &abc[i]), "free");

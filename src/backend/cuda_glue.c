@@ -214,7 +214,7 @@ cz_status cz_cuda_ntt_h_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], unsigned log_n
         return ctx ? fail(ctx, CZ_ERR_ARG, "H step: bad argument (log_n <= 28, omega and g required)")
                    : CZ_ERR_ARG;
     for (int i = 0; i < 3; i++) /* c may be absent (C folded into the key) */
-        if ((i < 2 || abc[i].dev) && (!abc[i].dev || abc[i].bytes < (sizeof(cz_fr) << log_n)))
+        if (abc[i].dev ? abc[i].bytes < (sizeof(cz_fr) << log_n) : i < 2)
             return fail(ctx, CZ_ERR_ARG, "H step: device buffer smaller than 2^log_n elements");
     cz_fr w_inv, n_inv, n_fr, g2;
     cz_fr_inv(&w_inv, omega);
@@ -646,7 +646,7 @@ cz_status cz_cuda_eval_abc_compact_dev(cz_cuda_ctx *ctx, cz_cuda_buf abc[3], con
     if (ma->n_rows > rows || mb->n_rows > rows || n_coefs > 65536)
         return fail(ctx, CZ_ERR_ARG, "compact a/b/c: more matrix rows than rows, or more than 65,536 coefficients");
     for (int i = 0; i < 3; i++) /* c may be absent (C folded into the key) */
-        if ((i < 2 || abc[i].dev) && (!abc[i].dev || abc[i].bytes < rows * sizeof(cz_fr)))
+        if (abc[i].dev ? abc[i].bytes < rows * sizeof(cz_fr) : i < 2)
             return fail(ctx, CZ_ERR_ARG, "compact a/b/c: output buffer smaller than the rows");
     if (ma->row_ptr.bytes < ((size_t)ma->n_rows + 1) * 8 || mb->row_ptr.bytes < ((size_t)mb->n_rows + 1) * 8)
         return fail(ctx, CZ_ERR_ARG, "compact a/b/c: row pointer buffer too small");
@@ -1573,9 +1573,7 @@ static cz_status core_locked(gpu_be *g, const cz_zkey *key, const cz_fr *w, cons
     if (st == CZ_OK && k->compact) {
         cz_cuda_cmat ma = {k->ra, k->ca, k->va, k->a_rows}, mb = {k->rb, k->cb, k->vb, k->b_rows};
         st = cz_cuda_eval_abc_compact_dev(g->cu, &buf[1], &ma, &mb, &k->coefs, k->n_coefs, &buf[0], n);
-    } else if (st == CZ_OK && key->cpub) {
-        st = fail(g->cu, CZ_ERR_ARG, "a key with C folded has no compact matrices");
-    } else if (st == CZ_OK) {
+    } else if (st == CZ_OK) { /* (a key with C folded is compact: groth16/prove.c) */
         st = pass(g->cu, czd_eval_abc(g->cu->d, buf[1].dev, buf[2].dev, buf[3].dev, k->ra.dev,
                                       k->ca.dev, k->va.dev, k->rb.dev, k->cb.dev, k->vb.dev,
                                       buf[0].dev, k->rows));

@@ -175,6 +175,9 @@ cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr
     memset(tm, 0, sizeof *tm);
     if (!out || !key || !w || !be)
         return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "NULL argument");
+    if (key->cpub && !key->compact) /* folded C comes only with compact matrices */
+        return cz_io_fail(CZ_ERR_ARG, err, err_len, "prove",
+                          "a key with C folded has no compact matrices");
     const size_t n = key->domain_size;
     const size_t npub = key->n_public;
     double t0 = now_ms(), t;
@@ -232,9 +235,6 @@ cz_status cz_groth16_prove_packed(cz_proof *out, const cz_zkey *key, const cz_fr
             cz_io_fail(st, err, err_len, "prove", "out of memory for a/b/c");
             goto out;
         }
-    } else if (!want_c) { /* folded C comes only with compact matrices */
-        st = cz_io_fail(CZ_ERR_ARG, err, err_len, "prove", "a key with C folded has no compact matrices");
-        goto out;
     } else if ((st = be->eval_abc(be, a, b, c, &key->qa, &key->qb, w, key->n_vars))) {
         cz_io_fail(st, err, err_len, "prove", "a/b/c evaluation failed on %s%s", be->name,
                    step_error(be));

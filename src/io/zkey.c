@@ -115,7 +115,7 @@ void cz_zkey_free(cz_zkey *key)
 {
     if (!key)
         return;
-    for (int i = 0; i < 7; i++)
+    for (size_t i = 0; i < sizeof key->copies / sizeof *key->copies; i++)
         free(key->copies[i]);
     cz_csr_free(&key->qa);
     cz_csr_free(&key->qb);
