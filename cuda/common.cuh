@@ -49,7 +49,7 @@ void czd_ntt_cache_drop(czd_ctx *ctx);
    with the time of each named phase (phases of the same name are summed).
    Off, it records nothing. */
 struct czd_prof {
-    enum { MAXEV = 48 };
+    enum { MAXEV = 256 };
     czd_ctx *ctx;
     const char *what;
     cudaEvent_t ev[MAXEV];
