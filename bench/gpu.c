@@ -35,8 +35,7 @@
  * Groth16's H (a, b, c on the GPU to h on the GPU, cz_cuda_ntt_h_dev).
  * --wsweep LOG
  * (a comma-separated list) times the G1 (and G2, within --g2-max) MSM of 2^LOG points with window
- * widths 8..22 (12..22 above 2^20; --wsweep-c LO-HI sets them, up to 26
- * with wide windows, CUZK_MSM_WIDE=1).
+ * widths 8..22 (12..22 above 2^20; --wsweep-c LO-HI sets them).
  * --bits (G1, 2^LOG points each) and --bits-g2 (G2, N points) time the MSM
  * with PoRep-like scalars (1 % random, the rest 0 or 1 evenly, as
  * Filecoin's witnesses): "porep" rows take the automatic (bit-heavy) path,
@@ -873,9 +872,8 @@ int main(int argc, char **argv)
         else if (!strcmp(k, "--bits")) bits_logs |= log_set(v);
         else if (!strcmp(k, "--wsweep-c")) {
             if (sscanf(v, "%u-%u", &g_wsweep_lo, &g_wsweep_hi) != 2 || g_wsweep_lo < 4 ||
-                g_wsweep_hi > 26 || g_wsweep_lo > g_wsweep_hi) {
-                fprintf(stderr, "bench-gpu: --wsweep-c takes LO-HI, 4 <= LO <= HI <= 26 (the MSM's "
-                                "widths; above 22 with CUZK_MSM_WIDE=1)\n");
+                g_wsweep_hi > 22 || g_wsweep_lo > g_wsweep_hi) {
+                fprintf(stderr, "bench-gpu: --wsweep-c takes LO-HI, 4 <= LO <= HI <= 22 (the MSM's widths)\n");
                 return 2;
             }
         }

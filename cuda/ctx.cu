@@ -11,8 +11,8 @@
  * it is a thread and not an event on the stream; memory its owner pinned
  * goes straight.
  *
- * Point generation: base points B_j = k_j G by double-and-add (XYZZ) and a
- * Fermat inversion each (m of them, m <= 2^20), then P_i = B_{i mod m} +
+ * Point generation: base points B_j = k_j G by double-and-add (XYZZ) and an
+ * inversion each (m of them, m <= 2^20), then P_i = B_{i mod m} +
  * B_{(i/m) mod m} in affine coordinates with one inversion per 16 points
  * (Montgomery's trick): about 40 Fp products per point, so 2^26 points take
  * a fraction of a second where a CPU would take minutes.

@@ -311,30 +311,91 @@ struct czd_mont {
         }
         return r;
     }
-    /* a^(m-2) (Fermat inversion; 0 -> 0), variable time */
+    /* 1 / a (0 -> 0), variable time: the binary extended Euclid on the
+       integers, u = a's Montgomery form aR and v = m, with x1 u0 = u and
+       x2 u0 = v (mod m) kept from x1 = R^2, x2 = 0, so that when u reaches
+       1, x1 = R^2 / (aR) = a^-1 R, the Montgomery form of 1 / a. About
+       2 log2(m) halvings and log2(m) subtractions of N limbs: one thread
+       inverts in tens of microseconds, where a^(m - 2) by Fermat (a
+       dependent chain of ~570 products) took ~1.5 ms, and the MSM's
+       affine rounds wait for one inversion a round (msm_affine.cuh's
+       czd_batch_inv). */
     static __device__ __noinline__ czd_mont inv(const czd_mont &a)
     {
-        czd_mont r = one();
-        /* exponent m - 2: limbs of m with limb 0 minus 2 (no borrow: p0 >= 2
-           for Fp; for Fr p0 = 1 so borrow into limb 1) */
-        uint32_t e[N];
-        uint32_t br;
-        asm volatile("sub.cc.u32 %0, %1, 2;" : "=r"(e[0]) : "r"(P::p(0)));
-#pragma unroll
-        for (int i = 1; i < N; i++)
-            asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(e[i]) : "r"(P::p(i)));
-        asm volatile("subc.u32 %0, 0, 0;" : "=r"(br));
-        (void)br;
-        for (int i = N - 1; i >= 0; i--) {
-            for (int bit = 31; bit >= 0; bit--) {
-                r = sqr(r);
-                if ((e[i] >> bit) & 1)
-                    r = mul(r, a);
+        if (a.is_zero())
+            return zero();
+        czd_mont x1 = one(); /* R, doubled 32N times: R^2 mod m */
+        for (int k = 0; k < 32 * N; k++)
+            x1 = add(x1, x1);
+        czd_mont x2 = zero(), u = a, v;
+        for (int i = 0; i < N; i++)
+            v.v[i] = P::p(i);
+        while (!limbs_is_one(u) && !limbs_is_one(v)) {
+            while (!(u.v[0] & 1)) {
+                limbs_shr1(u, 0);
+                halve(x1);
+            }
+            while (!(v.v[0] & 1)) {
+                limbs_shr1(v, 0);
+                halve(x2);
+            }
+            if (limbs_geq(u, v)) {
+                limbs_sub(u, v);
+                x1 = sub(x1, x2);
+            } else {
+                limbs_sub(v, u);
+                x2 = sub(x2, x1);
             }
         }
-        return r;
+        return limbs_is_one(u) ? x1 : x2;
     }
 
+    /* plain N-limb integers, for inv */
+    static __device__ bool limbs_is_one(const czd_mont &x)
+    {
+        uint32_t d = x.v[0] ^ 1u;
+        for (int i = 1; i < N; i++)
+            d |= x.v[i];
+        return d == 0;
+    }
+    static __device__ bool limbs_geq(const czd_mont &x, const czd_mont &y)
+    {
+        for (int i = N - 1; i >= 0; i--)
+            if (x.v[i] != y.v[i])
+                return x.v[i] > y.v[i];
+        return true;
+    }
+    static __device__ void limbs_sub(czd_mont &x, const czd_mont &y) /* x -= y, x >= y */
+    {
+        uint64_t br = 0;
+        for (int i = 0; i < N; i++) {
+            uint64_t d = (uint64_t)x.v[i] - y.v[i] - br;
+            x.v[i] = (uint32_t)d;
+            br = d >> 63;
+        }
+    }
+    static __device__ void limbs_shr1(czd_mont &x, uint32_t top) /* top: the bit shifted in */
+    {
+        for (int i = 0; i < N - 1; i++)
+            x.v[i] = (x.v[i] >> 1) | (x.v[i + 1] << 31);
+        x.v[N - 1] = (x.v[N - 1] >> 1) | (top << 31);
+    }
+    /* x / 2 mod m (x < m): x or x + m, whichever is even, halved; x + m
+       < 2m fits N limbs plus the carry shifted back in */
+    static __device__ void halve(czd_mont &x)
+    {
+        if (!(x.v[0] & 1)) {
+            limbs_shr1(x, 0);
+            return;
+        }
+        uint64_t c = 0;
+        for (int i = 0; i < N; i++) {
+            c += (uint64_t)x.v[i] + P::p(i);
+            x.v[i] = (uint32_t)c;
+            c >>= 32;
+        }
+        limbs_shr1(x, (uint32_t)c);
+    }
     CZD_INLINE czd_mont operator+(const czd_mont &b) const { return add(*this, b); }
     CZD_INLINE czd_mont operator-(const czd_mont &b) const { return sub(*this, b); }
     CZD_INLINE czd_mont operator*(const czd_mont &b) const { return mul(*this, b); }

@@ -432,102 +432,6 @@ __global__ void k_sum_chunks(czd_xyzz<F> *out, const czd_xyzz<F> *in, unsigned n
     out[tid] = acc;
 }
 
-/* Wide windows (CUZK_MSM_WIDE=1). A window of c bits has nbw = 2^(c-1)
-   buckets; its sum is sum_j (j + 1) B_j. With j = h G + l (G = 2^wg,
-   H = nbw / G = 2^wh) that is sum_l (l + 1) X_l + G sum_h h Y_h, where
-   X_l = sum_h B_{hG+l} and Y_h = sum_l B_{hG+l}. The affine rounds run
-   until every bucket holds one point (log2 of the longest run), then
-   once more over the X's and Y's as runs (H and G points, an empty
-   bucket the point at infinity), and only those G + H sums a window
-   become XYZZ buckets, whose window sums k_window_level's levels make
-   (Y's doubled wg times). So a wider window costs its additions (n a
-   window, fewer windows) and 2 nbw more, but no nbw XYZZ buckets, and
-   no XYZZ segments. */
-#define CZD_WIDE_CMIN 8
-#define CZD_WIDE_CMAX 26
-
-/* *longest = the longest run of nb buckets (grid-stride, one atomic a
-   warp) */
-static __global__ void k_wide_longest(unsigned long long *longest, const uint32_t *bs,
-                                      const uint32_t *be, size_t nb)
-{
-    uint32_t m = 0;
-    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < nb;
-         k += (size_t)gridDim.x * blockDim.x) {
-        const uint32_t len = be[k] - bs[k];
-        m = len > m ? len : m;
-    }
-    m = __reduce_max_sync(0xffffffffu, m);
-    if ((threadIdx.x & 31) == 0 && m > 1)
-        atomicMax(longest, (unsigned long long)m);
-}
-
-/* the sums' 2 half entries: X's runs (H entries each) first, then Y's
-   (G each) from run nx; every entry the point inf until k_wide_scatter */
-static __global__ void k_wide_runs(uint32_t *keys, uint32_t *vals, uint32_t *bs, uint32_t *be,
-                                   size_t half, size_t nx, unsigned wg, unsigned wh, uint32_t inf)
-{
-    size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= 2 * half)
-        return;
-    size_t run, off;
-    unsigned len;
-    if (e < half) {
-        run = e >> wh;
-        off = e & ((1u << wh) - 1);
-        len = 1u << wh;
-    } else {
-        run = nx + ((e - half) >> wg);
-        off = (e - half) & ((1u << wg) - 1);
-        len = 1u << wg;
-    }
-    keys[e] = (uint32_t)run;
-    vals[e] = inf;
-    if (off == 0) {
-        bs[run] = (uint32_t)e;
-        be[run] = (uint32_t)(e + len);
-    }
-}
-
-/* slot i (bucket key k = w nbw + j, j = h G + l) into X_l's entry h and
-   Y_h's entry l */
-static __global__ void k_wide_scatter(uint32_t *vals, const uint32_t *keys, size_t ub,
-                                      uint32_t sentinel, size_t half, unsigned c, unsigned wg,
-                                      unsigned wh)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= ub)
-        return;
-    const uint32_t k = keys[i];
-    if (k == sentinel)
-        return;
-    const size_t w = k >> (c - 1);
-    const uint32_t j = k & ((1u << (c - 1)) - 1);
-    const uint32_t h = j >> wg, l = j & ((1u << wg) - 1);
-    vals[((((w << wg) + l) << wh)) + h] = (uint32_t)i;
-    vals[half + ((w << (c - 1)) | j)] = (uint32_t)i;
-}
-
-/* the one point of each X / Y run into its window's G + H buckets */
-template <class F>
-__global__ void k_wide_buckets(czd_xyzz<F> *out, const uint32_t *keys, const czd_affine<F> *pts,
-                               size_t ub, uint32_t sentinel, size_t nx, unsigned wg, unsigned wh)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= ub)
-        return;
-    const uint32_t run = keys[i];
-    if (run == sentinel)
-        return;
-    const size_t stride = ((size_t)1 << wg) + ((size_t)1 << wh);
-    size_t o;
-    if (run < nx)
-        o = (run >> wg) * stride + (run & ((1u << wg) - 1));
-    else
-        o = ((run - nx) >> wh) * stride + ((size_t)1 << wg) + ((run - nx) & ((1u << wh) - 1));
-    out[o] = czd_xyzz<F>::from_affine(pts[i]);
-}
-
 /* the bit-heavy path's kernels (they use czd_scalar_plain above) */
 #include "msm_bits.cuh"
 /* the rounds of batched affine additions before the XYZZ segments */
@@ -546,15 +450,6 @@ static unsigned czd_log2_ceil(size_t x)
     while (((size_t)1 << l) < x)
         l++;
     return l;
-}
-
-/* the parts k_window_level's levels leave for a sequence of L buckets */
-static unsigned czd_level_parts(unsigned L)
-{
-    unsigned p = 0;
-    for (; L > 0; L = (L + 3) / 4 - 1)
-        p += (L + 3) / 4;
-    return p;
 }
 
 /* The affine rounds' two passes under their knobs (msm_affine.cuh), for
@@ -604,9 +499,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                                const uint32_t *map, size_t n, unsigned c)
 {
     typedef czd_xyzz<F> X;
-    /* wide windows (above): CUZK_MSM_WIDE=1 where the window and the
-       count allow them, 2 always (an error where they do not: for tests) */
-    const int wide_knob = czd_msm_knob("CUZK_MSM_WIDE", 0);
     if (c == 0) {
         /* measured on the H200 (docs/PERF.md): with the accumulation's
            loop per run, c = 16 was fastest for G1 from 2^20 to 2^26 (a
@@ -638,20 +530,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             if (cb >= 2 && cb <= 22 && nbig * sizeof(X) * 2 < sc.left() / 8)
                 c = cb;
         }
-        /* wide windows (below): CUZK_MSM_C_WIDE, 24 from 2^26 points */
-        if (wide_knob && F::DEG == 1 && lg >= 24) {
-            const int cw = czd_msm_knob("CUZK_MSM_C_WIDE", lg >= 26 ? 24 : (int)lg - 3);
-            if (cw >= CZD_WIDE_CMIN && cw <= CZD_WIDE_CMAX)
-                c = (unsigned)cw;
-        }
     }
-    const bool wide = wide_knob && c >= CZD_WIDE_CMIN && c <= CZD_WIDE_CMAX &&
-                      n >= ((size_t)2 << (c - 1));
-    if (wide_knob == 2 && !wide)
-        return czd_fail(ctx, CZ_ERR_ARG,
-                        "MSM of %zu points: wide windows take %d..%d bits and 2^c points, not %u",
-                        n, CZD_WIDE_CMIN, CZD_WIDE_CMAX, c);
-    if (!wide && (c < 2 || c > 22))
+    if (c < 2 || c > 22)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", c);
     if ((uintptr_t)pts % 16)
         return czd_fail(ctx, CZ_ERR_ARG, "MSM points at %p: not 16-byte aligned", (const void *)pts);
@@ -659,12 +539,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     constexpr unsigned SB = C::SCALAR_BITS;
     const unsigned nwin = SB % c ? (SB + c - 1) / c : SB / c + 1;
     const unsigned nbw = 1u << (c - 1); /* buckets per window */
-    /* wide windows: bucket j = h G + l of a window (G = 2^wg, H = nbw / G)
-       goes into the column sum X_l and the row sum Y_h, and only those
-       (G + H a window) are kept as XYZZ buckets */
-    const unsigned wg = c / 2, wh = c - 1 - wg; /* log2 G, log2 H; wg >= wh */
-    const unsigned wG = 1u << wg, wH = 1u << wh;
-    const size_t nbuckets = (size_t)nwin * (wide ? wG + wH : nbw);
+    const size_t nbuckets = (size_t)nwin * nbw;
     const unsigned sms = (unsigned)ctx->prop.multiProcessorCount;
     /* segments for one wave of resident accumulation threads
        (CUZK_MSM_WAVES=2: two; one was 5-7 % faster from 2^20 to 2^24 on
@@ -688,13 +563,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        after the buckets (a forced c = 22 in an 8 GiB arena: segments);
        writing each level's S over its inputs would need no buffers */
     const unsigned M = nbw < 4 ? nbw : 4;
-    /* wide windows: the levels over the G X's, then over Y_1 .. Y_{H-1} */
-    const unsigned P0 = ((wide ? wG : nbw) + 3) / 4;
-    const unsigned Plev =
-        wide ? czd_level_parts(wG) + czd_level_parts(wH - 1) : czd_level_parts(nbw);
+    const unsigned P0 = (nbw + 3) / 4;
+    unsigned Plev = 0;
+    for (unsigned L = nbw; L > 0; L = (L + 3) / 4 - 1)
+        Plev += (L + 3) / 4;
     const size_t lev_bytes = ((size_t)nwin * (Plev + 2 * (size_t)P0) + 64) * sizeof(X);
     const int by_levels =
-        wide || czd_msm_knob("CUZK_MSM_REDUCE", c >= 18 && lev_bytes <= sc.left() / 4) != 0;
+        czd_msm_knob("CUZK_MSM_REDUCE", c >= 18 && lev_bytes <= sc.left() / 4) != 0;
     const unsigned P = by_levels ? Plev : nbw / M;
     CZD_TAKE(ctx, sc, X, red0, (size_t)nwin * P);
     CZD_TAKE(ctx, sc, X, red1, (size_t)nwin * ((P + 7) / 8));
@@ -739,8 +614,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 23 : 22);
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
                                 g2 || n >= g1_from ? 1 : 0);
-        if (wide)
-            aff_mode = 2; /* wide windows are made of rounds */
         /* 4 rounds; 5 for BLS12-381's G1 from 2^26 points (2^27 688.8
            against 693.0 ms, 2^26 355.2 / 356.3; but 2^22 36.8 / 35.6,
            2^24 108.1 / 107.0; BN254 no faster with 5: 2026-12-03 16:37) */
@@ -749,8 +622,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
             aff_rounds = r > 16 ? 16 : (unsigned)r;
-        if (wide)
-            aff_rounds = 1; /* as many as the longest run needs (the batch loop) */
         const size_t u1 = (n + nbw + 1) / 2 + 1, u2 = (u1 + nbw + 1) / 2 + 1;
         aff_per_win = (u1 + u2) * (sizeof(czd_affine<F>) + 4) + u1 * 8 + (size_t)nbw * 20 +
                       (u1 / aff_pairs + 2) * 3 * sizeof(F) + 4096;
@@ -781,16 +652,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        points: 16 windows of which 15 fit CUB's limit, the 16th alone on
        2,253 threads of 59,578 additions each, about 0.45 s by the rate of
        a lone warp; docs/PERF.md); 8 + 8 instead */
-    /* wide windows: a narrow top window (SB - (nwin - 1) c bits, plus the
-       carry) has few buckets and long runs, so more rounds than the
-       others: it runs alone, after them, so that theirs stop earlier */
-    const unsigned nmain =
-        wide && nwin > 1 && SB - (nwin - 1) * c + 4 <= c && czd_msm_knob("CUZK_MSM_WIDE_TOP", 1)
-            ? nwin - 1
-            : nwin;
-    if (wc > nmain)
-        wc = nmain;
-    wc = (nmain + (nmain + wc - 1) / wc - 1) / ((nmain + wc - 1) / wc);
+    wc = (nwin + (nwin + wc - 1) / wc - 1) / ((nwin + wc - 1) / wc);
     size_t cap = (size_t)wc * n;
     CZD_TAKE(ctx, sc, uint32_t, keys0, cap);
     CZD_TAKE(ctx, sc, uint32_t, keys1, cap);
@@ -838,9 +700,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                                                        (uint32_t *)nullptr, (int)nbb_cap,
                                                        ctx->stream));
             const size_t lev = czd_batch_inv_size(aff_threads) + 1;
-            /* one more point: wide windows' infinity after the last slot */
-            aff_p[0] = sc.take<czd_affine<F>>(ub1 + 1);
-            aff_p[1] = sc.take<czd_affine<F>>(ub2 + 1);
+            aff_p[0] = sc.take<czd_affine<F>>(ub1);
+            aff_p[1] = sc.take<czd_affine<F>>(ub2);
             aff_k[0] = sc.take<uint32_t>(ub1);
             aff_k[1] = sc.take<uint32_t>(ub2);
             aff_iota = sc.take<uint32_t>(ub1);
@@ -850,7 +711,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             aff_ns[1] = sc.take<uint32_t>(nbb_cap);
             aff_ne[1] = sc.take<uint32_t>(nbb_cap);
             aff_cnt = sc.take<uint32_t>(nbb_cap);
-            aff_count = sc.take<unsigned long long>(3); /* 2: the longest run */
+            aff_count = sc.take<unsigned long long>(2);
             aff_tot = sc.take<F>(aff_threads);
             aff_lev = sc.take<F>(lev);
             aff_pre = sc.take<F>(aff_threads + lev);
@@ -872,8 +733,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         }
     }
 
-    for (unsigned w0 = 0, wcb = 0; w0 < nwin; w0 += wcb) {
-        wcb = w0 >= nmain ? nwin - w0 : nmain - w0 < wc ? nmain - w0 : wc;
+    for (unsigned w0 = 0; w0 < nwin; w0 += wc) {
+        unsigned wcb = nwin - w0 < wc ? nwin - w0 : wc;
         size_t total = (size_t)wcb * n;
         uint32_t sentinel = (uint32_t)wcb << (c - 1);
         unsigned end_bit = czd_log2_ceil((size_t)sentinel + 1);
@@ -899,108 +760,46 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         const czd_affine<F> *rp = pts;
         const uint32_t *rk = sk, *rv = sv, *rs = bstart, *re = bend;
         size_t ub = total, bseg = seg;
-        unsigned last_par = 0; /* the buffer of the last round (aff_p[last_par]) */
-        /* nr rounds over the runs [rs[k], re[k]) of nb buckets (keys rk up
-           to ub, then the sentinel sent), the first reading the points rp
-           through rv when thru (else rp in place); round r writes
-           aff_p[(r + par) % 2]; stop4: only while more than 4 points a
-           bucket are left */
-        auto rounds = [&](unsigned nr, unsigned par, bool thru, size_t nb, uint32_t sent,
-                          bool stop4) -> cz_status {
-            /* profile phases: the main rounds' kernels, or the wide sums' */
-            static const char *const pm[4] = {"aff_keys", "aff_fwd", "aff_inv", "aff_bwd"};
-            static const char *const px[4] = {"xy_keys", "xy_fwd", "xy_inv", "xy_bwd"};
-            const char *const *pn = stop4 || (thru && rp == pts) ? pm : px;
-            for (unsigned r = 0; r < nr && (!stop4 || ub > 4 * nb); r++) {
-                const int o = (int)((r + par) & 1);
-                k_aff_counts<<<czd_blocks(nb, 256), 256, 0, ctx->stream>>>(aff_cnt, rs, re, nb);
+        {
+            unsigned r = 0;
+            for (; r < aff_rounds && ub > 4 * nbb; r++) {
+                const int o = r & 1;
+                k_aff_counts<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_cnt, rs, re, nbb);
                 CZD_LAUNCHED(ctx, "k_aff_counts");
                 size_t sb = aff_scan_bytes;
                 CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(aff_scan_tmp, sb, aff_cnt, aff_ns[o],
-                                                           (int)nb, ctx->stream));
-                k_aff_ends<<<czd_blocks(nb, 256), 256, 0, ctx->stream>>>(aff_ne[o], aff_count + o,
-                                                                         aff_ns[o], aff_cnt, nb);
+                                                           (int)nbb, ctx->stream));
+                k_aff_ends<<<czd_blocks(nbb, 256), 256, 0, ctx->stream>>>(aff_ne[o], aff_count + o,
+                                                                          aff_ns[o], aff_cnt, nbb);
                 CZD_LAUNCHED(ctx, "k_aff_ends");
-                const size_t ub_next = (ub + nb + 1) / 2; /* >= the count, < ub */
-                if (ub_next > (o ? ub2 : ub1))
-                    return czd_fail(ctx, CZ_ERR_ARG,
-                                    "MSM of %zu points: %zu slots of a round exceed the %zu "
-                                    "of its buffer",
-                                    n, ub_next, o ? ub2 : ub1);
+                const size_t ub_next = (ub + nbb + 1) / 2; /* >= the count, < ub */
                 k_aff_keys<<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(
-                    aff_k[o], aff_src, rk, rs, re, aff_ns[o], aff_count + o, ub, ub_next, sent);
+                    aff_k[o], aff_src, rk, rs, re, aff_ns[o], aff_count + o, ub, ub_next,
+                    sentinel);
                 CZD_LAUNCHED(ctx, "k_aff_keys");
-                prof.mark(pn[0]);
+                prof.mark("aff_keys"); /* the round's layout */
                 const size_t nt = (ub_next + aff_pairs - 1) / aff_pairs;
-                const uint32_t *v0 = r == 0 && thru ? rv : nullptr;
+                const uint32_t *v0 = rp == pts ? rv : nullptr;
                 ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
                                                                       v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
-                prof.mark(pn[1]);
+                prof.mark("aff_fwd");
                 cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
                 if (bst != CZ_OK)
                     return bst;
-                prof.mark(pn[2]);
+                prof.mark("aff_inv");
                 ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
                     aff_p[o], aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
-                prof.mark(pn[3]);
+                prof.mark("aff_bwd");
                 rp = aff_p[o];
                 rk = aff_k[o];
                 rv = aff_iota;
                 rs = aff_ns[o];
                 re = aff_ne[o];
                 ub = ub_next;
-                last_par = (unsigned)o;
             }
-            return CZ_OK;
-        };
-        if (wide) {
-            /* rounds until every bucket holds one point (at least one
-               round, so that they lie in an array of the rounds) */
-            CZD_TRY(ctx, cudaMemsetAsync(aff_count + 2, 0, sizeof *aff_count, ctx->stream));
-            k_wide_longest<<<sms * 4, 256, 0, ctx->stream>>>(aff_count + 2, bstart, bend, nbb);
-            CZD_LAUNCHED(ctx, "k_wide_longest");
-            unsigned long long longest = 0;
-            CZD_TRY(ctx, cudaMemcpyAsync(&longest, aff_count + 2, sizeof longest,
-                                         cudaMemcpyDeviceToHost, ctx->stream));
-            CZD_TRY(ctx, cudaStreamSynchronize(ctx->stream));
-            unsigned nr = czd_log2_ceil((size_t)longest);
-            cz_status st = rounds(nr ? nr : 1, 0, true, nbb, sentinel, false);
-            if (st != CZ_OK)
-                return st;
-            /* the sums' entries: X_l's H (entry (w G + l) H + h), then
-               Y_h's G (entry wcb nbw + (w H + h) G + l), each a run; an
-               empty bucket is the infinity put after the last slot */
-            const size_t half = (size_t)wcb * nbw, nx = (size_t)wcb * wG;
-            const size_t nbxy = nx + (size_t)wcb * wH;
-            CZD_TRY(ctx, cudaMemsetAsync((void *)(rp + ub), 0, sizeof *rp, ctx->stream));
-            k_wide_runs<<<czd_blocks(2 * half, 256), 256, 0, ctx->stream>>>(
-                keys0, vals0, bstart, bend, half, nx, wg, wh, (uint32_t)ub);
-            CZD_LAUNCHED(ctx, "k_wide_runs");
-            k_wide_scatter<<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(vals0, rk, ub, sentinel,
-                                                                          half, c, wg, wh);
-            CZD_LAUNCHED(ctx, "k_wide_scatter");
-            prof.mark("xy_scatter");
-            rk = keys0;
-            rv = vals0;
-            rs = bstart;
-            re = bend;
-            ub = 2 * half;
-            st = rounds(wg > wh ? wg : wh, last_par + 1, true, nbxy, (uint32_t)nbxy, false);
-            if (st != CZ_OK)
-                return st;
-            k_wide_buckets<F><<<czd_blocks(ub, 256), 256, 0, ctx->stream>>>(
-                buckets + (size_t)w0 * (wG + wH), rk, rp, ub, (uint32_t)nbxy, nx, wg, wh);
-            CZD_LAUNCHED(ctx, "k_wide_buckets");
-            prof.mark("xy_buckets");
-            continue;
-        }
-        {
-            cz_status st = rounds(aff_rounds, 0, true, nbb, sentinel, true);
-            if (st != CZ_OK)
-                return st;
-            if (rp != pts) {
+            if (r) {
                 /* segments for one wave over what is left, as many as
                    the partial buffers hold */
                 bseg = (ub + seg_target - 1) / seg_target;
@@ -1008,7 +807,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                     bseg = 32;
                 if ((ub + bseg - 1) / bseg > nseg_max)
                     bseg = (ub + nseg_max - 1) / nseg_max;
-                prof.mark("affine");
             }
         }
         size_t nseg = (ub + bseg - 1) / bseg;
@@ -1032,32 +830,24 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         prof.mark("fixup");
     }
     if (by_levels) {
-        /* the levels over L buckets per window from y (window stride ys),
-           every part doubled dbl0 times, from part off0 of a window */
-        auto levels = [&](const X *y, size_t ys, unsigned L, unsigned dbl, size_t off) -> cz_status {
-            X *sb = lev0, *sb2 = lev1;
-            while (L > 0) {
-                unsigned Pl = (L + 3) / 4;
-                k_window_level<F><<<czd_blocks((size_t)nwin * Pl, 64), 64, 0, ctx->stream>>>(
-                    red0 + off, P, sb, y, ys, L, Pl, nwin, dbl);
-                CZD_LAUNCHED(ctx, "k_window_level");
-                y = sb + 1; /* the next level: S_1 .. S_{Pl-1} */
-                ys = Pl;
-                L = Pl - 1;
-                off += Pl;
-                dbl += 2;
-                X *t = sb;
-                sb = sb2;
-                sb2 = t;
-            }
-            return CZ_OK;
-        };
-        /* wide: sum_j (j + 1) B_j = sum_l (l + 1) X_l + G sum_{h >= 1} h Y_h */
-        cz_status st = wide ? levels(buckets, wG + wH, wG, 0, 0) : levels(buckets, nbw, nbw, 0, 0);
-        if (st == CZ_OK && wide)
-            st = levels(buckets + wG + 1, wG + wH, wH - 1, wg, czd_level_parts(wG));
-        if (st != CZ_OK)
-            return st;
+        const X *y = buckets;
+        size_t ys = nbw, off = 0;
+        X *sb = lev0, *sb2 = lev1;
+        unsigned dbl = 0;
+        for (unsigned L = nbw; L > 0;) {
+            unsigned Pl = (L + 3) / 4;
+            k_window_level<F><<<czd_blocks((size_t)nwin * Pl, 64), 64, 0, ctx->stream>>>(
+                red0 + off, P, sb, y, ys, L, Pl, nwin, dbl);
+            CZD_LAUNCHED(ctx, "k_window_level");
+            y = sb + 1; /* the next level: S_1 .. S_{Pl-1} */
+            ys = Pl;
+            L = Pl - 1;
+            off += Pl;
+            dbl += 2;
+            X *t = sb;
+            sb = sb2;
+            sb2 = t;
+        }
     } else {
         k_bucket_segments<F><<<czd_blocks((size_t)nwin * P, 64), 64, 0, ctx->stream>>>(
             red0, buckets, nwin, nbw, M);
@@ -1275,8 +1065,8 @@ static cz_status czd_msm_impl(czd_ctx *ctx, void *parts, unsigned *nwin_out, uns
         return CZ_OK;
     if (n >= ((size_t)1 << 31))
         return czd_fail(ctx, CZ_ERR_ARG, "MSM of %zu points: at most 2^31 - 1", n);
-    if (c != 0 && (c < 2 || c > CZD_WIDE_CMAX))
-        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..%d", c, CZD_WIDE_CMAX);
+    if (c != 0 && (c < 2 || c > 22))
+        return czd_fail(ctx, CZ_ERR_ARG, "MSM window of %u bits not in 2..22", c);
     if ((flags & CZD_MSM_GENERAL) && (flags & CZD_MSM_BITS))
         return czd_fail(ctx, CZ_ERR_ARG, "MSM: both the general and the bit path forced");
     const int plain = (flags & CZD_MSM_PLAIN) != 0;

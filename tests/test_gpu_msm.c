@@ -22,9 +22,7 @@
  * scalars, mostly empty windows, plain scalars >= r, one point everywhere,
  * the bit path's others, and small arenas (the rounds in window batches;
  * where their buffers do not fit, the XYZZ segments alone, or out of
- * memory when forced). Wide windows (CUZK_MSM_WIDE) at every width a
- * size takes, with the same edge cases. Those need a GPU: the model has
- * no rounds.
+ * memory when forced). Those need a GPU: the model has no rounds.
  * Skips (exit 77) without a CUDA build or device.
  */
 #include "test_util.h"
@@ -230,8 +228,13 @@ static void test_g1_windows(void **state)
 }
 
 /* a small arena: the windows run in several batches */
-static void g1_batched_check(void)
+static void test_g1_batched(void **state)
 {
+    (void)state;
+    if (!cz_test_full()) {
+        printf("# 2^20 in a small arena left out of a quick run\n");
+        return;
+    }
     cz_rng rng;
     cz_test_rng(&rng);
     size_t n = (size_t)1 << 20;
@@ -260,19 +263,14 @@ static void g1_batched_check(void)
     free(d), free(s), free(p);
 }
 
-static void test_g1_batched(void **state)
+/* 2^22 points of known discrete log */
+static void test_g1_large(void **state)
 {
     (void)state;
     if (!cz_test_full()) {
-        printf("# 2^20 in a small arena left out of a quick run\n");
+        printf("# 2^22 left out of a quick run\n");
         return;
     }
-    g1_batched_check();
-}
-
-/* 2^22 points of known discrete log */
-static void g1_large_check(void)
-{
     cz_rng rng;
     cz_test_rng(&rng);
     size_t n = (size_t)1 << 22;
@@ -293,16 +291,6 @@ static void g1_large_check(void)
     cz_g1_jac_mul(&want, &g, &e);
     assert_true(cz_g1_jac_eq(&got, &want));
     free(d), free(s), free(p);
-}
-
-static void test_g1_large(void **state)
-{
-    (void)state;
-    if (!cz_test_full()) {
-        printf("# 2^22 left out of a quick run\n");
-        return;
-    }
-    g1_large_check();
 }
 
 static void test_g2_sizes(void **state)
@@ -577,7 +565,7 @@ static void knob(const char *name, const char *value)
    sets some for a run): knobs_save before, knobs_restore after. */
 static const char *const g_knobs[] = {"CUZK_MSM_G2_AFFINE", "CUZK_MSM_G2_AFFINE_ROUNDS",
                                       "CUZK_MSM_ONES_AFFINE", "CUZK_MSM_ONES_STOP",
-                                      "CUZK_MSM_ONES_ROUNDS", "CUZK_MSM_WIDE"};
+                                      "CUZK_MSM_ONES_ROUNDS"};
 #define N_KNOBS (sizeof g_knobs / sizeof *g_knobs)
 static char *g_knob_saved[N_KNOBS];
 
@@ -925,147 +913,6 @@ static void test_g2_affine_arena(void **state)
     knobs_restore();
 }
 
-/* ---- wide windows (msm.cu: CUZK_MSM_WIDE) ---- */
-
-/* G1 against the CPU for windows lo..hi (device scalars), points with
-   infinity, a repeated point and a point beside its negation */
-static void g1_wide_case(size_t n, int kind, unsigned lo, unsigned hi, cz_rng *rng)
-{
-    cz_g1_affine *p = g1_points(n, NULL, rng);
-    cz_fr *s = malloc(n * sizeof *s);
-    fill_scalars(s, n, kind, rng);
-    cz_g1_affine_infinity(&p[1]);
-    p[3] = p[2];
-    cz_g1_affine_neg(&p[5], &p[4]);
-    p[n - 1] = p[0];
-    cz_g1_jac want, got;
-    cz_msm_opts o = {.pool = cz_threadpool_global()};
-    assert_int_equal(cz_g1_msm(&want, p, s, n, &o), CZ_OK);
-    cz_cuda_buf pb, sb;
-    check(cz_cuda_buf_alloc(g_ctx, &pb, n * sizeof *p));
-    check(cz_cuda_buf_alloc(g_ctx, &sb, n * sizeof *s));
-    check(cz_cuda_upload(g_ctx, &pb, 0, p, n * sizeof *p));
-    check(cz_cuda_upload(g_ctx, &sb, 0, s, n * sizeof *s));
-    for (unsigned c = lo; c <= hi; c++) {
-        check(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, CZ_CUDA_MSM_GENERAL, c));
-        if (!cz_g1_jac_eq(&got, &want))
-            fail_msg("G1 MSM n=%zu kind=%d with %u-bit wide windows differs from the CPU", n,
-                     kind, c);
-    }
-    check(cz_cuda_buf_free(g_ctx, &sb));
-    check(cz_cuda_buf_free(g_ctx, &pb));
-    free(p);
-    free(s);
-}
-
-/* Wide windows forced (CUZK_MSM_WIDE=2) at every width a size takes:
-   random scalars, edge values, one bucket holding every point of a
-   window (13 rounds), mostly empty windows (row and column sums of
-   infinity); a window or a count they do not take is an error, which
-   CUZK_MSM_WIDE=1 turns into the usual path; default windows (the bit
-   path's others among them), plain scalars; and in a full run 2^20 in a
-   small arena (window batches) and 2^22 of known discrete log. */
-static void test_g1_wide(void **state)
-{
-    (void)state;
-    if (cz_cuda_is_model()) {
-        printf("# the model has no wide windows\n");
-        return;
-    }
-    cz_rng rng;
-    cz_test_rng(&rng);
-    knobs_save();
-    knob("CUZK_MSM_WIDE", "2");
-    g1_wide_case(20000, SC_RANDOM, 8, 14, &rng);
-    g1_wide_case(20000, SC_EDGES, 8, 14, &rng);
-    g1_wide_case(5000, SC_EQUAL, 8, 12, &rng);
-    g1_wide_case(30000, SC_SMALL, 8, 14, &rng);
-    g1_wide_case(1 << 16, SC_RANDOM, 16, 16, &rng); /* exactly 2^c points */
-    size_t n = 1000;
-    cz_g1_affine *p = g1_points(n, NULL, &rng);
-    cz_fr *s = malloc(n * sizeof *s);
-    fill_scalars(s, n, SC_RANDOM, &rng);
-    cz_cuda_buf pb, sb;
-    check(cz_cuda_buf_alloc(g_ctx, &pb, n * sizeof *p));
-    check(cz_cuda_buf_alloc(g_ctx, &sb, n * sizeof *s));
-    check(cz_cuda_upload(g_ctx, &pb, 0, p, n * sizeof *p));
-    check(cz_cuda_upload(g_ctx, &sb, 0, s, n * sizeof *s));
-    cz_g1_jac want, got;
-    cz_msm_opts o = {.pool = cz_threadpool_global()};
-    assert_int_equal(cz_g1_msm(&want, p, s, n, &o), CZ_OK);
-    assert_int_equal(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, 7), CZ_ERR_ARG);
-    assert_int_equal(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, 10), CZ_ERR_ARG);
-    assert_int_equal(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, 27), CZ_ERR_ARG);
-    knob("CUZK_MSM_WIDE", "1");
-    check(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, 7));
-    assert_true(cz_g1_jac_eq(&got, &want));
-    check(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, 8)); /* 2^8 points: wide */
-    assert_true(cz_g1_jac_eq(&got, &want));
-    /* without wide windows, 23 bits are an error */
-    knob("CUZK_MSM_WIDE", "0");
-    assert_int_equal(cz_cuda_g1_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, 0, 23), CZ_ERR_ARG);
-    check(cz_cuda_buf_free(g_ctx, &sb));
-    check(cz_cuda_buf_free(g_ctx, &pb));
-    free(p);
-    free(s);
-    knob("CUZK_MSM_WIDE", "1");
-    g1_case(100000, SC_EDGES, 1, 0, &rng);
-    g1_case(70000, SC_RANDOM, 1, 1, &rng);
-    n = 70000;
-    p = g1_points(n, NULL, &rng);
-    s = malloc(n * sizeof *s);
-    bits_scalars(s, n, BITS_POREP, &rng);
-    g1_bits_check(p, s, n, 0, "PoRep-like, wide windows");
-    free(p);
-    free(s);
-    if (cz_test_full()) {
-        g1_batched_check();
-        g1_large_check();
-    } else {
-        printf("# wide windows at 2^20 and 2^22 left out of a quick run\n");
-    }
-    knobs_restore();
-}
-
-/* G2 with wide windows forced, against the CPU */
-static void test_g2_wide(void **state)
-{
-    (void)state;
-    if (cz_cuda_is_model()) {
-        printf("# the model has no wide windows\n");
-        return;
-    }
-    cz_rng rng;
-    cz_test_rng(&rng);
-    knobs_save();
-    knob("CUZK_MSM_WIDE", "2");
-    size_t n = 9000;
-    cz_g2_affine *p = g2_points(n, &rng);
-    cz_fr *s = malloc(n * sizeof *s);
-    fill_scalars(s, n, SC_EDGES, &rng);
-    cz_g2_affine_infinity(&p[1]);
-    p[3] = p[2];
-    cz_g2_affine_neg(&p[5], &p[4]);
-    cz_g2_jac want, got;
-    cz_msm_opts o = {.pool = cz_threadpool_global()};
-    assert_int_equal(cz_g2_msm(&want, p, s, n, &o), CZ_OK);
-    cz_cuda_buf pb, sb;
-    check(cz_cuda_buf_alloc(g_ctx, &pb, n * sizeof *p));
-    check(cz_cuda_buf_alloc(g_ctx, &sb, n * sizeof *s));
-    check(cz_cuda_upload(g_ctx, &pb, 0, p, n * sizeof *p));
-    check(cz_cuda_upload(g_ctx, &sb, 0, s, n * sizeof *s));
-    for (unsigned c = 8; c <= 12; c++) {
-        check(cz_cuda_g2_msm_dev(g_ctx, &got, &pb, NULL, &sb, n, CZ_CUDA_MSM_GENERAL, c));
-        if (!cz_g2_jac_eq(&got, &want))
-            fail_msg("G2 MSM with %u-bit wide windows differs from the CPU", c);
-    }
-    check(cz_cuda_buf_free(g_ctx, &sb));
-    check(cz_cuda_buf_free(g_ctx, &pb));
-    free(p);
-    free(s);
-    knobs_restore();
-}
-
 int main(void)
 {
     if (!cz_cuda_built() || cz_cuda_device_count() == 0) {
@@ -1088,7 +935,6 @@ int main(void)
         cmocka_unit_test(test_bits_g2),    cmocka_unit_test(test_bits_ones_rounds),
         cmocka_unit_test(test_g2_affine_rounds),
         cmocka_unit_test(test_g2_affine_edges), cmocka_unit_test(test_g2_affine_arena),
-        cmocka_unit_test(test_g1_wide),    cmocka_unit_test(test_g2_wide),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cz_cuda_ctx_destroy(g_ctx);
