@@ -315,11 +315,13 @@ struct czd_mont {
        integers, u = a's Montgomery form aR and v = m, with x1 u0 = u and
        x2 u0 = v (mod m) kept from x1 = R^2, x2 = 0, so that when u reaches
        1, x1 = R^2 / (aR) = a^-1 R, the Montgomery form of 1 / a. About
-       2 log2(m) halvings and log2(m) subtractions of N limbs: one thread
-       inverts in tens of microseconds, where a^(m - 2) by Fermat (a
-       dependent chain of ~570 products) took ~1.5 ms, and the MSM's
-       affine rounds wait for one inversion a round (msm_affine.cuh's
-       czd_batch_inv). */
+       2 log2(m) halvings and log2(m) subtractions of N limbs, no product,
+       where a^(m - 2) by Fermat was a dependent chain of ~570 products;
+       the MSM's affine rounds wait for one inversion a round on one
+       thread (msm_affine.cuh's czd_batch_inv): their inversions at 2^27
+       took 10.4 ms against Fermat's 15.0 (docs/PERF.md 2026-12-04). In a
+       warp the lanes' loops diverge: for per-thread inversions the
+       count of iterations is the longest lane's. */
     static __device__ __noinline__ czd_mont inv(const czd_mont &a)
     {
         if (a.is_zero())

@@ -39,8 +39,9 @@
  * its total goes to tot[t]. It takes U slots a step (CUZK_MSM_AFF_FWD_U)
  * with all their loads issued before the step's products. czd_batch_inv
  * inverts every tot[t] by the same trick in levels of 32 (one field
- * inversion in all, by one thread: field.cuh's binary Euclid, ~1.5 ms
- * a round less than Fermat's chain of products).
+ * inversion in all, by one thread: field.cuh's binary Euclid; with
+ * Fermat's chain of products the inversions of a 2^27 MSM's rounds took
+ * 15.0 ms, now 10.4, mostly the levels).
  * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
  * denominator is the running inverse times the parked product of the
  * slots before it, then the running inverse is multiplied by the
@@ -192,8 +193,8 @@ __device__ __forceinline__ czd_affine<F> czd_aff_ldv(const czd_affine<F> *pts, u
    dependent loads: 8 % of its issue slots used, Nsight Compute). A pair
    needs its y only when the x coordinates are equal or zero (doubling,
    opposite points, infinity: czd_aff_case then decides, rarely). */
-template <class F, int U>
-__global__ void __launch_bounds__(128)
+template <class F, int U, int MINB = 1>
+__global__ void __launch_bounds__(128, MINB)
     k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *__restrict__ osrc,
               const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
               const unsigned long long *ocount, size_t nthreads)
