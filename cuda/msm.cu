@@ -480,13 +480,8 @@ struct czd_aff_kernels {
         fwd = u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
         bwd = k_aff_bwd<F, 1>;
         if constexpr (F::DEG == 1) {
-            /* CUZK_MSM_AFF_FWD_MINB: the forward pass's blocks a SM at
-               least (1; 4 or 6 cap its registers at 128 or 85) */
-            const int fm = czd_msm_knob("CUZK_MSM_AFF_FWD_MINB", 1);
             if (u >= 4)
-                fwd = fm == 4 ? k_aff_fwd<F, 4, 4> : fm == 6 ? k_aff_fwd<F, 4, 6> : k_aff_fwd<F, 4>;
-            else if (u == 2 && fm == 4)
-                fwd = k_aff_fwd<F, 2, 4>;
+                fwd = k_aff_fwd<F, 4>;
             if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", sizeof(F) == 48 ? 4 : 1) == 4)
                 bwd = k_aff_bwd<F, 4>;
         }

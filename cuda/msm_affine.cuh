@@ -192,9 +192,12 @@ __device__ __forceinline__ czd_affine<F> czd_aff_ldv(const czd_affine<F> *pts, u
    okeys and the bounds, left the forward kernel waiting on chains of four
    dependent loads: 8 % of its issue slots used, Nsight Compute). A pair
    needs its y only when the x coordinates are equal or zero (doubling,
-   opposite points, infinity: czd_aff_case then decides, rarely). */
-template <class F, int U, int MINB = 1>
-__global__ void __launch_bounds__(128, MINB)
+   opposite points, infinity: czd_aff_case then decides, rarely). Its
+   registers are not capped (192 for BLS12-381's G1 at U = 4): capped at
+   128 (4 blocks a SM) it took 248.6 ms at 2^27 against 199.1, at 80
+   (spilling) 352.3 (docs/PERF.md 2026-12-04 06:10). */
+template <class F, int U>
+__global__ void __launch_bounds__(128)
     k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *__restrict__ osrc,
               const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
               const unsigned long long *ocount, size_t nthreads)
