@@ -398,6 +398,7 @@ struct czd_mont {
         }
         limbs_shr1(x, (uint32_t)c);
     }
+
     CZD_INLINE czd_mont operator+(const czd_mont &b) const { return add(*this, b); }
     CZD_INLINE czd_mont operator-(const czd_mont &b) const { return sub(*this, b); }
     CZD_INLINE czd_mont operator*(const czd_mont &b) const { return mul(*this, b); }

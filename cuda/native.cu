@@ -17,9 +17,10 @@
  * the product of their ZZ ZZZ once (Montgomery's trick; the point's
  * X ZZZ and Y ZZ are parked in the output, then multiplied by the point's
  * 1/(ZZ ZZZ); the prefix products and the ZZ ZZZ wait in arena scratch,
- * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 20 x 10 + ~5 + 1/32 of
- * an inversion (field.cuh's binary Euclid) ~ 210 Fp products; G2 about three
- * times that in Fp (and 1/16 of an Fp2 inversion). Host arrays go through
+ * 2 Fp (G1) / 2 Fp2 (G2) a point). Per G1 point: 20 x 10 + ~5 Fp
+ * products and 1/32 of an inversion (field.cuh's binary Euclid; Fermat's
+ * was ~570 products); G2 about three times that in Fp (and 1/16 of an Fp2
+ * inversion). Host arrays go through
  * in chunks of up to 2^24 points, the copies of one chunk overlapping the
  * kernel of the next (czd_fixed_base_host).
  * Expected: at the ~2e9 mixed additions/s of the MSM's accumulation, ~1e8
