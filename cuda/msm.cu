@@ -454,29 +454,36 @@ static unsigned czd_log2_ceil(size_t x)
 
 /* The affine rounds' two passes under their knobs (msm_affine.cuh), for
    rounds over n points: the forward pass's slots a step,
-   CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (G1's default; G2 at most 2, its
-   default); the backward pass's blocks a SM at least,
-   CUZK_MSM_AFF_BWD_MINB: 1, or 4 (BLS12-381's G1: 2^27 723.1 against
-   748.4 ms, 2^24 113.0 against 116.3; docs/PERF.md 2026-12-03 06:29); the
-   slots a thread (one inversion's share), CUZK_MSM_AFF_PAIRS (1..1024):
-   G1 64, 128 from 2^26 points (BLS12-381: 2^27 692.6 ms with 128, 695.3
-   with 64, 705.7 with 32; 2^24 106.7 with 64, 107.5 with 128;
-   2026-12-03 14:00. BN254: 2^26 191.0 with 128, 191.9 with 64, 201.4
-   with 16; 2^25 102.3 / 102.6 / 107.3: 2026-12-03 16:37); G2
-   CZD_AFF_PAIRS (slower with 32 and more) */
+   CUZK_MSM_AFF_FWD_U: 1, 2 or 4 (BN254's G1 4; BLS12-381's G1 2: 2^27
+   614.4 ms against 616.8 with 4, 2^24 95.9 / 96.6, docs/PERF.md
+   2026-12-04 14:05; G2 at most 2, its default); the backward pass's
+   blocks a SM at least, CUZK_MSM_AFF_BWD_MINB: 1, or 4 (BLS12-381's G1:
+   2^27 723.1 against 748.4 ms, 2^24 113.0 against 116.3; docs/PERF.md
+   2026-12-03 06:29); the slots a thread (one inversion's share),
+   CUZK_MSM_AFF_PAIRS (1..1024): G1 64, 128 from 2^26 points (BLS12-381:
+   2^27 692.6 ms with 128, 695.3 with 64, 705.7 with 32; 2^24 106.7 with
+   64, 107.5 with 128; 2026-12-03 14:00; with the products dense, 2^27
+   617.0 with 128, 620.5 with 256, 620.7 with 64: 2026-12-04 14:05.
+   BN254: 2^26 191.0 with 128, 191.9 with 64, 201.4 with 16; 2^25 102.3 /
+   102.6 / 107.3: 2026-12-03 16:37); G2 CZD_AFF_PAIRS (slower with 32 and
+   more); where the running products wait between the passes,
+   CUZK_MSM_AFF_PARK: 1 dense arrays (the default), 0 the x of the output
+   slots (czd_pippenger says where the arrays lie) */
 template <class F>
 struct czd_aff_kernels {
-    void (*fwd)(czd_affine<F> *, F *, const uint32_t *, const czd_affine<F> *, const uint32_t *,
+    void (*fwd)(F *, size_t, F *, const uint32_t *, const czd_affine<F> *, const uint32_t *,
                 const unsigned long long *, size_t);
-    void (*bwd)(czd_affine<F> *, const F *, const uint32_t *, const czd_affine<F> *,
-                const uint32_t *, const unsigned long long *, size_t);
+    void (*bwd)(czd_affine<F> *, const F *, size_t, const F *, const uint32_t *,
+                const czd_affine<F> *, const uint32_t *, const unsigned long long *, size_t);
     size_t pairs;
+    bool dense; /* the running products in arrays of their own (CUZK_MSM_AFF_PARK) */
     explicit czd_aff_kernels(size_t n)
     {
         const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
         const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
         pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
-        const int u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 ? 4 : 2);
+        const int u = czd_msm_knob("CUZK_MSM_AFF_FWD_U", F::DEG == 1 && sizeof(F) != 48 ? 4 : 2);
+        dense = czd_msm_knob("CUZK_MSM_AFF_PARK", 1) != 0;
         fwd = u >= 2 ? k_aff_fwd<F, 2> : k_aff_fwd<F, 1>;
         bwd = k_aff_bwd<F, 1>;
         if constexpr (F::DEG == 1) {
@@ -614,10 +621,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 23 : 22);
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
                                 g2 || n >= g1_from ? 1 : 0);
-        /* 4 rounds; 5 for BLS12-381's G1 from 2^26 points (2^27 688.8
-           against 693.0 ms, 2^26 355.2 / 356.3; but 2^22 36.8 / 35.6,
-           2^24 108.1 / 107.0; BN254 no faster with 5: 2026-12-03 16:37) */
-        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 5 : 4;
+        /* 4 rounds; 6 for BLS12-381's G1 from 2^26 points (with the
+           running products dense and 2 slots a step: 2^27 612.1 ms
+           against 614.4 with 5, 614.0 with 7; 2^26 316.7 / 316.9 / 316.9;
+           docs/PERF.md 2026-12-04 14:05. 5 against 4 before: 2^27 688.8 /
+           693.0; but 2^22 36.8 / 35.6, 2^24 108.1 / 107.0; BN254 no faster
+           with 5: 2026-12-03 16:37) */
+        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 6 : 4;
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", r_def);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
@@ -654,10 +664,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
        a lone warp; docs/PERF.md); 8 + 8 instead */
     wc = (nwin + (nwin + wc - 1) / wc - 1) / ((nwin + wc - 1) / wc);
     size_t cap = (size_t)wc * n;
-    CZD_TAKE(ctx, sc, uint32_t, keys0, cap);
-    CZD_TAKE(ctx, sc, uint32_t, keys1, cap);
-    CZD_TAKE(ctx, sc, uint32_t, vals0, cap);
-    CZD_TAKE(ctx, sc, uint32_t, vals1, cap);
+    /* the sort's keys and values in one block: dead once round 0 of the
+       affine rounds has read them, it then holds the later rounds' running
+       products */
+    const size_t cap_al = (cap + 63) & ~(size_t)63;
+    CZD_TAKE(ctx, sc, uint32_t, sortbuf, 4 * cap_al);
+    uint32_t *keys0 = sortbuf, *keys1 = sortbuf + cap_al, *vals0 = sortbuf + 2 * cap_al,
+             *vals1 = sortbuf + 3 * cap_al;
     CZD_TAKE(ctx, sc, uint32_t, bstart, (size_t)wc * nbw);
     CZD_TAKE(ctx, sc, uint32_t, bend, (size_t)wc * nbw);
     size_t seg = (cap + seg_target - 1) / seg_target;
@@ -780,8 +793,24 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                 prof.mark("aff_keys"); /* the round's layout */
                 const size_t nt = (ub_next + aff_pairs - 1) / aff_pairs;
                 const uint32_t *v0 = rp == pts ? rv : nullptr;
-                ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(aff_p[o], aff_tot, aff_src, rp,
-                                                                      v0, aff_count + o, nt);
+                /* the running products, dense: round 0's in aff_p[1]
+                   (round 1's output, ub2 >= ub1 / 2 points), the later
+                   rounds' in the sort's buffers. In the x of the output
+                   slots instead (CUZK_MSM_AFF_PARK=0), BLS12-381's G1
+                   leaves a sector half written (48 bytes of a 96-byte
+                   point) until the backward pass, and a half-written sector
+                   costs the DRAM a read to write it back: the forward passes
+                   of a 2^27 MSM took 199.0 ms in place, 128.1 dense (the
+                   MSM 690.0 against 617.4; docs/PERF.md 2026-12-04 13:33,
+                   13:45) */
+                F *park = &aff_p[o][0].x;
+                size_t pstride = sizeof(czd_affine<F>) / sizeof(F);
+                if (ak.dense && (r == 0 || ub_next * sizeof(F) <= 4 * cap_al * sizeof(uint32_t))) {
+                    park = r == 0 ? &aff_p[1][0].x : reinterpret_cast<F *>(sortbuf);
+                    pstride = 1;
+                }
+                ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
+                    park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 prof.mark("aff_fwd");
                 cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
@@ -789,7 +818,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                     return bst;
                 prof.mark("aff_inv");
                 ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                    aff_p[o], aff_tot, aff_src, rp, v0, aff_count + o, nt);
+                    aff_p[o], park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
                 prof.mark("aff_bwd");
                 rp = aff_p[o];
@@ -888,16 +917,17 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
    of few points, cost more than they save; docs/PERF.md 2026-12-03
    21:52); on return *src / *idx / *n name what is left (idx null: the
    points in order), for k_ones_sum.
-   CUZK_MSM_ONES_AFFINE=0/1 turns them off/on; on by default for G2 only:
-   on the H200 (docs/PERF.md 2026-12-03 21:25) G2's sum of 16.5 M 1s took
-   27.7 ms with rounds down to 0.5 M points (24.9-25.1 with 3) against
-   29.8-30.7 without (porep-32g's B2 63.6-64.7 against 67.9 ms), G1's
-   67 M 1s 28.4 against 28.5-28.6 (every round), and through
-   cuzkd porep-32g's G1 MSMs were 0.6-2.8 ms slower with them (each
-   point read twice and a product parked cost what the 4 products saved
-   bring, where a product is one Fp product, not three). They are skipped
-   where their buffers (about three quarters of the 1s' points) do not
-   fit the arena. */
+   CUZK_MSM_ONES_AFFINE=0/1 turns them off/on; on by default for G2 and
+   for BLS12-381's G1. On the H200 (docs/PERF.md 2026-12-03 21:25) G2's
+   sum of 16.5 M 1s took 27.7 ms with rounds down to 0.5 M points
+   (24.9-25.1 with 3) against 29.8-30.7 without (porep-32g's B2 63.6-64.7
+   against 67.9 ms). G1's were even while the running products were parked
+   in the output's x (67 M 1s 28.4 against 28.5-28.6 ms, and cuzkd's
+   porep-32g G1 MSMs 0.6-2.8 ms slower); with the products in arrays of
+   their own, PoRep-like G1 scalars at 2^27 took 39.9 ms with them against
+   46.3 without (2026-12-04 13:45). BN254's G1 was not measured: off. They
+   are skipped where their buffers (about seven eighths of the 1s' points)
+   do not fit the arena. */
 static __global__ void k_ones_slots(uint32_t *osrc, unsigned long long *count, size_t n,
                                     size_t n_out)
 {
@@ -912,7 +942,8 @@ template <class F>
 static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine<F> **src,
                                  const uint32_t **idx, size_t *n, size_t stop)
 {
-    if (!czd_msm_knob("CUZK_MSM_ONES_AFFINE", F::DEG == 2) || *n <= stop || stop < 2)
+    const bool on = F::DEG == 2 || sizeof(F) == 48; /* G2, BLS12-381's G1 */
+    if (!czd_msm_knob("CUZK_MSM_ONES_AFFINE", on) || *n <= stop || stop < 2)
         return CZ_OK;
     const czd_aff_kernels<F> ak(*n);
     const size_t pairs = ak.pairs;
@@ -920,7 +951,9 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
     const size_t nt_max = (n1 + pairs - 1) / pairs;
     const size_t lev = czd_batch_inv_size(nt_max) + 1;
     const size_t mark = sc.off;
-    czd_affine<F> *buf[2] = {sc.take<czd_affine<F>>(n1), sc.take<czd_affine<F>>(n2)};
+    /* buf[1] holds round 1's points and, past them, its running products */
+    const size_t cap1 = n2 + (n2 + 1) / 2;
+    czd_affine<F> *buf[2] = {sc.take<czd_affine<F>>(n1), sc.take<czd_affine<F>>(cap1)};
     uint32_t *osrc = sc.take<uint32_t>(n1);
     unsigned long long *count = sc.take<unsigned long long>(1);
     F *tot = sc.take<F>(nt_max), *lv = sc.take<F>(lev), *pre = sc.take<F>(nt_max + lev);
@@ -935,12 +968,22 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         k_ones_slots<<<czd_blocks(m, 256), 256, 0, ctx->stream>>>(osrc, count, *n, m);
         CZD_LAUNCHED(ctx, "k_ones_slots");
         const size_t nt = (m + pairs - 1) / pairs;
-        ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, tot, osrc, *src, *idx, count, nt);
+        /* the running products dense (czd_pippenger): round 0's in
+           buf[1], a later round's past its output */
+        F *park = &out[0].x;
+        size_t pstride = sizeof(czd_affine<F>) / sizeof(F);
+        if (ak.dense && (r == 0 || m + (m + 1) / 2 <= (r & 1 ? cap1 : n1))) {
+            park = r == 0 ? &buf[1][0].x : &out[m].x;
+            pstride = 1;
+        }
+        ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(park, pstride, tot, osrc, *src, *idx,
+                                                              count, nt);
         CZD_LAUNCHED(ctx, "k_aff_fwd");
         cz_status st = czd_batch_inv<F>(ctx, tot, nt, lv, pre);
         if (st != CZ_OK)
             return st;
-        ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, tot, osrc, *src, *idx, count, nt);
+        ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, park, pstride, tot, osrc, *src,
+                                                              *idx, count, nt);
         CZD_LAUNCHED(ctx, "k_aff_bwd");
         *src = out;
         *idx = nullptr;

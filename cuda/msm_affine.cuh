@@ -35,9 +35,14 @@
  * bandwidth, the caches saturated; Nsight Compute, docs/PERF.md
  * 2026-12-03), and no lane skips a step that another takes. It computes
  * each pair's denominator from the x coordinates alone, multiplies it into
- * a running product and parks the product so far in the x of the slot;
- * its total goes to tot[t]. It takes U slots a step (CUZK_MSM_AFF_FWD_U)
- * with all their loads issued before the step's products. czd_batch_inv
+ * a running product and parks the product so far in a dense array of
+ * its own (48 bytes a slot for BLS12-381's G1: parked in the x of the
+ * output slot, it left a 32-byte sector half written until the backward
+ * pass, and the DRAM read every such sector back to write it: the forward
+ * passes of a 2^27 MSM took 199.0 ms so, 128.1 dense; msm.cu says where
+ * the array lies); its total goes to tot[t]. It takes U slots a step
+ * (CUZK_MSM_AFF_FWD_U) with all their loads issued before the step's
+ * products. czd_batch_inv
  * inverts every tot[t] by the same trick in levels of 32 (one field
  * inversion in all, by one thread: field.cuh's binary Euclid; with
  * Fermat's chain of products the inversions of a 2^27 MSM's rounds took
@@ -45,7 +50,7 @@
  * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
  * denominator is the running inverse times the parked product of the
  * slots before it, then the running inverse is multiplied by the
- * denominator; the sum replaces the parked product. Points and field
+ * denominator; the sum goes to the output slot. Points and field
  * elements move in 16-byte loads. No kernel keeps a per-thread array
  * beyond its U slots (local memory, reserved by the driver for every
  * resident thread, made a 2^27 launch beside a resident key run out of
@@ -190,15 +195,19 @@ __device__ __forceinline__ czd_affine<F> czd_aff_ldv(const czd_affine<F> *pts, u
    values, then the x coordinates of its 2U points are loaded before any
    product, so a thread has 2U gathers in flight (one slot a step, through
    okeys and the bounds, left the forward kernel waiting on chains of four
-   dependent loads: 8 % of its issue slots used, Nsight Compute). A pair
-   needs its y only when the x coordinates are equal or zero (doubling,
-   opposite points, infinity: czd_aff_case then decides, rarely). Its
-   registers are not capped (192 for BLS12-381's G1 at U = 4): capped at
-   128 (4 blocks a SM) it took 248.6 ms at 2^27 against 199.1, at 80
-   (spilling) 352.3 (docs/PERF.md 2026-12-04 06:10). */
+   dependent loads: 8 % of its issue slots used, Nsight Compute; the three
+   loads of a slot spread over three steps so that none waits on another
+   were slower: 2^27 723.3 against 690.0 ms, docs/PERF.md 2026-12-04
+   13:33). A pair needs its y only when the x coordinates are equal or
+   zero (doubling, opposite points, infinity: czd_aff_case then decides,
+   rarely). The product through each slot is parked at park[o * pstride]
+   (msm.cu: a dense array of its own where there is room, else the x of
+   the output slot). Its registers are not capped (192 for BLS12-381's G1
+   at U = 4): capped at 128 (4 blocks a SM) it took 248.6 ms at 2^27
+   against 199.1, at 80 (spilling) 352.3 (docs/PERF.md 2026-12-04 06:10). */
 template <class F, int U>
 __global__ void __launch_bounds__(128)
-    k_aff_fwd(czd_affine<F> *out, F *tot, const uint32_t *__restrict__ osrc,
+    k_aff_fwd(F *park, size_t pstride, F *tot, const uint32_t *__restrict__ osrc,
               const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
               const unsigned long long *ocount, size_t nthreads)
 {
@@ -237,7 +246,7 @@ __global__ void __launch_bounds__(128)
                         acc = acc * d;
                 }
             }
-            czd_stv<F>(&out[o].x, acc); /* the product through this slot, until k_aff_bwd */
+            czd_stv<F>(&park[o * pstride], acc); /* the product through this slot, for k_aff_bwd */
         }
     }
     tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
@@ -290,9 +299,10 @@ __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, con
    2026-12-03 13:34). */
 template <class F, int MINB>
 __global__ void __launch_bounds__(128, MINB)
-    k_aff_bwd(czd_affine<F> *out, const F *tinv, const uint32_t *__restrict__ osrc,
-              const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
-              const unsigned long long *ocount, size_t nthreads)
+    k_aff_bwd(czd_affine<F> *out, const F *park, size_t pstride, const F *tinv,
+              const uint32_t *__restrict__ osrc, const czd_affine<F> *__restrict__ pts,
+              const uint32_t *__restrict__ vals, const unsigned long long *ocount,
+              size_t nthreads)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads)
@@ -308,13 +318,13 @@ __global__ void __launch_bounds__(128, MINB)
         czd_aff_vals(a, b, vals, s);
         const czd_affine<F> p = czd_aff_ldv<F>(pts, a);
         czd_affine<F> q;
-        F park;
+        F prev;
         if (!alone) {
             q = czd_aff_ldv<F>(pts, b);
             if (o != t)
-                park = out[o - nthreads].x;
+                prev = park[(o - nthreads) * pstride];
         }
-        const czd_affine<F> r = czd_aff_sum<F>(p, q, alone, o == t, park, inv);
+        const czd_affine<F> r = czd_aff_sum<F>(p, q, alone, o == t, prev, inv);
         czd_stv<F>(&out[o].x, r.x);
         czd_stv<F>(&out[o].y, r.y);
         if (o == t)
