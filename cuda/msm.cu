@@ -798,8 +798,9 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                    rounds' in the sort's buffers. In the x of the output
                    slots instead (CUZK_MSM_AFF_PARK=0), BLS12-381's G1
                    leaves a sector half written (48 bytes of a 96-byte
-                   point) until the backward pass, and a half-written sector
-                   costs the DRAM a read to write it back: the forward passes
+                   point) until the backward pass, and a sector evicted half
+                   written seems to cost the DRAM a read before its write
+                   (a read-modify-write, our reading): the forward passes
                    of a 2^27 MSM took 199.0 ms in place, 128.1 dense (the
                    MSM 690.0 against 617.4; docs/PERF.md 2026-12-04 13:33,
                    13:45) */

@@ -35,14 +35,14 @@
  * bandwidth, the caches saturated; Nsight Compute, docs/PERF.md
  * 2026-12-03), and no lane skips a step that another takes. It computes
  * each pair's denominator from the x coordinates alone, multiplies it into
- * a running product and parks the product so far in a dense array of
- * its own (48 bytes a slot for BLS12-381's G1: parked in the x of the
- * output slot, it left a 32-byte sector half written until the backward
- * pass, and the DRAM read every such sector back to write it: the forward
- * passes of a 2^27 MSM took 199.0 ms so, 128.1 dense; msm.cu says where
- * the array lies); its total goes to tot[t]. It takes U slots a step
- * (CUZK_MSM_AFF_FWD_U) with all their loads issued before the step's
- * products. czd_batch_inv
+ * a running product and parks the product so far in a dense array of its
+ * own (48 bytes a slot for BLS12-381's G1: parked in the x of the output
+ * slot, it left a 32-byte sector half written until the backward pass,
+ * and, our reading of the figures, the DRAM read every such sector back
+ * to write it: the forward passes of a 2^27 MSM took 199.0 ms so, 128.1
+ * dense; msm.cu says where the array lies); its total goes to tot[t]. It
+ * takes U slots a step (CUZK_MSM_AFF_FWD_U) with all their loads issued
+ * before the step's products. czd_batch_inv
  * inverts every tot[t] by the same trick in levels of 32 (one field
  * inversion in all, by one thread: field.cuh's binary Euclid; with
  * Fermat's chain of products the inversions of a 2^27 MSM's rounds took
