@@ -314,8 +314,9 @@ struct czd_mont {
     /* 1 / a (0 -> 0), variable time: the binary extended Euclid on the
        integers, u = a's Montgomery form aR and v = m, with x1 u0 = u and
        x2 u0 = v (mod m) kept from x1 = R^2, x2 = 0, so that when u reaches
-       1, x1 = R^2 / (aR) = a^-1 R, the Montgomery form of 1 / a. About
-       2 log2(m) halvings and log2(m) subtractions of N limbs, no product,
+       1, x1 = R^2 / (aR) = a^-1 R, the Montgomery form of 1 / a (R^2 mod m
+       a constant of mont.cuh's, no longer 32N doublings of R). About 2
+       log2(m) halvings and log2(m) subtractions of N limbs, no product,
        where a^(m - 2) by Fermat was a dependent chain of ~570 products;
        the MSM's affine rounds wait for one inversion a round on one
        thread (msm_affine.cuh's czd_batch_inv): their inversions at 2^27
@@ -326,12 +327,11 @@ struct czd_mont {
     {
         if (a.is_zero())
             return zero();
-        czd_mont x1 = one(); /* R, doubled 32N times: R^2 mod m */
-        for (int k = 0; k < 32 * N; k++)
-            x1 = add(x1, x1);
-        czd_mont x2 = zero(), u = a, v;
-        for (int i = 0; i < N; i++)
+        czd_mont x1, x2 = zero(), u = a, v;
+        for (int i = 0; i < N; i++) {
+            x1.v[i] = P::r2(i);
             v.v[i] = P::p(i);
+        }
         while (!limbs_is_one(u) && !limbs_is_one(v)) {
             while (!(u.v[0] & 1)) {
                 limbs_shr1(u, 0);

@@ -72,6 +72,12 @@ struct czd_fr_params {
                                    0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
         return O[j];
     }
+    static CZD_HD uint32_t r2(int j) /* R^2 mod the modulus (field.cuh's inv) */
+    {
+        constexpr uint32_t S[8] = {0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu,
+                                   0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u};
+        return S[j];
+    }
 };
 
 struct czd_fp_params {
@@ -92,6 +98,13 @@ struct czd_fp_params {
                                     0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u,
                                     0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
         return O[j];
+    }
+    static CZD_HD uint32_t r2(int j) /* R^2 mod the modulus (field.cuh's inv) */
+    {
+        constexpr uint32_t S[12] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u,
+                                    0x4c95b6d5u, 0x8de5476cu, 0x939d83c0u, 0x67eb88a9u,
+                                    0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
+        return S[j];
     }
     static CZD_HD uint32_t p2(int j) /* p^2, 24 words (czd_mont_mul2) */
     {
@@ -122,6 +135,12 @@ struct czd_fr254_params {
                                    0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
         return O[j];
     }
+    static CZD_HD uint32_t r2(int j) /* R^2 mod the modulus (field.cuh's inv) */
+    {
+        constexpr uint32_t S[8] = {0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u,
+                                   0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u};
+        return S[j];
+    }
 };
 
 struct czd_fp254_params {
@@ -140,7 +159,14 @@ struct czd_fp254_params {
         constexpr uint32_t O[8] = {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u,
                                    0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u};
         return O[j];
-    }    static CZD_HD uint32_t p2(int j) /* p^2, 16 words (czd_mont_mul2) */
+    }
+    static CZD_HD uint32_t r2(int j) /* R^2 mod the modulus (field.cuh's inv) */
+    {
+        constexpr uint32_t S[8] = {0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u,
+                                   0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u};
+        return S[j];
+    }
+    static CZD_HD uint32_t p2(int j) /* p^2, 16 words (czd_mont_mul2) */
     {
         constexpr uint32_t Q[16] = {0x275d69b1u, 0x3b5458a2u, 0x09eac101u, 0xa602072du, 0x6d96cadcu, 0x4a50189cu,
                                     0x7a1242c8u, 0x04689e95u, 0x34c6b38du, 0x26edfa5cu, 0x16375606u, 0xb00b8551u,

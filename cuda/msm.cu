@@ -23,11 +23,11 @@
  * CUZK_MSM_G1_AFFINE): before the segments, rounds of affine additions
  * inside each bucket's run, one field inversion a round for all of them
  * (Montgomery's trick), halve every run; the segments then sum what is
- * left, compacted. On by default for G2 and for G1 from 2^22 points
- * (BN254's G1 from 2^23): on the H200 G1 at 2^27 723 against 854 ms for
+ * left, compacted. On by default for G2 and for G1 from 2^21 points
+ * (BN254's G1 from 2^22): on the H200 G1 at 2^27 723 against 854 ms for
  * the segments alone, G2 at 2^20 40.3 against 50-66 (docs/PERF.md
- * 2026-12-03 06:06 and 06:29); below 2^22 G1's segments alone are faster
- * (2^20 12.0 against 14.5). Their buffers (about 150 bytes a pair) are
+ * 2026-12-03 06:06 and 06:29); at 2^20 G1's segments alone are as fast
+ * (12.2 ms either way, 2026-12-04 16:50). Their buffers (about 150 bytes a pair) are
  * sized from the arena: fewer windows a batch, or none, the segments
  * alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
@@ -468,7 +468,12 @@ static unsigned czd_log2_ceil(size_t x)
    102.6 / 107.3: 2026-12-03 16:37); G2 CZD_AFF_PAIRS (slower with 32 and
    more); where the running products wait between the passes,
    CUZK_MSM_AFF_PARK: 1 dense arrays (the default), 0 the x of the output
-   slots (czd_pippenger says where the arrays lie) */
+   slots (czd_pippenger says where the arrays lie); the batch inversion's
+   chunk, CUZK_MSM_BINV_CHUNK (2..64): G1 8, G2 4 (32 before: BLS12-381's
+   G1 2^21 19.12 -> 18.34 ms with 8, 18.50 with 4; 2^24 96.09 -> 95.38
+   / 95.57; 2^27 613.3 -> 611.1 / 611.6; G2 2^20 35.30 -> 34.21 / 32.69,
+   2^22 108.6 -> 108.3 / 104.9, 2^24 338.5 -> 345.4 / 334.2; PoRep-like
+   G2 33.1 M 44.05 -> 40.35 with 8; docs/PERF.md 2026-12-04 17:15) */
 template <class F>
 struct czd_aff_kernels {
     void (*fwd)(F *, size_t, F *, const uint32_t *, const czd_affine<F> *, const uint32_t *,
@@ -477,8 +482,12 @@ struct czd_aff_kernels {
                 const czd_affine<F> *, const uint32_t *, const unsigned long long *, size_t);
     size_t pairs;
     bool dense; /* the running products in arrays of their own (CUZK_MSM_AFF_PARK) */
+    unsigned chunk; /* czd_batch_inv's values a thread a level (CUZK_MSM_BINV_CHUNK, 2..64) */
     explicit czd_aff_kernels(size_t n)
     {
+        const int ck_def = F::DEG == 2 ? 4 : 8;
+        const int ck = czd_msm_knob("CUZK_MSM_BINV_CHUNK", ck_def);
+        chunk = ck >= 2 && ck <= 64 ? (unsigned)ck : (unsigned)ck_def;
         const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
         const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
         pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
@@ -510,14 +519,17 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
         /* measured on the H200 (docs/PERF.md): with the accumulation's
            loop per run, c = 16 was fastest for G1 from 2^20 to 2^26 (a
            sharp minimum: the wait of a warp for its longest run, which the
-           flat loop removed; the rule below). G2's buckets
-           cost 2.5x more to sum, so below 2^21 points it keeps narrower
-           windows (c = 16 cost 87.7 ms at 2^20 against 80.8 for c = 11). */
+           flat loop removed; the rule below). G2, with its affine rounds
+           (window sweeps of 2026-12-04 16:50 and 17:15, ms): 2^16 c = 10
+           10.12 (7: 10.34), 2^18 10 15.19 (9: 17.86), 2^20 13 34.98 (11:
+           39.93), 2^21 13 58.55 (16: 70.73), 2^22 14 103.8 (16: 107.0),
+           2^24 16 335.2 (15: 353.4, 17: 353.0); 2^17, 2^19 and 2^23 not
+           swept. */
         unsigned lg = czd_log2_ceil(n);
         if (F::DEG == 1)
             c = lg > 7 ? lg - 3 : 4;
         else
-            c = lg >= 21 ? 16 : lg > 13 ? lg - 9 : 4;
+            c = lg >= 23 ? 16 : lg == 22 ? 14 : lg >= 20 ? 13 : lg >= 16 ? 10 : lg > 13 ? lg - 9 : 4;
         if (c > 16)
             c = 16;
         /* with the flat accumulation (docs/PERF.md, H200): 2^20 c = 13
@@ -611,14 +623,14 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
     const size_t aff_pairs = ak.pairs;
     {
         const bool g2 = F::DEG == 2;
-        /* G1 from 2^22 points, where the rounds were faster than the
-           segments alone on the H200 (2^22 37.0 against 38.0 ms, 2^27
-           757.1 against 854.4; 2^20 14.5 against 12.0; docs/PERF.md
-           2026-12-03 06:06); BN254's G1 (32-byte Fp: cheaper products,
-           the same traffic a point) from 2^23 (with 64 slots a thread:
-           2^24 56.9 against 58.8, 2^23 31.7 / 32.5, 2^22 18.2 / 17.6:
-           2026-12-03 16:48) */
-        const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 23 : 22);
+        /* G1 from 2^21 points, where the rounds were faster than the
+           segments alone on the H200 (2^21 19.20 against 22.28 ms, 2^27
+           757.1 against 854.4; 2^20 12.20 against 12.28, even;
+           docs/PERF.md 2026-12-03 06:06, 2026-12-04 16:50); BN254's G1
+           (32-byte Fp: cheaper products, the same traffic a point) from
+           2^22 (2^22 17.12 against 17.55, 2^21 10.65 / 10.52, 2^23 even:
+           2026-12-04 17:15) */
+        const size_t g1_from = (size_t)1 << (sizeof(F) <= 32 ? 22 : 21);
         aff_mode = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE" : "CUZK_MSM_G1_AFFINE",
                                 g2 || n >= g1_from ? 1 : 0);
         /* 4 rounds; 6 for BLS12-381's G1 from 2^26 points (with the
@@ -626,8 +638,13 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
            against 614.4 with 5, 614.0 with 7; 2^26 316.7 / 316.9 / 316.9;
            docs/PERF.md 2026-12-04 14:05. 5 against 4 before: 2^27 688.8 /
            693.0; but 2^22 36.8 / 35.6, 2^24 108.1 / 107.0; BN254 no faster
-           with 5: 2026-12-03 16:37) */
-        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 6 : 4;
+           with 5: 2026-12-03 16:37); 5 for G2 of 2^20 and 2^21 points
+           (c = 13: 2^20 33.33 against 34.21 with 4, 34.33 with 6; 2^21
+           55.97 / 58.45 / 56.98; 2026-12-04 17:15) */
+        const unsigned lgn = czd_log2_ceil(n);
+        const int r_def = bls_g1 && n >= ((size_t)1 << 26)      ? 6
+                          : F::DEG == 2 && (lgn == 20 || lgn == 21) ? 5
+                                                                    : 4;
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", r_def);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
@@ -712,7 +729,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
             CZD_TRY(ctx, cub::DeviceScan::ExclusiveSum(nullptr, aff_scan_bytes, (uint32_t *)nullptr,
                                                        (uint32_t *)nullptr, (int)nbb_cap,
                                                        ctx->stream));
-            const size_t lev = czd_batch_inv_size(aff_threads) + 1;
+            const size_t lev = czd_batch_inv_size(aff_threads, ak.chunk) + 1;
             aff_p[0] = sc.take<czd_affine<F>>(ub1);
             aff_p[1] = sc.take<czd_affine<F>>(ub2);
             aff_k[0] = sc.take<uint32_t>(ub1);
@@ -814,7 +831,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                     park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 prof.mark("aff_fwd");
-                cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre);
+                cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre, ak.chunk);
                 if (bst != CZ_OK)
                     return bst;
                 prof.mark("aff_inv");
@@ -950,7 +967,7 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
     const size_t pairs = ak.pairs;
     const size_t n1 = (*n + 1) / 2, n2 = (n1 + 1) / 2;
     const size_t nt_max = (n1 + pairs - 1) / pairs;
-    const size_t lev = czd_batch_inv_size(nt_max) + 1;
+    const size_t lev = czd_batch_inv_size(nt_max, ak.chunk) + 1;
     const size_t mark = sc.off;
     /* buf[1] holds round 1's points and, past them, its running products */
     const size_t cap1 = n2 + (n2 + 1) / 2;
@@ -980,7 +997,7 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(park, pstride, tot, osrc, *src, *idx,
                                                               count, nt);
         CZD_LAUNCHED(ctx, "k_aff_fwd");
-        cz_status st = czd_batch_inv<F>(ctx, tot, nt, lv, pre);
+        cz_status st = czd_batch_inv<F>(ctx, tot, nt, lv, pre, ak.chunk);
         if (st != CZ_OK)
             return st;
         ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, park, pstride, tot, osrc, *src,

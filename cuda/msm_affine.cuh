@@ -43,10 +43,11 @@
  * dense; msm.cu says where the array lies); its total goes to tot[t]. It
  * takes U slots a step (CUZK_MSM_AFF_FWD_U) with all their loads issued
  * before the step's products. czd_batch_inv
- * inverts every tot[t] by the same trick in levels of 32 (one field
- * inversion in all, by one thread: field.cuh's binary Euclid; with
- * Fermat's chain of products the inversions of a 2^27 MSM's rounds took
- * 15.0 ms, now 10.4, mostly the levels).
+ * inverts every tot[t] by the same trick in levels, a thread's chunk of
+ * values a chain of products (one field inversion in all, by one thread:
+ * field.cuh's binary Euclid; with Fermat's chain of products the
+ * inversions of a 2^27 MSM's rounds took 15.0 ms, 10.4 with the Euclid
+ * and chunks of 32).
  * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
  * denominator is the running inverse times the parked product of the
  * slots before it, then the running inverse is multiplied by the
@@ -68,7 +69,6 @@
 #include "ec.cuh"
 
 #define CZD_AFF_PAIRS 16 /* G2's output slots a thread in a round (CUZK_MSM_AFF_PAIRS) */
-#define CZD_AFF_CHUNK 32 /* values a thread multiplies in czd_batch_inv's levels */
 #define CZD_AFF_ALONE 0x80000000u /* osrc: the slot holds one point, carried */
 
 /* the addition's case: 0 = general (d = x2 - x1), 1 = doubling (d = 2 y1),
@@ -353,17 +353,19 @@ static __global__ void k_aff_ends(uint32_t *ne, unsigned long long *count, const
 }
 
 /* One level of czd_batch_inv, up: pre[i] = the product of v over its
-   chunk of 32 through i, prod[c] = the chunk's product */
+   chunk of k values through i, prod[c] = the chunk's product */
 template <class F>
-__global__ void k_binv_up(F *prod, F *pre, const F *v, size_t n)
+__global__ void k_binv_up(F *__restrict__ prod, F *__restrict__ pre, const F *__restrict__ v,
+                          size_t n, unsigned k)
 {
     size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    size_t i0 = c * CZD_AFF_CHUNK;
+    size_t i0 = c * k;
     if (i0 >= n)
         return;
-    size_t i1 = i0 + CZD_AFF_CHUNK < n ? i0 + CZD_AFF_CHUNK : n;
+    size_t i1 = i0 + k < n ? i0 + k : n;
     F acc = v[i0];
     pre[i0] = acc;
+#pragma unroll 4
     for (size_t i = i0 + 1; i < i1; i++) {
         acc = acc * v[i];
         pre[i] = acc;
@@ -373,14 +375,16 @@ __global__ void k_binv_up(F *prod, F *pre, const F *v, size_t n)
 
 /* One level, down: given inv[c] = 1 / prod[c], v[i] = 1 / v[i] in place */
 template <class F>
-__global__ void k_binv_down(F *v, const F *pre, const F *inv, size_t n)
+__global__ void k_binv_down(F *v, const F *__restrict__ pre, const F *__restrict__ inv, size_t n,
+                            unsigned k)
 {
     size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    size_t i0 = c * CZD_AFF_CHUNK;
+    size_t i0 = c * k;
     if (i0 >= n)
         return;
-    size_t i1 = i0 + CZD_AFF_CHUNK < n ? i0 + CZD_AFF_CHUNK : n;
+    size_t i1 = i0 + k < n ? i0 + k : n;
     F r = inv[c];
+#pragma unroll 4
     for (size_t i = i1 - 1; i > i0; i--) {
         F vi = v[i];
         v[i] = r * pre[i - 1];
@@ -396,37 +400,45 @@ __global__ void k_binv_root(F *v)
         v[0] = F::inv(v[0]);
 }
 
-/* the level products of czd_batch_inv(n): its lev holds this many values,
-   its pre n more */
-static inline size_t czd_batch_inv_size(size_t n)
+/* the level products of czd_batch_inv(n, k): its lev holds this many
+   values, its pre n more */
+static inline size_t czd_batch_inv_size(size_t n, unsigned k)
 {
     size_t s = 0;
     while (n > 1) {
-        n = (n + CZD_AFF_CHUNK - 1) / CZD_AFF_CHUNK;
+        n = (n + k - 1) / k;
         s += n;
     }
     return s;
 }
 
-/* v[0 .. n) = their inverses (every v[i] != 0), in levels of 32 with one
-   field inversion; lev and pre as czd_batch_inv_size says. */
+/* v[0 .. n) = their inverses (every v[i] != 0), in levels of chunks of k
+   (2..64) with one field inversion; lev and pre as czd_batch_inv_size
+   says. The levels are chains of dependent products, one a thread, and
+   the rounds of an MSM wait for them and for the one inversion with the
+   GPU otherwise idle: chunks of k = 32 made each level a chain of 32
+   products (about 0.9 ms a round for BLS12-381's G1, 1.4 for G2, levels
+   and inversion together; docs/PERF.md 2026-12-04 16:50), shorter chunks
+   make more, shorter levels (CUZK_MSM_BINV_CHUNK, msm.cu). */
 template <class F>
-static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre)
+static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre, unsigned k)
 {
     if (n == 0)
         return CZ_OK;
-    F *lv[16], *lp[16];
-    size_t ln[16];
+    if (k < 2 || k > 64)
+        return czd_fail(ctx, CZ_ERR_ARG, "batch inversion in chunks of %u: not in 2..64", k);
+    F *lv[48], *lp[48];
+    size_t ln[48];
     int depth = 0;
     lv[0] = v;
     ln[0] = n;
     lp[0] = pre;
     F *p = lev, *q = pre + n;
     while (ln[depth] > 1) {
-        size_t m = (ln[depth] + CZD_AFF_CHUNK - 1) / CZD_AFF_CHUNK;
-        k_binv_up<F><<<czd_blocks(m, 128), 128, 0, ctx->stream>>>(p, lp[depth], lv[depth], ln[depth]);
+        size_t m = (ln[depth] + k - 1) / k;
+        k_binv_up<F><<<czd_blocks(m, 128), 128, 0, ctx->stream>>>(p, lp[depth], lv[depth], ln[depth], k);
         CZD_LAUNCHED(ctx, "k_binv_up");
-        if (++depth >= 16)
+        if (++depth >= 48)
             return czd_fail(ctx, CZ_ERR_ARG, "batch inversion of %zu values: too many levels", n);
         lv[depth] = p;
         lp[depth] = q;
@@ -438,7 +450,7 @@ static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre)
     CZD_LAUNCHED(ctx, "k_binv_root");
     for (int d = depth; d > 0; d--) {
         k_binv_down<F><<<czd_blocks(ln[d], 64), 64, 0, ctx->stream>>>(lv[d - 1], lp[d - 1], lv[d],
-                                                                    ln[d - 1]);
+                                                                    ln[d - 1], k);
         CZD_LAUNCHED(ctx, "k_binv_down");
     }
     return CZ_OK;

@@ -245,6 +245,47 @@ static int check_fp2(const char *name, void (*mul)(T2 *, const T2 *, const T2 *)
     return bad;
 }
 
+/* P::r2 (field.cuh's inversion starts from it) against R mod m doubled
+   32N times: R^2 mod m */
+template <class P>
+static int check_r2(const char *name)
+{
+    constexpr int N = P::N;
+    uint32_t x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = P::one(i);
+    for (int k = 0; k < 32 * N; k++) {
+        uint64_t c = 0;
+        for (int i = 0; i < N; i++) { /* x = 2x (below 2^(32N + 1)) */
+            c += (uint64_t)x[i] << 1;
+            x[i] = (uint32_t)c;
+            c >>= 32;
+        }
+        bool geq = c != 0;
+        if (!geq) {
+            geq = true;
+            for (int i = N - 1; i >= 0; i--)
+                if (x[i] != P::p(i)) {
+                    geq = x[i] > P::p(i);
+                    break;
+                }
+        }
+        if (geq) { /* x -= m */
+            int64_t b = 0;
+            for (int i = 0; i < N; i++) {
+                int64_t d = (int64_t)x[i] - P::p(i) + b;
+                x[i] = (uint32_t)d;
+                b = d < 0 ? -1 : 0;
+            }
+        }
+    }
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad |= x[i] != P::r2(i);
+    printf("%s: R^2 mod m: %s\n", name, bad ? "MISMATCH" : "ok");
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     long count = argc > 1 ? atol(argv[1]) : 200000;
@@ -262,5 +303,9 @@ int main(int argc, char **argv)
     bad += check_field<czd_fp254_params>("bn254 fp", bn254_fp_ops, count, &rng);
     bad += check_fp2<czd_fp_params, cz_fp2>("bls12-381 fp2", cz_fp2_mul, count / 4, &rng);
     bad += check_fp2<czd_fp254_params, cz_bn254_fp2>("bn254 fp2", cz_bn254_fp2_mul, count / 4, &rng);
+    bad += check_r2<czd_fr_params>("bls12-381 fr");
+    bad += check_r2<czd_fp_params>("bls12-381 fp");
+    bad += check_r2<czd_fr254_params>("bn254 fr");
+    bad += check_r2<czd_fp254_params>("bn254 fp");
     return bad ? 1 : 0;
 }

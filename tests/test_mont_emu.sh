@@ -3,11 +3,12 @@
 # test_mont_emu.sh: the device's Montgomery product and square in separated
 # form (cuda/mont.cuh: Karatsuba, the square's cross products, the reduction,
 # Fp2's two-reduction product) run on the host against the host's field
-# code, for BLS12-381's and BN254's Fr, Fp and Fp2: builds tests/mont_emu.cpp
-# with the C++ compiler against this build's libcuzk.a. Needs no GPU: it
-# checks the chains' word positions and bounds; bench-fpmul checks the same
-# code on a GPU. CZ_MONT_EMU_COUNT sets the random pairs a modulus (default
-# 200000).
+# code, for BLS12-381's and BN254's Fr, Fp and Fp2, and each modulus's R^2
+# constant (where field.cuh's inversion starts) against R doubled 32N
+# times: builds tests/mont_emu.cpp with the C++ compiler against this
+# build's libcuzk.a. Needs no GPU: it checks the chains' word positions and
+# bounds; bench-fpmul checks the same code on a GPU. CZ_MONT_EMU_COUNT sets
+# the random pairs a modulus (default 200000).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${CZ_SOURCE_DIR:-$(cd "$here/.." && pwd)}
