@@ -502,6 +502,18 @@ struct czd_aff_kernels {
                 bwd = k_aff_bwd<F, 4>;
         }
     }
+    /* where a round that writes the points out parks its running
+       products: at room, a dense array of a product a slot (NULL: none
+       free), or in the x of the output slots (*stride: in elements) */
+    F *park(czd_affine<F> *out, F *room, size_t *stride) const
+    {
+        if (dense && room) {
+            *stride = 1;
+            return room;
+        }
+        *stride = sizeof(czd_affine<F>) / sizeof(F);
+        return &out[0].x;
+    }
 };
 
 /* Pippenger over n canonical scalars scal[] (on the device) whose points
@@ -638,13 +650,12 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
            against 614.4 with 5, 614.0 with 7; 2^26 316.7 / 316.9 / 316.9;
            docs/PERF.md 2026-12-04 14:05. 5 against 4 before: 2^27 688.8 /
            693.0; but 2^22 36.8 / 35.6, 2^24 108.1 / 107.0; BN254 no faster
-           with 5: 2026-12-03 16:37); 5 for G2 of 2^20 and 2^21 points
-           (c = 13: 2^20 33.33 against 34.21 with 4, 34.33 with 6; 2^21
-           55.97 / 58.45 / 56.98; 2026-12-04 17:15) */
+           with 5: 2026-12-03 16:37); 5 for G2 from 2^20 points (2^20
+           33.33 against 34.21 with 4, 34.33 with 6; 2^21 55.97 / 58.45 /
+           56.98; 2026-12-04 17:15; 2^22 102.0 / 102.6, 2^23 180.7 /
+           183.5, 2^24 329.7 / 338.2: 17:30) */
         const unsigned lgn = czd_log2_ceil(n);
-        const int r_def = bls_g1 && n >= ((size_t)1 << 26)      ? 6
-                          : F::DEG == 2 && (lgn == 20 || lgn == 21) ? 5
-                                                                    : 4;
+        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 6 : F::DEG == 2 && lgn >= 20 ? 5 : 4;
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", r_def);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
@@ -821,20 +832,18 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                    of a 2^27 MSM took 199.0 ms in place, 128.1 dense (the
                    MSM 690.0 against 617.4; docs/PERF.md 2026-12-04 13:33,
                    13:45) */
-                F *park = &aff_p[o][0].x;
-                size_t pstride = sizeof(czd_affine<F>) / sizeof(F);
-                if (ak.dense && (r == 0 || ub_next * sizeof(F) <= 4 * cap_al * sizeof(uint32_t))) {
-                    park = r == 0 ? &aff_p[1][0].x : reinterpret_cast<F *>(sortbuf);
-                    pstride = 1;
-                }
+                F *room = r == 0 ? &aff_p[1][0].x
+                          : ub_next * sizeof(F) <= 4 * cap_al * sizeof(uint32_t) ? reinterpret_cast<F *>(sortbuf)
+                                                                                : nullptr;
+                size_t pstride;
+                F *park = ak.park(aff_p[o], room, &pstride);
                 ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
                     park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 prof.mark("aff_fwd");
-                cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre, ak.chunk);
+                cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre, ak.chunk, &prof);
                 if (bst != CZ_OK)
                     return bst;
-                prof.mark("aff_inv");
                 ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
                     aff_p[o], park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
@@ -988,12 +997,9 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         const size_t nt = (m + pairs - 1) / pairs;
         /* the running products dense (czd_pippenger): round 0's in
            buf[1], a later round's past its output */
-        F *park = &out[0].x;
-        size_t pstride = sizeof(czd_affine<F>) / sizeof(F);
-        if (ak.dense && (r == 0 || m + (m + 1) / 2 <= (r & 1 ? cap1 : n1))) {
-            park = r == 0 ? &buf[1][0].x : &out[m].x;
-            pstride = 1;
-        }
+        F *room = r == 0 ? &buf[1][0].x : m + (m + 1) / 2 <= (r & 1 ? cap1 : n1) ? &out[m].x : nullptr;
+        size_t pstride;
+        F *park = ak.park(out, room, &pstride);
         ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(park, pstride, tot, osrc, *src, *idx,
                                                               count, nt);
         CZD_LAUNCHED(ctx, "k_aff_fwd");

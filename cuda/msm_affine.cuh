@@ -419,9 +419,11 @@ static inline size_t czd_batch_inv_size(size_t n, unsigned k)
    GPU otherwise idle: chunks of k = 32 made each level a chain of 32
    products (about 0.9 ms a round for BLS12-381's G1, 1.4 for G2, levels
    and inversion together; docs/PERF.md 2026-12-04 16:50), shorter chunks
-   make more, shorter levels (CUZK_MSM_BINV_CHUNK, msm.cu). */
+   make more, shorter levels (CUZK_MSM_BINV_CHUNK, msm.cu). With prof,
+   the profile's phases aff_inv_up / _root / _down time the three parts. */
 template <class F>
-static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre, unsigned k)
+static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre, unsigned k,
+                               czd_prof *prof = nullptr)
 {
     if (n == 0)
         return CZ_OK;
@@ -446,13 +448,19 @@ static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre, uns
         p += m;
         q += m;
     }
+    if (prof)
+        prof->mark("aff_inv_up");
     k_binv_root<F><<<1, 32, 0, ctx->stream>>>(lv[depth]);
     CZD_LAUNCHED(ctx, "k_binv_root");
+    if (prof)
+        prof->mark("aff_inv_root");
     for (int d = depth; d > 0; d--) {
         k_binv_down<F><<<czd_blocks(ln[d], 64), 64, 0, ctx->stream>>>(lv[d - 1], lp[d - 1], lv[d],
                                                                     ln[d - 1], k);
         CZD_LAUNCHED(ctx, "k_binv_down");
     }
+    if (prof)
+        prof->mark("aff_inv_down");
     return CZ_OK;
 }
 
