@@ -27,9 +27,9 @@
  * (BN254's G1 from 2^22): on the H200 G1 at 2^27 723 against 854 ms for
  * the segments alone, G2 at 2^20 40.3 against 50-66 (docs/PERF.md
  * 2026-12-03 06:06 and 06:29); at 2^20 G1's segments alone are as fast
- * (12.2 ms either way, 2026-12-04 16:50). Their buffers (about 150 bytes a pair) are
- * sized from the arena: fewer windows a batch, or none, the segments
- * alone.
+ * (12.2 ms either way, 2026-12-04 16:50). Their buffers (about 150 bytes
+ * a pair) are sized from the arena: fewer windows a batch, or none, the
+ * segments alone.
  * Buckets are XYZZ (mixed add 8M+2S). Each window's sum sum_j (j+1) B_j
  * is reduced in parallel: one thread per 4 consecutive buckets computes
  * S_s = sum B_j and T_s = sum (j+1) B_j by running sums; the window's sum
@@ -832,9 +832,8 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                    of a 2^27 MSM took 199.0 ms in place, 128.1 dense (the
                    MSM 690.0 against 617.4; docs/PERF.md 2026-12-04 13:33,
                    13:45) */
-                F *room = r == 0 ? &aff_p[1][0].x
-                          : ub_next * sizeof(F) <= 4 * cap_al * sizeof(uint32_t) ? reinterpret_cast<F *>(sortbuf)
-                                                                                : nullptr;
+                const bool fits = ub_next * sizeof(F) <= 4 * cap_al * sizeof(uint32_t);
+                F *room = r == 0 ? &aff_p[1][0].x : fits ? reinterpret_cast<F *>(sortbuf) : nullptr;
                 size_t pstride;
                 F *park = ak.park(aff_p[o], room, &pstride);
                 ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(

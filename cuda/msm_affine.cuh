@@ -420,7 +420,10 @@ static inline size_t czd_batch_inv_size(size_t n, unsigned k)
    products (about 0.9 ms a round for BLS12-381's G1, 1.4 for G2, levels
    and inversion together; docs/PERF.md 2026-12-04 16:50), shorter chunks
    make more, shorter levels (CUZK_MSM_BINV_CHUNK, msm.cu). With prof,
-   the profile's phases aff_inv_up / _root / _down time the three parts. */
+   the profile's phases aff_inv_up / _root / _down time the three parts:
+   with chunks of 8 (G1) or 4 (G2) the inversion takes ~0.11 ms a round
+   and the first level, over every thread's total, most of the rest
+   (docs/PERF.md 2026-12-04 17:45). */
 template <class F>
 static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre, unsigned k,
                                czd_prof *prof = nullptr)
