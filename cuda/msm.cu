@@ -527,6 +527,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                                const uint32_t *map, size_t n, unsigned c)
 {
     typedef czd_xyzz<F> X;
+    const unsigned lg = czd_log2_ceil(n); /* the size class of the defaults below */
     if (c == 0) {
         /* measured on the H200 (docs/PERF.md): with the accumulation's
            loop per run, c = 16 was fastest for G1 from 2^20 to 2^26 (a
@@ -537,7 +538,6 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
            39.93), 2^21 13 58.55 (16: 70.73), 2^22 14 103.8 (16: 107.0),
            2^24 16 335.2 (15: 353.4, 17: 353.0); 2^17, 2^19 and 2^23 not
            swept. */
-        unsigned lg = czd_log2_ceil(n);
         if (F::DEG == 1)
             c = lg > 7 ? lg - 3 : 4;
         else
@@ -654,8 +654,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
            33.33 against 34.21 with 4, 34.33 with 6; 2^21 55.97 / 58.45 /
            56.98; 2026-12-04 17:15; 2^22 102.0 / 102.6, 2^23 180.7 /
            183.5, 2^24 329.7 / 338.2: 17:30) */
-        const unsigned lgn = czd_log2_ceil(n);
-        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 6 : F::DEG == 2 && lgn >= 20 ? 5 : 4;
+        const int r_def = bls_g1 && n >= ((size_t)1 << 26) ? 6 : F::DEG == 2 && lg >= 20 ? 5 : 4;
         int r = czd_msm_knob(g2 ? "CUZK_MSM_G2_AFFINE_ROUNDS" : "CUZK_MSM_G1_AFFINE_ROUNDS", r_def);
         /* rounds run only while a batch has more than 4 points a bucket */
         if (aff_mode > 0 && r > 0 && n > (size_t)4 * nbw)
