@@ -476,18 +476,25 @@ static unsigned czd_log2_ceil(size_t x)
    G2 33.1 M 44.05 -> 40.35 with 8; docs/PERF.md 2026-12-04 17:15) */
 template <class F>
 struct czd_aff_kernels {
-    void (*fwd)(F *, size_t, F *, const uint32_t *, const czd_affine<F> *, const uint32_t *,
+    void (*fwd)(F *, size_t, F *, F *, unsigned, const uint32_t *, const czd_affine<F> *,
+                const uint32_t *, const unsigned long long *, size_t);
+    void (*bwd)(czd_affine<F> *, const F *, size_t, const F *, const F *, unsigned,
+                const uint32_t *, const czd_affine<F> *, const uint32_t *,
                 const unsigned long long *, size_t);
-    void (*bwd)(czd_affine<F> *, const F *, size_t, const F *, const uint32_t *,
-                const czd_affine<F> *, const uint32_t *, const unsigned long long *, size_t);
     size_t pairs;
     bool dense; /* the running products in arrays of their own (CUZK_MSM_AFF_PARK) */
     unsigned chunk; /* czd_batch_inv's values a thread a level (CUZK_MSM_BINV_CHUNK, 2..64) */
+    unsigned lg; /* k_aff_fwd's groups of 2^lg lanes (CUZK_MSM_BINV_GROUP = 2^lg, 1..32) */
     explicit czd_aff_kernels(size_t n)
     {
         const int ck_def = F::DEG == 2 ? 4 : 8;
         const int ck = czd_msm_knob("CUZK_MSM_BINV_CHUNK", ck_def);
         chunk = ck >= 2 && ck <= 64 ? (unsigned)ck : (unsigned)ck_def;
+        const int gr_def = F::DEG == 2 ? 4 : 8;
+        const int gr = czd_msm_knob("CUZK_MSM_BINV_GROUP", gr_def);
+        const unsigned g = gr >= 1 && gr <= 32 && (gr & (gr - 1)) == 0 ? (unsigned)gr : (unsigned)gr_def;
+        for (lg = 0; (1u << lg) < g; lg++)
+            ;
         const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
         const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
         pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
@@ -501,6 +508,18 @@ struct czd_aff_kernels {
             if (czd_msm_knob("CUZK_MSM_AFF_BWD_MINB", sizeof(F) == 48 ? 4 : 1) == 4)
                 bwd = k_aff_bwd<F, 4>;
         }
+    }
+    /* A round of nt threads: k_aff_fwd's group totals, czd_batch_inv's
+       values, and czd_batch_inv's pre, in the round's tot and pre arrays
+       (tot: nt values; pre: nt + czd_batch_inv_size(nt, chunk) + 1, which
+       holds 2 ng + czd_batch_inv_size(ng, chunk) for ng <= (nt + 1) / 2).
+       With lg = 0 the groups are the threads, their totals in tot. */
+    size_t groups(size_t nt, F *tot, F *pre, F **grp, F **gpre) const
+    {
+        const size_t ng = (nt + (1u << lg) - 1) >> lg;
+        *grp = lg ? pre : tot;
+        *gpre = lg ? pre + ng : pre;
+        return ng;
     }
     /* where a round that writes the points out parks its running
        products: at room, a dense array of a product a slot (NULL: none
@@ -835,15 +854,17 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                 F *room = r == 0 ? &aff_p[1][0].x : fits ? reinterpret_cast<F *>(sortbuf) : nullptr;
                 size_t pstride;
                 F *park = ak.park(aff_p[o], room, &pstride);
+                F *grp, *gpre;
+                const size_t ng = ak.groups(nt, aff_tot, aff_pre, &grp, &gpre);
                 ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                    park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
+                    park, pstride, aff_tot, grp, ak.lg, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 prof.mark("aff_fwd");
-                cz_status bst = czd_batch_inv<F>(ctx, aff_tot, nt, aff_lev, aff_pre, ak.chunk, &prof);
+                cz_status bst = czd_batch_inv<F>(ctx, grp, ng, aff_lev, gpre, ak.chunk, &prof);
                 if (bst != CZ_OK)
                     return bst;
                 ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
-                    aff_p[o], park, pstride, aff_tot, aff_src, rp, v0, aff_count + o, nt);
+                    aff_p[o], park, pstride, aff_tot, grp, ak.lg, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_bwd");
                 prof.mark("aff_bwd");
                 rp = aff_p[o];
@@ -998,14 +1019,16 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         F *room = r == 0 ? &buf[1][0].x : m + (m + 1) / 2 <= (r & 1 ? cap1 : n1) ? &out[m].x : nullptr;
         size_t pstride;
         F *park = ak.park(out, room, &pstride);
-        ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(park, pstride, tot, osrc, *src, *idx,
-                                                              count, nt);
+        F *grp, *gpre;
+        const size_t ng = ak.groups(nt, tot, pre, &grp, &gpre);
+        ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(park, pstride, tot, grp, ak.lg, osrc,
+                                                              *src, *idx, count, nt);
         CZD_LAUNCHED(ctx, "k_aff_fwd");
-        cz_status st = czd_batch_inv<F>(ctx, tot, nt, lv, pre, ak.chunk);
+        cz_status st = czd_batch_inv<F>(ctx, grp, ng, lv, gpre, ak.chunk);
         if (st != CZ_OK)
             return st;
-        ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, park, pstride, tot, osrc, *src,
-                                                              *idx, count, nt);
+        ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, park, pstride, tot, grp, ak.lg,
+                                                              osrc, *src, *idx, count, nt);
         CZD_LAUNCHED(ctx, "k_aff_bwd");
         *src = out;
         *idx = nullptr;

@@ -40,15 +40,18 @@
  * slot, it left a 32-byte sector half written until the backward pass,
  * and, our reading of the figures, the DRAM read every such sector back
  * to write it: the forward passes of a 2^27 MSM took 199.0 ms so, 128.1
- * dense; msm.cu says where the array lies); its total goes to tot[t]. It
- * takes U slots a step (CUZK_MSM_AFF_FWD_U) with all their loads issued
- * before the step's products. czd_batch_inv
- * inverts every tot[t] by the same trick in levels, a thread's chunk of
- * values a chain of products (one field inversion in all, by one thread:
- * field.cuh's binary Euclid; with Fermat's chain of products the
- * inversions of a 2^27 MSM's rounds took 15.0 ms, 10.4 with the Euclid
- * and chunks of 32).
- * k_aff_bwd walks the thread's slots backwards: the inverse of a pair's
+ * dense; msm.cu says where the array lies). It takes U slots a step
+ * (CUZK_MSM_AFF_FWD_U) with all their loads issued before the step's
+ * products. The threads' totals meet in groups of 2^lg lanes of a warp
+ * (czd_aff_group: the group's total to grp[t >> lg], the product of the
+ * others' totals to tot[t]; lg = 0: the thread's total to grp[t]), and
+ * czd_batch_inv inverts the groups' totals by the same trick in levels, a
+ * thread's chunk of values a chain of products (one field inversion in
+ * all, by one thread: field.cuh's binary Euclid; with Fermat's chain of
+ * products the inversions of a 2^27 MSM's rounds took 15.0 ms, 10.4 with
+ * the Euclid and chunks of 32).
+ * k_aff_bwd walks the thread's slots backwards from the inverse of its
+ * total (its group's inverse times tot[t]): the inverse of a pair's
  * denominator is the running inverse times the parked product of the
  * slots before it, then the running inverse is multiplied by the
  * denominator; the sum goes to the output slot. Points and field
@@ -191,6 +194,41 @@ __device__ __forceinline__ czd_affine<F> czd_aff_ldv(const czd_affine<F> *pts, u
     return p;
 }
 
+/* x from lane (lane ^ mask) of the warp, word by word */
+template <class F>
+__device__ __forceinline__ F czd_shfl_xor(const F &x, unsigned mask)
+{
+    static_assert(sizeof(F) % 4 == 0, "32-bit words");
+    F r;
+    const uint32_t *s = reinterpret_cast<const uint32_t *>(&x);
+    uint32_t *d = reinterpret_cast<uint32_t *>(&r);
+#pragma unroll
+    for (unsigned j = 0; j < sizeof(F) / 4; j++)
+        d[j] = __shfl_xor_sync(0xffffffffu, s[j], mask);
+    return r;
+}
+
+/* The batch inversion's first level, in the warp: lanes in groups of 2^lg
+   (lg 1..5); on return a is the product of the group's values and oth the
+   product of the others' (the group's total over this lane's value),
+   2 lg - 1 products a lane. So 1 / a_lane = (1 / total) * oth: k_aff_bwd's
+   one product, with czd_batch_inv over the groups' totals only (a level
+   over every thread's total, read and written by kernels of its own, was
+   most of that phase: docs/PERF.md 2026-12-04 17:45). Every lane of the
+   warp must call it. */
+template <class F>
+__device__ __forceinline__ void czd_aff_group(F &a, F &oth, unsigned lg)
+{
+    F p = czd_shfl_xor(a, 1);
+    oth = p;
+    a = a * p;
+    for (unsigned s = 1; s < lg; s++) {
+        p = czd_shfl_xor(a, 1u << s);
+        oth = oth * p;
+        a = a * p;
+    }
+}
+
 /* The forward pass, U slots a step: the step's slot inputs, then their
    values, then the x coordinates of its 2U points are loaded before any
    product, so a thread has 2U gathers in flight (one slot a step, through
@@ -207,16 +245,15 @@ __device__ __forceinline__ czd_affine<F> czd_aff_ldv(const czd_affine<F> *pts, u
    against 199.1, at 80 (spilling) 352.3 (docs/PERF.md 2026-12-04 06:10). */
 template <class F, int U>
 __global__ void __launch_bounds__(128)
-    k_aff_fwd(F *park, size_t pstride, F *tot, const uint32_t *__restrict__ osrc,
+    k_aff_fwd(F *park, size_t pstride, F *tot, F *grp, unsigned lg, const uint32_t *__restrict__ osrc,
               const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
               const unsigned long long *ocount, size_t nthreads)
 {
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nthreads)
-        return;
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t m = (size_t)*ocount;
     F acc = F::one();
-    for (size_t o0 = t; o0 < m; o0 += U * nthreads) {
+    /* every lane of the block stays to the end (the group's shuffles) */
+    for (size_t o0 = t; t < nthreads && o0 < m; o0 += U * nthreads) {
         uint32_t s[U], a[U], b[U];
         F x1[U], x2[U];
 #pragma unroll
@@ -249,7 +286,19 @@ __global__ void __launch_bounds__(128)
             czd_stv<F>(&park[o * pstride], acc); /* the product through this slot, for k_aff_bwd */
         }
     }
-    tot[t] = acc; /* 1 for a thread without pairs: every total is nonzero */
+    /* acc: 1 for a thread without pairs, so every total is nonzero */
+    if (lg == 0) {
+        if (t < nthreads)
+            grp[t] = acc;
+        return;
+    }
+    F oth;
+    czd_aff_group(acc, oth, lg);
+    if (t < nthreads) {
+        tot[t] = oth;
+        if ((t & ((1u << lg) - 1)) == 0)
+            grp[t >> lg] = acc;
+    }
 }
 
 /* one slot's sum: p + q (a pair) or p (alone); *inv the running inverse
@@ -299,8 +348,8 @@ __device__ __forceinline__ czd_affine<F> czd_aff_sum(const czd_affine<F> &p, con
    2026-12-03 13:34). */
 template <class F, int MINB>
 __global__ void __launch_bounds__(128, MINB)
-    k_aff_bwd(czd_affine<F> *out, const F *park, size_t pstride, const F *tinv,
-              const uint32_t *__restrict__ osrc, const czd_affine<F> *__restrict__ pts,
+    k_aff_bwd(czd_affine<F> *out, const F *park, size_t pstride, const F *tot, const F *ginv,
+              unsigned lg, const uint32_t *__restrict__ osrc, const czd_affine<F> *__restrict__ pts,
               const uint32_t *__restrict__ vals, const unsigned long long *ocount,
               size_t nthreads)
 {
@@ -310,7 +359,8 @@ __global__ void __launch_bounds__(128, MINB)
     const size_t m = (size_t)*ocount;
     if (t >= m)
         return;
-    F inv = tinv[t];
+    /* the inverse of the thread's total (k_aff_fwd's groups) */
+    F inv = lg ? ginv[t >> lg] * tot[t] : ginv[t];
     for (size_t o = t + (m - 1 - t) / nthreads * nthreads;; o -= nthreads) {
         const uint32_t s = osrc[o];
         const bool alone = (s & CZD_AFF_ALONE) != 0;

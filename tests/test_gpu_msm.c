@@ -725,6 +725,29 @@ static void test_g2_affine_rounds(void **state)
     knobs_restore();
 }
 
+/* The rounds' batch inversion with its first level in groups of 1 (the
+   levels alone), 2 and 32 lanes (msm.cu's CUZK_MSM_BINV_GROUP; the
+   defaults, 4 for G2 and 8 for G1, run in every other test): the 1s'
+   rounds of G1 and G2 and G2's forced rounds, special points among them,
+   down to rounds of one thread (a group of lanes mostly past the last) */
+static void test_affine_groups(void **state)
+{
+    if (cz_cuda_is_model()) {
+        printf("# the model has no affine rounds\n");
+        return;
+    }
+    const char *was = getenv("CUZK_MSM_BINV_GROUP");
+    char *saved = was ? strdup(was) : NULL;
+    static const char *const groups[] = {"1", "2", "32"};
+    for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
+        knob("CUZK_MSM_BINV_GROUP", groups[i]);
+        test_bits_ones_rounds(state);
+        test_g2_affine_rounds(state);
+    }
+    knob("CUZK_MSM_BINV_GROUP", saved);
+    free(saved);
+}
+
 /* default windows: all-zero, all-one, equal and hot scalars (one bucket
    with most points), mostly empty windows (sentinels among the rounds'
    inputs), plain scalars >= r, repeated, opposite and infinity points,
@@ -934,6 +957,7 @@ int main(void)
         cmocka_unit_test(test_bits_g1_plain), cmocka_unit_test(test_bits_g1_large),
         cmocka_unit_test(test_bits_g2),    cmocka_unit_test(test_bits_ones_rounds),
         cmocka_unit_test(test_g2_affine_rounds),
+        cmocka_unit_test(test_affine_groups),
         cmocka_unit_test(test_g2_affine_edges), cmocka_unit_test(test_g2_affine_arena),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
