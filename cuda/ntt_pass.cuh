@@ -9,10 +9,14 @@
  * the twist w_N'^(bitrev_k(x1) x2)). A block holds 2^lc columns of 2^k
  * elements, E = 2^(k+lc) <= 2^11; each thread holds 2^R of them (R = 3 or
  * 2, a variant's choice, below) in registers, all of one column. The k
- * stages are done in rounds of R (the round over the lowest bits does
- * r_low = 1..R of them, a template parameter, so its trivial twiddles are
- * known at compile time and skipped): in a round the thread's 2^R
- * registers are the positions that differ in the round's R bits, so its
+ * stages are done in rounds of R: the round over the lowest bits does
+ * r_low = R of them (a template parameter, so its trivial twiddles are
+ * known at compile time and skipped: all of bit 0's, half of bit 1's, a
+ * quarter of bit 2's) and a top round the k - R mod R left over (passes of
+ * 9 stages in rounds of 2: 2 + 2 + 2 + 2 + 1, against 1 + 2 + 2 + 2 + 2
+ * before, CUZK_NTT_LOW_FULL=0, which skipped only bit 0's). In a round
+ * the thread's 2^R registers are the positions that differ in the round's
+ * R bits, so its
  * stages need no data exchange; between rounds the block swaps data
  * through shared memory (32-byte elements as two 16-byte halves in two
  * planes, the 16-byte index XOR-swizzled so that eight threads reading
@@ -47,6 +51,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "hostdev.cuh"
 
@@ -177,8 +183,23 @@ struct czd_pass_args {
     const F *pre_x;
 };
 
-/* k = R nu + r_low, r_low in 1..R */
-static CZD_HD unsigned czd_rlow(unsigned k, unsigned R) { return k - R * ((k - 1) / R); }
+/* The low round's stages: R when full (k >= R; a top round takes what is
+   left over, k - R mod R stages), else k = R nu + r_low, r_low in 1..R.
+   The low round's twiddles are known at compile time, the identity for
+   half of its butterflies or more: full, the passes of 9 stages in rounds
+   of 2 skip 0.75 products an element instead of 0.5 */
+static CZD_HD unsigned czd_rlow(unsigned k, unsigned R, bool full)
+{
+    return full ? R : k - R * ((k - 1) / R);
+}
+
+/* CUZK_NTT_LOW_FULL=0: the low round of k - R floor((k - 1) / R) stages
+   (before 2026-12-04), for A/B runs; read at each launch (host code) */
+static inline bool czd_ntt_low_full(void)
+{
+    const char *e = getenv("CUZK_NTT_LOW_FULL");
+    return !(e && *e && strcmp(e, "0") == 0);
+}
 
 /* X: the extras (pre-scale, post-scale and natural store, product) are
    compiled in; without, the pass only has its twist (fewer registers).
@@ -188,7 +209,11 @@ struct czd_pass {
     static constexpr int R = V::R;
     static constexpr int M = 1 << R; /* elements per thread */
     const czd_pass_args<F> p; /* a copy: kernel parameters stay in the constant bank */
-    unsigned k, L, lc, E, c, xr, nu;
+    /* rounds: the low one (RLOW stages, bits [0, RLOW)), nf full ones of R
+       stages above it, and when rtop = (k - RLOW) mod R is not 0 a top
+       round of rtop stages (the registers' R bits at k - R, the top rtop
+       of them done); nu + 1 rounds in all */
+    unsigned k, L, lc, E, c, xr, nu, nf, rtop;
     size_t base, x2;
     F v[M];
 
@@ -198,7 +223,9 @@ struct czd_pass {
         lc = a.lc;
         L = a.log_n - a.s0 - k;
         E = 1u << (k + lc);
-        nu = (k - RLOW) / R;
+        nf = (k - RLOW) / R;
+        rtop = (k - RLOW) % R;
+        nu = nf + (rtop ? 1 : 0);
         if (X && a.rows) { /* L = 0: blocks are groups of rows, threads along a row */
             base = (size_t)bid << k;
             c = tid >> (k - R);
@@ -217,8 +244,14 @@ struct czd_pass {
     CZD_HD unsigned round_b(unsigned ri) const
     {
         if (DIT)
-            return ri == 0 ? 0 : RLOW + R * (ri - 1);
-        return ri == nu ? 0 : RLOW + R * (nu - 1 - ri);
+            return ri == 0 ? 0 : ri <= nf ? RLOW + R * (ri - 1) : k - R;
+        const unsigned top = rtop ? 1 : 0;
+        return ri == nu ? 0 : ri < top ? k - R : RLOW + R * (nf - 1 - (ri - top));
+    }
+    /* the lowest register bit whose stage round ri does (not the low round) */
+    CZD_HD int round_rb0(unsigned ri) const
+    {
+        return rtop && ri == (DIT ? nu : 0) ? R - (int)rtop : 0;
     }
     CZD_HD unsigned xpos(unsigned B, unsigned j) const
     {
@@ -311,14 +344,17 @@ CZD_UNROLL
                     stage_low(b);
             }
         } else {
+            const int rb0 = round_rb0(ri);
             if (DIT) {
 CZD_UNROLL
                 for (int rb = 0; rb < R; rb++)
-                    stage(B, rb);
+                    if (rb >= rb0)
+                        stage(B, rb);
             } else {
 CZD_UNROLL
                 for (int rb = R - 1; rb >= 0; rb--)
-                    stage(B, rb);
+                    if (rb >= rb0)
+                        stage(B, rb);
             }
         }
     }
@@ -542,7 +578,7 @@ static cz_status czd_mid_launch1(czd_ctx *ctx, const czd_pass_args<F> &a, const 
 template <class V, class F>
 static cz_status czd_mid_launch_v(czd_ctx *ctx, const czd_pass_args<F> &a, const czd_pass_args<F> &b)
 {
-    const unsigned rl = czd_rlow(a.k, V::R);
+    const unsigned rl = czd_rlow(a.k, V::R, czd_ntt_low_full());
     if (b.pa) {
         if constexpr (V::R >= 3)
             if (rl == 3)
@@ -578,7 +614,7 @@ static cz_status czd_pass_launch1(czd_ctx *ctx, const czd_pass_args<F> &a)
 template <bool DIT, bool X, class V, class F>
 static cz_status czd_pass_launch_rl(czd_ctx *ctx, const czd_pass_args<F> &a)
 {
-    const unsigned rl = czd_rlow(a.k, V::R);
+    const unsigned rl = czd_rlow(a.k, V::R, czd_ntt_low_full());
     if constexpr (V::R >= 3)
         if (rl == 3)
             return czd_pass_launch1<DIT, 3, X, V, F>(ctx, a);

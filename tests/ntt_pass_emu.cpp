@@ -253,7 +253,7 @@ static void run_mid(const czd_pass_args<hfr> &a, const czd_pass_args<hfr> &b)
         printf("FAIL: middle pass of different shapes\n");
         exit(1);
     }
-    const unsigned rl = czd_rlow(a.k, V::R);
+    const unsigned rl = czd_rlow(a.k, V::R, czd_ntt_low_full());
     if (V::R >= 3 && rl == 3)
         return b.pa ? mid1<(V::R >= 3 ? 3 : 1), true, V>(a, b) : mid1<(V::R >= 3 ? 3 : 1), false, V>(a, b);
     if (rl == 2)
@@ -265,7 +265,7 @@ static void run_mid(const czd_pass_args<hfr> &a, const czd_pass_args<hfr> &b)
 template <bool DIT, bool X, class V>
 static void run_rl(const czd_pass_args<hfr> &a)
 {
-    const unsigned rl = czd_rlow(a.k, V::R);
+    const unsigned rl = czd_rlow(a.k, V::R, czd_ntt_low_full());
     if (V::R >= 3 && rl == 3)
         return run1<DIT, (V::R >= 3 ? 3 : 1), X, V>(a);
     if (rl == 2)

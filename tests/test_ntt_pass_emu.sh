@@ -11,7 +11,8 @@
 # 2^6 or 2^5 powers, where ntt.cu takes them above 2^18). Needs no GPU: it
 # checks the passes' index math, what tests/test_gpu_ntt.c checks on the
 # device. CZ_NTT_EMU_MAX_LOG (at most 20) raises the largest size of the
-# first run.
+# first run. The last run takes the passes' old low round
+# (CUZK_NTT_LOW_FULL=0, ntt_pass.cuh's czd_rlow).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${CZ_SOURCE_DIR:-$(cd "$here/.." && pwd)}
@@ -40,5 +41,7 @@ run 3 12 9 18 10
 run 6 14 11 6 4
 run 9 15 10 5 5
 run 3 12 11 0 10
+# the low round of before (k - R floor((k - 1) / R) stages, no top round)
+CUZK_NTT_LOW_FULL=0 run 3 12 10 18 10
 [ "$fails" -eq 0 ] || exit 1
 echo "PASS"
