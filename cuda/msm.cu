@@ -475,11 +475,11 @@ static unsigned czd_log2_ceil(size_t x)
    2^22 108.6 -> 108.3 / 104.9, 2^24 338.5 -> 345.4 / 334.2; PoRep-like
    G2 33.1 M 44.05 -> 40.35 with 8; docs/PERF.md 2026-12-04 17:15); its
    first level in k_aff_fwd's warps, CUZK_MSM_BINV_GROUP (1, 2, 4, 8, 16,
-   32 lanes; 1: none): G1 32, G2 4 from 2^21 points and 1 below (G1 2^24
-   95.64 ms with 1, 94.25 with 8, 94.15 with 32; 2^27 616.9 / 613.4 /
-   611.6; G2 2^20 32.64 with 1, 33.07 with 4; 2^24 333.4 / 330.8;
-   docs/PERF.md 2026-12-04 20:56); its small levels in one block,
-   CUZK_MSM_BINV_TAIL (1, 0: a launch a level) */
+   32 lanes; 1: none): G1 32, G2 4 (G1 2^24 95.64 ms with 1, 94.25 with 8,
+   94.15 with 32; 2^27 616.9 / 613.4 / 611.6; BN254 2^26 187.8 with 1,
+   185.9 with 8. G2: within 0.7 ms either way over two calls at 2^18-2^24
+   with 1, 2 or 4, its forward pass longer by what the levels lose;
+   docs/PERF.md 2026-12-04 20:40) */
 template <class F>
 struct czd_aff_kernels {
     void (*fwd)(F *, size_t, F *, F *, unsigned, const uint32_t *, const czd_affine<F> *,
@@ -491,18 +491,16 @@ struct czd_aff_kernels {
     bool dense; /* the running products in arrays of their own (CUZK_MSM_AFF_PARK) */
     unsigned chunk; /* czd_batch_inv's values a thread a level (CUZK_MSM_BINV_CHUNK, 2..64) */
     unsigned lg; /* k_aff_fwd's groups of 2^lg lanes (CUZK_MSM_BINV_GROUP = 2^lg, 1..32) */
-    bool tail; /* czd_batch_inv's small levels in one block (CUZK_MSM_BINV_TAIL) */
     explicit czd_aff_kernels(size_t n)
     {
         const int ck_def = F::DEG == 2 ? 4 : 8;
         const int ck = czd_msm_knob("CUZK_MSM_BINV_CHUNK", ck_def);
         chunk = ck >= 2 && ck <= 64 ? (unsigned)ck : (unsigned)ck_def;
-        const int gr_def = F::DEG == 1 ? 32 : n >= ((size_t)1 << 21) ? 4 : 1;
+        const int gr_def = F::DEG == 1 ? 32 : 4;
         const int gr = czd_msm_knob("CUZK_MSM_BINV_GROUP", gr_def);
         const unsigned g = gr >= 1 && gr <= 32 && (gr & (gr - 1)) == 0 ? (unsigned)gr : (unsigned)gr_def;
         for (lg = 0; (1u << lg) < g; lg++)
             ;
-        tail = czd_msm_knob("CUZK_MSM_BINV_TAIL", 1) != 0;
         const int kp_def = F::DEG == 1 ? (n >= ((size_t)1 << 26) ? 128 : 64) : CZD_AFF_PAIRS;
         const int kp = czd_msm_knob("CUZK_MSM_AFF_PAIRS", kp_def);
         pairs = kp >= 1 && kp <= 1024 ? (size_t)kp : (size_t)kp_def;
@@ -868,7 +866,7 @@ static cz_status czd_pippenger(czd_ctx *ctx, czd_scratch &sc, czd_prof &prof, cz
                     park, pstride, aff_tot, grp, ak.lg, aff_src, rp, v0, aff_count + o, nt);
                 CZD_LAUNCHED(ctx, "k_aff_fwd");
                 prof.mark("aff_fwd");
-                cz_status bst = czd_batch_inv<F>(ctx, grp, ng, aff_lev, gpre, ak.chunk, &prof, ak.tail);
+                cz_status bst = czd_batch_inv<F>(ctx, grp, ng, aff_lev, gpre, ak.chunk, &prof);
                 if (bst != CZ_OK)
                     return bst;
                 ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(
@@ -1032,7 +1030,7 @@ static cz_status czd_ones_rounds(czd_ctx *ctx, czd_scratch &sc, const czd_affine
         ak.fwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(park, pstride, tot, grp, ak.lg, osrc,
                                                               *src, *idx, count, nt);
         CZD_LAUNCHED(ctx, "k_aff_fwd");
-        cz_status st = czd_batch_inv<F>(ctx, grp, ng, lv, gpre, ak.chunk, nullptr, ak.tail);
+        cz_status st = czd_batch_inv<F>(ctx, grp, ng, lv, gpre, ak.chunk);
         if (st != CZ_OK)
             return st;
         ak.bwd<<<czd_blocks(nt, 128), 128, 0, ctx->stream>>>(out, park, pstride, tot, grp, ak.lg,

@@ -245,9 +245,9 @@ __device__ __forceinline__ void czd_aff_group(F &a, F &oth, unsigned lg)
    against 199.1, at 80 (spilling) 352.3 (docs/PERF.md 2026-12-04 06:10). */
 template <class F, int U>
 __global__ void __launch_bounds__(128)
-    k_aff_fwd(F *park, size_t pstride, F *tot, F *grp, unsigned lg, const uint32_t *__restrict__ osrc,
-              const czd_affine<F> *__restrict__ pts, const uint32_t *__restrict__ vals,
-              const unsigned long long *ocount, size_t nthreads)
+    k_aff_fwd(F *park, size_t pstride, F *tot, F *grp, unsigned lg,
+              const uint32_t *__restrict__ osrc, const czd_affine<F> *__restrict__ pts,
+              const uint32_t *__restrict__ vals, const unsigned long long *ocount, size_t nthreads)
 {
     const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     const size_t m = (size_t)*ocount;
@@ -402,12 +402,13 @@ static __global__ void k_aff_ends(uint32_t *ne, unsigned long long *count, const
         *count = (unsigned long long)ns[k] + cnt[k];
 }
 
-/* One level of czd_batch_inv, up, chunk c: pre[i] = the product of v
-   over its chunk of k values through i, prod[c] = the chunk's product */
+/* One level of czd_batch_inv, up: pre[i] = the product of v over its
+   chunk of k values through i, prod[c] = the chunk's product */
 template <class F>
-__device__ __forceinline__ void czd_binv_up(F *__restrict__ prod, F *__restrict__ pre,
-                                            const F *__restrict__ v, size_t n, unsigned k, size_t c)
+__global__ void k_binv_up(F *__restrict__ prod, F *__restrict__ pre, const F *__restrict__ v,
+                          size_t n, unsigned k)
 {
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t i0 = c * k;
     if (i0 >= n)
         return;
@@ -422,13 +423,12 @@ __device__ __forceinline__ void czd_binv_up(F *__restrict__ prod, F *__restrict_
     prod[c] = acc;
 }
 
-/* One level, down, chunk c: given inv[c] = 1 / prod[c], v[i] = 1 / v[i]
-   in place */
+/* One level, down: given inv[c] = 1 / prod[c], v[i] = 1 / v[i] in place */
 template <class F>
-__device__ __forceinline__ void czd_binv_down(F *v, const F *__restrict__ pre,
-                                              const F *__restrict__ inv, size_t n, unsigned k,
-                                              size_t c)
+__global__ void k_binv_down(F *v, const F *__restrict__ pre, const F *__restrict__ inv, size_t n,
+                            unsigned k)
 {
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t i0 = c * k;
     if (i0 >= n)
         return;
@@ -444,59 +444,10 @@ __device__ __forceinline__ void czd_binv_down(F *v, const F *__restrict__ pre,
 }
 
 template <class F>
-__global__ void k_binv_up(F *__restrict__ prod, F *__restrict__ pre, const F *__restrict__ v,
-                          size_t n, unsigned k)
-{
-    czd_binv_up<F>(prod, pre, v, n, k, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
-}
-
-template <class F>
-__global__ void k_binv_down(F *v, const F *__restrict__ pre, const F *__restrict__ inv, size_t n,
-                            unsigned k)
-{
-    czd_binv_down<F>(v, pre, inv, n, k, (size_t)blockIdx.x * blockDim.x + threadIdx.x);
-}
-
-template <class F>
 __global__ void k_binv_root(F *v)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
         v[0] = F::inv(v[0]);
-}
-
-#define CZD_BINV_LEVELS 48
-#define CZD_BINV_TAIL 4096 /* levels of at most this many values: one block (k_binv_tail) */
-
-/* czd_batch_inv's levels: level d holds ln[d] values lv[d] with their
-   chunks' running products lp[d]; level d + 1 holds the chunks' products */
-template <class F>
-struct czd_binv_levels {
-    F *lv[CZD_BINV_LEVELS], *lp[CZD_BINV_LEVELS];
-    size_t ln[CZD_BINV_LEVELS];
-};
-
-/* The levels from d0 (at most CZD_BINV_TAIL values) to the top, up, the one
-   inversion and down again, in one block: the small levels were a launch
-   each, up and down, and a chain of a few products each (docs/PERF.md
-   2026-12-04 21:xx). Global memory between the steps: a block's
-   __syncthreads orders its own threads' writes. */
-template <class F>
-__global__ void __launch_bounds__(256) k_binv_tail(const czd_binv_levels<F> L, int d0, int depth,
-                                                   unsigned k)
-{
-    for (int d = d0; d < depth; d++) {
-        for (size_t c = threadIdx.x; c < L.ln[d + 1]; c += blockDim.x)
-            czd_binv_up<F>(L.lv[d + 1], L.lp[d], L.lv[d], L.ln[d], k, c);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        L.lv[depth][0] = F::inv(L.lv[depth][0]);
-    __syncthreads();
-    for (int d = depth; d > d0; d--) {
-        for (size_t c = threadIdx.x; c < L.ln[d]; c += blockDim.x)
-            czd_binv_down<F>(L.lv[d - 1], L.lp[d - 1], L.lv[d], L.ln[d - 1], k, c);
-        __syncthreads();
-    }
 }
 
 /* the level products of czd_batch_inv(n, k): its lev holds this many
@@ -518,71 +469,50 @@ static inline size_t czd_batch_inv_size(size_t n, unsigned k)
    GPU otherwise idle: chunks of k = 32 made each level a chain of 32
    products (about 0.9 ms a round for BLS12-381's G1, 1.4 for G2, levels
    and inversion together; docs/PERF.md 2026-12-04 16:50), shorter chunks
-   make more, shorter levels (CUZK_MSM_BINV_CHUNK, msm.cu); the levels of
-   at most CZD_BINV_TAIL values, the inversion with them, run in one
-   block (k_binv_tail; CUZK_MSM_BINV_TAIL=0: a launch a level). With
-   prof, the profile's phases aff_inv_up / _root / _down time the three
-   parts (_root: the one block): with chunks of 8 (G1) or 4 (G2) the
-   inversion took ~0.11 ms a round, and the first level, over every
-   thread's total, most of the rest (docs/PERF.md 2026-12-04 17:45; that
-   level is k_aff_fwd's now). */
+   make more, shorter levels (CUZK_MSM_BINV_CHUNK, msm.cu). With prof,
+   the profile's phases aff_inv_up / _root / _down time the three parts:
+   with chunks of 8 (G1) or 4 (G2) the inversion takes ~0.11 ms a round
+   and the first level, over every thread's total, took most of the rest
+   (docs/PERF.md 2026-12-04 17:45): k_aff_fwd's groups of lanes do that
+   level now. The levels of at most 4096 values run in one block with the
+   inversion (one launch instead of two a level) were slower: G1 2^27
+   609.3 against 605.8 ms (2026-12-04 20:40). */
 template <class F>
 static cz_status czd_batch_inv(czd_ctx *ctx, F *v, size_t n, F *lev, F *pre, unsigned k,
-                               czd_prof *prof = nullptr, bool tail = true)
+                               czd_prof *prof = nullptr)
 {
     if (n == 0)
         return CZ_OK;
     if (k < 2 || k > 64)
         return czd_fail(ctx, CZ_ERR_ARG, "batch inversion in chunks of %u: not in 2..64", k);
-    czd_binv_levels<F> L;
+    F *lv[48], *lp[48];
+    size_t ln[48];
     int depth = 0;
-    L.lv[0] = v;
-    L.ln[0] = n;
-    L.lp[0] = pre;
+    lv[0] = v;
+    ln[0] = n;
+    lp[0] = pre;
     F *p = lev, *q = pre + n;
-    while (L.ln[depth] > 1) {
-        if (++depth >= CZD_BINV_LEVELS)
-            return czd_fail(ctx, CZ_ERR_ARG, "batch inversion of %zu values: too many levels", n);
-        L.ln[depth] = (L.ln[depth - 1] + k - 1) / k;
-        L.lv[depth] = p;
-        L.lp[depth] = q;
-        p += L.ln[depth];
-        q += L.ln[depth];
-    }
-    /* d0: the first level in the one block */
-    int d0 = depth;
-    if (tail)
-        while (d0 > 0 && L.ln[d0 - 1] <= CZD_BINV_TAIL)
-            d0--;
-    for (int d = 0; d < d0; d++) {
-        k_binv_up<F><<<czd_blocks(L.ln[d + 1], 128), 128, 0, ctx->stream>>>(L.lv[d + 1], L.lp[d], L.lv[d],
-                                                                          L.ln[d], k);
+    while (ln[depth] > 1) {
+        size_t m = (ln[depth] + k - 1) / k;
+        k_binv_up<F><<<czd_blocks(m, 128), 128, 0, ctx->stream>>>(p, lp[depth], lv[depth], ln[depth], k);
         CZD_LAUNCHED(ctx, "k_binv_up");
+        if (++depth >= 48)
+            return czd_fail(ctx, CZ_ERR_ARG, "batch inversion of %zu values: too many levels", n);
+        lv[depth] = p;
+        lp[depth] = q;
+        ln[depth] = m;
+        p += m;
+        q += m;
     }
     if (prof)
         prof->mark("aff_inv_up");
-    if (tail) {
-        k_binv_tail<F><<<1, 256, 0, ctx->stream>>>(L, d0, depth, k);
-        CZD_LAUNCHED(ctx, "k_binv_tail");
-    } else {
-        for (int d = d0; d < depth; d++) {
-            k_binv_up<F><<<czd_blocks(L.ln[d + 1], 128), 128, 0, ctx->stream>>>(L.lv[d + 1], L.lp[d],
-                                                                              L.lv[d], L.ln[d], k);
-            CZD_LAUNCHED(ctx, "k_binv_up");
-        }
-        k_binv_root<F><<<1, 32, 0, ctx->stream>>>(L.lv[depth]);
-        CZD_LAUNCHED(ctx, "k_binv_root");
-        for (int d = depth; d > d0; d--) {
-            k_binv_down<F><<<czd_blocks(L.ln[d], 64), 64, 0, ctx->stream>>>(L.lv[d - 1], L.lp[d - 1],
-                                                                          L.lv[d], L.ln[d - 1], k);
-            CZD_LAUNCHED(ctx, "k_binv_down");
-        }
-    }
+    k_binv_root<F><<<1, 32, 0, ctx->stream>>>(lv[depth]);
+    CZD_LAUNCHED(ctx, "k_binv_root");
     if (prof)
         prof->mark("aff_inv_root");
-    for (int d = d0; d > 0; d--) {
-        k_binv_down<F><<<czd_blocks(L.ln[d], 64), 64, 0, ctx->stream>>>(L.lv[d - 1], L.lp[d - 1], L.lv[d],
-                                                                      L.ln[d - 1], k);
+    for (int d = depth; d > 0; d--) {
+        k_binv_down<F><<<czd_blocks(ln[d], 64), 64, 0, ctx->stream>>>(lv[d - 1], lp[d - 1], lv[d],
+                                                                    ln[d - 1], k);
         CZD_LAUNCHED(ctx, "k_binv_down");
     }
     if (prof)
