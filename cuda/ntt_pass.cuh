@@ -16,11 +16,11 @@
  * 9 stages in rounds of 2: 2 + 2 + 2 + 2 + 1, against 1 + 2 + 2 + 2 + 2
  * before, CUZK_NTT_LOW_FULL=0, which skipped only bit 0's). In a round
  * the thread's 2^R registers are the positions that differ in the round's
- * R bits, so its
- * stages need no data exchange; between rounds the block swaps data
- * through shared memory (32-byte elements as two 16-byte halves in two
- * planes, the 16-byte index XOR-swizzled so that eight threads reading
- * eight positions 8 apart hit eight distinct bank groups). A thread reads
+ * R bits, so its stages need no data exchange; between rounds the block
+ * swaps data through shared memory (32-byte elements as two 16-byte
+ * halves in two planes, the 16-byte index XOR-swizzled so that eight
+ * threads reading eight positions 8 apart hit eight distinct bank
+ * groups). A thread reads
  * its first round's elements from global memory and writes its last
  * round's directly.
  *
